@@ -1,0 +1,91 @@
+import { indexDeck } from './deck-index.ts';
+import type { State } from './state.ts';
+import type { CardId, Cell, PlacedCard, Side, TargetSet } from './types.ts';
+
+/** Orthogonal neighbours only: diagonals never count. */
+const DIRECTIONS: readonly Cell[] = [
+  { x: 1, y: 0 },
+  { x: -1, y: 0 },
+  { x: 0, y: 1 },
+  { x: 0, y: -1 },
+];
+
+const key = (x: number, y: number) => `${x},${y}`;
+
+export function placedCard(state: State, cardId: CardId): PlacedCard | undefined {
+  return state.table.find((p) => p.cardId === cardId);
+}
+
+export function neighbours(state: State, cardId: CardId): PlacedCard[] {
+  const card = placedCard(state, cardId);
+  if (!card) return [];
+  return state.table.filter((p) => Math.abs(p.x - card.x) + Math.abs(p.y - card.y) === 1);
+}
+
+/**
+ * Where a card may be put: an empty cell orthogonally adjacent to a card on the
+ * table, and next to a card of its own region whenever such a cell exists.
+ * `moving` is the card being moved by an event: its own cell and its own
+ * adjacency do not count.
+ */
+export function legalCells(state: State, cardId: CardId, moving = false): Cell[] {
+  const region = indexDeck(state.deck).card(cardId).region;
+  const others = moving ? state.table.filter((p) => p.cardId !== cardId) : state.table;
+  const occupied = new Set(state.table.map((p) => key(p.x, p.y)));
+  const seen = new Set<string>();
+  const any: Cell[] = [];
+  const sameRegion: Cell[] = [];
+  const { card } = indexDeck(state.deck);
+  for (const p of others) {
+    const isSameRegion = card(p.cardId).region === region;
+    for (const d of DIRECTIONS) {
+      const cell = { x: p.x + d.x, y: p.y + d.y };
+      const k = key(cell.x, cell.y);
+      if (occupied.has(k)) continue;
+      if (!seen.has(k)) {
+        seen.add(k);
+        any.push(cell);
+      }
+      if (isSameRegion && !sameRegion.some((c) => c.x === cell.x && c.y === cell.y)) {
+        sameRegion.push(cell);
+      }
+    }
+  }
+  return sameRegion.length > 0 ? sameRegion : any;
+}
+
+export function isLegalCell(state: State, cardId: CardId, cell: Cell, moving = false): boolean {
+  return legalCells(state, cardId, moving).some((c) => c.x === cell.x && c.y === cell.y);
+}
+
+/** Cards a side may Command onto: holding one of its cubes, or orthogonally adjacent to such a card. */
+export function reachableBy(state: State, side: Side): Set<CardId> {
+  const reachable = new Set<CardId>();
+  for (const p of state.table) {
+    if (p.cubes[side] === 0) continue;
+    reachable.add(p.cardId);
+    for (const n of neighbours(state, p.cardId)) reachable.add(n.cardId);
+  }
+  return reachable;
+}
+
+/** The cards on the table that a target set names, in table order. */
+export function cardsIn(state: State, targets: TargetSet): CardId[] {
+  const { card } = indexDeck(state.deck);
+  switch (targets.kind) {
+    case 'any':
+      return state.table.map((p) => p.cardId);
+    case 'region':
+      return state.table
+        .filter((p) => card(p.cardId).region === targets.region)
+        .map((p) => p.cardId);
+    case 'cards':
+      return state.table.filter((p) => targets.cards.includes(p.cardId)).map((p) => p.cardId);
+    case 'adjacent': {
+      if (!placedCard(state, targets.card)) return [];
+      const near = new Set(neighbours(state, targets.card).map((p) => p.cardId));
+      if (targets.includeSelf) near.add(targets.card);
+      return state.table.filter((p) => near.has(p.cardId)).map((p) => p.cardId);
+    }
+  }
+}

@@ -1,0 +1,211 @@
+import { z } from 'zod';
+import type { CardId, EffectStep, RegionId, Side } from '../types.ts';
+import { type EffectNames, EffectSyntaxError, parseEffect } from './effects.ts';
+
+/** Strategy cards a deck must have: two hands of 5 and a reserve of 8. */
+export const STRATEGY_CARD_COUNT = 18;
+
+const status = z.enum(['confirmed', 'reconstructed']);
+export type FieldStatus = z.infer<typeof status>;
+
+const id = z
+  .string()
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lowercase words joined by dashes');
+
+const regionFile = z.strictObject({
+  id,
+  name: z.string().min(1),
+  size: z.number().int().min(1),
+  bonus: z.number().int().min(0),
+  status: z.strictObject({ size: status, bonus: status }),
+});
+
+const cardFile = z.strictObject({
+  id,
+  name: z.string().min(1),
+  region: id,
+  flag: z.enum(['US', 'USSR']).nullable(),
+  command: z
+    .number()
+    .int()
+    .min(1, 'command value must be 1 to 4')
+    .max(4, 'command value must be 1 to 4')
+    .nullable(),
+  event: z.array(z.string()),
+  status: z.strictObject({
+    name: status,
+    region: status,
+    flag: status,
+    command: status,
+    event: status,
+  }),
+});
+
+/** The deck file format (JSON). Events are written in the effect language of deck.md. */
+export const deckFileSchema = z.strictObject({
+  id,
+  version: z.string().min(1),
+  name: z.string().min(1),
+  regions: z.array(regionFile).min(1),
+  starter: id,
+  cards: z.array(cardFile).min(1),
+});
+export type DeckFile = z.infer<typeof deckFileSchema>;
+
+export interface Region {
+  id: RegionId;
+  name: string;
+  size: number;
+  bonus: number;
+  status: { size: FieldStatus; bonus: FieldStatus };
+}
+
+export interface Card {
+  id: CardId;
+  name: string;
+  region: RegionId;
+  /** Whose event the card carries; null only for the starter. */
+  flag: Side | null;
+  /** Command value 1-4; null only for the starter. */
+  command: number | null;
+  /** The event as written in the deck file, for display. */
+  eventText: string[];
+  effects: EffectStep[];
+  status: {
+    name: FieldStatus;
+    region: FieldStatus;
+    flag: FieldStatus;
+    command: FieldStatus;
+    event: FieldStatus;
+  };
+}
+
+export interface Deck {
+  id: string;
+  version: string;
+  name: string;
+  /** Regions in standard final scoring order. */
+  regions: Region[];
+  starter: CardId;
+  cards: Card[];
+}
+
+export class DeckError extends Error {
+  constructor(readonly issues: { path: string; message: string }[]) {
+    super(`Invalid deck:\n${issues.map((i) => `- ${i.path}: ${i.message}`).join('\n')}`);
+    this.name = 'DeckError';
+  }
+}
+
+function pathText(path: readonly PropertyKey[]): string {
+  return (
+    path.reduce<string>(
+      (text, key) =>
+        typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key),
+      '',
+    ) || '(deck)'
+  );
+}
+
+function effectNames(file: DeckFile): EffectNames {
+  const cards = new Set(file.cards.map((c) => c.id));
+  return {
+    card: (name) => (cards.has(name) ? name : undefined),
+    region: (name) =>
+      file.regions.find((r) => r.id === name || r.name.toLowerCase() === name.toLowerCase())?.id,
+  };
+}
+
+/** Cross-field checks zod cannot express alone; each problem names its field. */
+function checkDeck(
+  file: DeckFile,
+  issue: (path: (string | number)[], message: string) => void,
+): void {
+  const seen = new Map<string, number>();
+  file.regions.forEach((r, i) => {
+    if (seen.has(r.id)) issue(['regions', i, 'id'], `duplicate region id '${r.id}'`);
+    seen.set(r.id, i);
+  });
+  const cardIndex = new Map<string, number>();
+  file.cards.forEach((c, i) => {
+    if (cardIndex.has(c.id)) issue(['cards', i, 'id'], `duplicate card id '${c.id}'`);
+    cardIndex.set(c.id, i);
+    if (!seen.has(c.region)) issue(['cards', i, 'region'], `unknown region '${c.region}'`);
+    const isStarter = c.id === file.starter;
+    if (isStarter) {
+      if (c.flag !== null) issue(['cards', i, 'flag'], 'the starter card has no flag');
+      if (c.command !== null)
+        issue(['cards', i, 'command'], 'the starter card has no command value');
+      if (c.event.length > 0) issue(['cards', i, 'event'], 'the starter card has no event');
+    } else {
+      if (c.flag === null) issue(['cards', i, 'flag'], 'a strategy card needs a flag (US or USSR)');
+      if (c.command === null) issue(['cards', i, 'command'], 'command value must be 1 to 4');
+    }
+  });
+  if (!cardIndex.has(file.starter)) issue(['starter'], `unknown card '${file.starter}'`);
+
+  const names = effectNames(file);
+  file.cards.forEach((c, i) => {
+    c.event.forEach((text, j) => {
+      try {
+        parseEffect(text, names);
+      } catch (error) {
+        if (!(error instanceof EffectSyntaxError)) throw error;
+        issue(['cards', i, 'event', j], error.message);
+      }
+    });
+  });
+
+  file.regions.forEach((r, i) => {
+    const count = file.cards.filter((c) => c.region === r.id).length;
+    if (count !== r.size) {
+      issue(
+        ['regions', i, 'size'],
+        `${r.name} has size ${r.size} but the deck has ${count} cards in it`,
+      );
+    }
+  });
+  const strategy = file.cards.filter((c) => c.id !== file.starter).length;
+  if (strategy !== STRATEGY_CARD_COUNT) {
+    issue(
+      ['cards'],
+      `a deck needs ${STRATEGY_CARD_COUNT} strategy cards besides the starter (has ${strategy})`,
+    );
+  }
+}
+
+/** Validates a deck file (parsed JSON) and returns the deck, or throws a DeckError naming each bad field. */
+export function loadDeck(json: unknown): Deck {
+  const parsed = deckFileSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new DeckError(
+      parsed.error.issues.map((i) => ({ path: pathText(i.path), message: i.message })),
+    );
+  }
+  const file = parsed.data;
+  const issues: { path: string; message: string }[] = [];
+  checkDeck(file, (path, message) => issues.push({ path: pathText(path), message }));
+  if (issues.length > 0) throw new DeckError(issues);
+
+  const names = effectNames(file);
+  return {
+    id: file.id,
+    version: file.version,
+    name: file.name,
+    regions: file.regions,
+    starter: file.starter,
+    cards: file.cards.map(({ event, ...card }) => ({
+      ...card,
+      eventText: event,
+      effects: event.map((text) => parseEffect(text, names)),
+    })),
+  };
+}
+
+/** True when any field of the deck is a reconstruction rather than a confirmed fact. */
+export function isReconstructed(deck: Deck): boolean {
+  return (
+    deck.regions.some((r) => Object.values(r.status).includes('reconstructed')) ||
+    deck.cards.some((c) => Object.values(c.status).includes('reconstructed'))
+  );
+}

@@ -1,0 +1,52 @@
+export { cardsIn, legalCells, neighbours, placedCard, reachableBy } from './board.ts';
+export { parseEffect } from './deck/effects.ts';
+export * from './deck/index.ts';
+export { indexDeck } from './deck-index.ts';
+export { type Gameover, gameoverOf, INVALID_MOVE, IronCurtain } from './game.ts';
+export { describeLogEntry } from './log.ts';
+export {
+  type MatchRecord,
+  matchRecordSchema,
+  moveRecordSchema,
+  ReplayError,
+  type ReplayResult,
+  replay,
+} from './replay.ts';
+export {
+  applyMove,
+  legalMoves,
+  type MoveOutcome,
+  placementTargets,
+  removalTargets,
+} from './rules.ts';
+export {
+  aftermathScore,
+  commandCost,
+  controlledBy,
+  dominatedBy,
+  finalScoringOrder,
+  regionScore,
+  TRACK_END,
+} from './scoring.ts';
+export {
+  createState,
+  type Deal,
+  dealSchema,
+  parseSetupData,
+  type Setup,
+  type SetupData,
+  SetupError,
+  setupDataSchema,
+  variantsSchema,
+} from './setup.ts';
+export {
+  CUBES_PER_SIDE,
+  HAND_SIZE,
+  PLAYS_PER_ROUND,
+  type State,
+  seatOf,
+  supplyOf,
+  turnSeat,
+} from './state.ts';
+export * from './types.ts';
+export { aftermathRevealed, type PublicView, publicView, viewFor } from './view.ts';

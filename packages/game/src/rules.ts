@@ -1,0 +1,425 @@
+import { cardsIn, isLegalCell, legalCells, placedCard, reachableBy } from './board.ts';
+import { indexDeck } from './deck-index.ts';
+import {
+  aftermathScore,
+  commandCost,
+  finalScoringOrder,
+  regionScore,
+  TRACK_END,
+} from './scoring.ts';
+import {
+  PLAYS_PER_ROUND,
+  RESERVE_HAND_SIZE,
+  type State,
+  seatOf,
+  supplyOf,
+  turnSeat,
+} from './state.ts';
+import {
+  type CardId,
+  type Cell,
+  DECISION_MOVES,
+  isSeat,
+  type LogEntry,
+  type Move,
+  type MoveName,
+  opponentOf,
+  type PlaceCubesDecision,
+  type PlacedCard,
+  type QueuedStep,
+  type RemoveCubesDecision,
+  type Result,
+  type Seat,
+  SIDES,
+  type Side,
+} from './types.ts';
+
+export type MoveOutcome = { ok: true; log: LogEntry[] } | { ok: false; error: string };
+
+const refuse = (error: string): MoveOutcome => ({ ok: false, error });
+
+const isCell = (value: unknown): value is Cell =>
+  typeof value === 'object' &&
+  value !== null &&
+  Number.isSafeInteger((value as Cell).x) &&
+  Number.isSafeInteger((value as Cell).y);
+
+// ---------------------------------------------------------------- the track
+
+/** Moves the marker (positive towards the US); reaching a flag ends the game at once. */
+function moveMarker(state: State, delta: number): void {
+  state.marker = Math.max(-TRACK_END, Math.min(TRACK_END, state.marker + delta));
+  if (Math.abs(state.marker) === TRACK_END) {
+    endGame(state, { winnerSide: state.marker > 0 ? 'US' : 'USSR', reason: 'track' });
+  }
+}
+
+function endGame(state: State, result: Result): void {
+  state.result = result;
+  state.decision = null;
+  state.queue = [];
+}
+
+/** A card on the table that the rules already know is there. */
+function onTable(state: State, cardId: CardId): PlacedCard {
+  const card = placedCard(state, cardId);
+  if (!card) throw new Error(`card '${cardId}' is not on the table`);
+  return card;
+}
+
+function scoreRegion(state: State, region: string, final: boolean, log: LogEntry[]): void {
+  const score = regionScore(state, region);
+  moveMarker(state, score.delta);
+  log.push({ type: 'regionScored', score, marker: state.marker, final });
+  if (final) state.finalScoring?.push({ kind: 'region', score, marker: state.marker });
+}
+
+// ------------------------------------------------------------ step machine
+
+/** Cards the current placement step may put a cube on now, with the cost of one cube there. */
+export function placementTargets(
+  state: State,
+  d: PlaceCubesDecision,
+): { cardId: CardId; cost: number }[] {
+  const targets: { cardId: CardId; cost: number }[] = [];
+  for (const cardId of d.targets) {
+    const card = placedCard(state, cardId);
+    if (!card) continue;
+    if (d.maxPerCard !== null && (d.placed[cardId] ?? 0) >= d.maxPerCard) continue;
+    const cost = d.mode === 'command' ? commandCost(card.cubes, d.side) : 1;
+    if (cost <= d.remaining) targets.push({ cardId, cost });
+  }
+  return targets;
+}
+
+/** Cards the current remove step may take an opponent's cube from now. */
+export function removalTargets(state: State, d: RemoveCubesDecision): CardId[] {
+  const opponent = opponentOf(d.side);
+  return d.targets.filter((id) => (placedCard(state, id)?.cubes[opponent] ?? 0) > 0);
+}
+
+/** Cards holding a cube of `side` that could be taken back when its supply is empty. */
+function recyclableFrom(state: State, side: Side, target: CardId): CardId[] {
+  return state.table.filter((p) => p.cubes[side] > 0 && p.cardId !== target).map((p) => p.cardId);
+}
+
+function stepIsOver(state: State): boolean {
+  const d = state.decision;
+  if (!d) return true;
+  if (d.kind === 'placeCubes') return d.remaining <= 0 || placementTargets(state, d).length === 0;
+  if (d.kind === 'removeCubes') return d.remaining <= 0 || removalTargets(state, d).length === 0;
+  if (d.kind === 'moveCard') return legalCells(state, d.cardId, true).length === 0;
+  return false;
+}
+
+/** Begins one queued step: a gain resolves at once, an interactive step becomes the decision. */
+function startStep(state: State, queued: QueuedStep, log: LogEntry[]): void {
+  const { side, source, step } = queued;
+  const seat = seatOf(state, side);
+  switch (step.op) {
+    case 'gain':
+      moveMarker(state, side === 'US' ? step.amount : -step.amount);
+      log.push({ type: 'gain', side, amount: step.amount, marker: state.marker });
+      return;
+    case 'command': {
+      // No chaining: what is reachable is fixed now, before any cube of this action is placed.
+      const reachable = reachableBy(state, side);
+      const targets = cardsIn(state, step.targets).filter((id) => reachable.has(id));
+      state.decision = {
+        kind: 'placeCubes',
+        seat,
+        side,
+        source,
+        mode: 'command',
+        remaining: step.amount,
+        targets,
+        maxPerCard: null,
+        placed: {},
+      };
+      break;
+    }
+    case 'infiltrate':
+      state.decision = {
+        kind: 'placeCubes',
+        seat,
+        side,
+        source,
+        mode: 'infiltrate',
+        remaining: step.amount,
+        targets: cardsIn(state, step.targets),
+        maxPerCard: step.maxPerCard,
+        placed: {},
+      };
+      break;
+    case 'remove':
+      state.decision = {
+        kind: 'removeCubes',
+        seat,
+        side,
+        source,
+        remaining: step.amount,
+        targets: cardsIn(state, step.targets),
+      };
+      break;
+    case 'move':
+      if (!placedCard(state, step.card)) return;
+      state.decision = { kind: 'moveCard', seat, side, source, cardId: step.card };
+      break;
+  }
+  // A step with no legal target does nothing.
+  if (stepIsOver(state)) state.decision = null;
+}
+
+/** Resolves queued steps until someone must decide or the turn, round or game ends. */
+function advance(state: State, log: LogEntry[]): void {
+  while (!state.result && !state.decision) {
+    const next = state.queue.shift();
+    if (next) startStep(state, next, log);
+    else endTurn(state, log);
+  }
+}
+
+function endTurn(state: State, log: LogEntry[]): void {
+  state.plays += 1;
+  if (state.plays < PLAYS_PER_ROUND) {
+    state.decision = { kind: 'playCard', seat: turnSeat(state) as Seat };
+    return;
+  }
+  if (state.round === 1) startRoundTwo(state, log);
+  else finalScoring(state, log);
+}
+
+function startRoundTwo(state: State, log: LogEntry[]): void {
+  for (const seat of ['0', '1'] as const) {
+    state.aftermath[seat] = state.hands[seat].pop() ?? null;
+    state.hands[seat] = state.reserve.splice(0, RESERVE_HAND_SIZE);
+  }
+  log.push({ type: 'aftermathSetAside' });
+  state.round = 2;
+  state.plays = 0;
+  state.firstSeat = null;
+  log.push({ type: 'roundStarted', round: 2 });
+  // The side whose flag the marker is further from chooses; the USSR on a tie.
+  const behind: Side = state.marker < 0 ? 'US' : 'USSR';
+  state.decision = { kind: 'chooseFirstPlayer', seat: seatOf(state, behind) };
+}
+
+function finalScoring(state: State, log: LogEntry[]): void {
+  state.finalScoring = [];
+  const cards = [state.aftermath['0'], state.aftermath['1']].filter((c): c is CardId => c !== null);
+  const score = aftermathScore(state, cards);
+  moveMarker(state, score.delta);
+  state.finalScoring.push({ kind: 'aftermath', score, marker: state.marker });
+  log.push({ type: 'aftermathRevealed', score, marker: state.marker });
+  for (const region of finalScoringOrder(state)) {
+    if (state.result) return;
+    scoreRegion(state, region, true, log);
+  }
+  // After final scoring the side the marker is on wins; at 0 the US.
+  if (!state.result)
+    endGame(state, { winnerSide: state.marker >= 0 ? 'US' : 'USSR', reason: 'final' });
+}
+
+function queueCommand(state: State, side: Side, cardId: CardId): QueuedStep {
+  const amount = indexDeck(state.deck).card(cardId).command ?? 0;
+  return { side, source: cardId, step: { op: 'command', amount, targets: { kind: 'any' } } };
+}
+
+function queueEvent(state: State, side: Side, cardId: CardId): QueuedStep[] {
+  return indexDeck(state.deck)
+    .card(cardId)
+    .effects.map((step) => ({ side, source: cardId, step }));
+}
+
+// ------------------------------------------------------------------- moves
+
+/**
+ * Applies one move for `seat`. Validates everything first: a refused move
+ * changes nothing. On success returns the public log entries it produced.
+ */
+export function applyMove(state: State, seat: unknown, move: unknown, args: unknown): MoveOutcome {
+  const outcome = resolveMove(state, seat, move, args);
+  if (outcome.ok && state.result)
+    outcome.log.push({ type: 'gameOver', result: state.result, marker: state.marker });
+  return outcome;
+}
+
+function resolveMove(state: State, seat: unknown, move: unknown, args: unknown): MoveOutcome {
+  const d = state.decision;
+  if (state.result) return refuse('the game is over');
+  if (!isSeat(seat)) return refuse('only a seat (0 or 1) can move');
+  if (!d || d.seat !== seat) return refuse(`it is not seat ${seat}'s decision`);
+  if (!Array.isArray(args)) return refuse('args must be an array');
+  if (!(DECISION_MOVES[d.kind] as readonly unknown[]).includes(move)) {
+    return refuse(`${String(move)} is not allowed now: seat ${seat} must ${d.kind}`);
+  }
+  const log: LogEntry[] = [];
+  const side = state.sides[seat];
+  const [a, b] = args as unknown[];
+
+  switch (move as MoveName) {
+    case 'chooseFirstPlayer': {
+      if (a !== 'US' && a !== 'USSR') return refuse('chooseFirstPlayer takes US or USSR');
+      state.firstSeat = seatOf(state, a);
+      state.decision = { kind: 'playCard', seat: state.firstSeat };
+      log.push({ type: 'firstPlayer', round: state.round, chooser: side, first: a });
+      return { ok: true, log };
+    }
+    case 'playCard': {
+      if (typeof a !== 'string' || !state.hands[seat].includes(a))
+        return refuse('that card is not in your hand');
+      if (!isCell(b)) return refuse('playCard needs a cell {x, y} of whole numbers');
+      if (!isLegalCell(state, a, b)) return refuse('that cell is not a legal place for this card');
+      state.hands[seat].splice(state.hands[seat].indexOf(a), 1);
+      state.table.push({ cardId: a, x: b.x, y: b.y, cubes: { US: 0, USSR: 0 } });
+      log.push({ type: 'play', side, cardId: a, x: b.x, y: b.y });
+      const deck = indexDeck(state.deck);
+      const card = deck.card(a);
+      const region = deck.region(card.region);
+      const onTable = state.table.filter((p) => deck.card(p.cardId).region === region.id).length;
+      if (onTable === region.size && !state.scoredRegions.includes(region.id)) {
+        state.scoredRegions.push(region.id);
+        scoreRegion(state, region.id, false, log);
+        if (state.result) return { ok: true, log };
+      }
+      state.decision =
+        card.flag === side
+          ? { kind: 'chooseAction', seat, cardId: a }
+          : { kind: 'decideEvent', seat: seat === '0' ? '1' : '0', cardId: a };
+      return { ok: true, log };
+    }
+    case 'chooseAction': {
+      if (d.kind !== 'chooseAction' || (a !== 'event' && a !== 'command')) {
+        return refuse("chooseAction takes 'event' or 'command'");
+      }
+      log.push({ type: 'action', side, cardId: d.cardId, choice: a });
+      state.queue =
+        a === 'event' ? queueEvent(state, side, d.cardId) : [queueCommand(state, side, d.cardId)];
+      state.decision = null;
+      advance(state, log);
+      return { ok: true, log };
+    }
+    case 'decideEvent': {
+      if (d.kind !== 'decideEvent' || typeof a !== 'boolean')
+        return refuse('decideEvent takes true or false');
+      log.push({ type: 'eventDecision', side, cardId: d.cardId, use: a });
+      const activeSide = opponentOf(side);
+      state.queue = [
+        ...(a ? queueEvent(state, side, d.cardId) : []),
+        queueCommand(state, activeSide, d.cardId),
+      ];
+      state.decision = null;
+      advance(state, log);
+      return { ok: true, log };
+    }
+    case 'placeCube': {
+      if (d.kind !== 'placeCubes') return refuse('there is no cube to place now');
+      const target = placementTargets(state, d).find((t) => t.cardId === a);
+      if (!target) return refuse('you cannot place a cube on that card now');
+      const supply = supplyOf(state, d.side);
+      if (supply > 0 && b !== undefined)
+        return refuse('take cubes back only when your supply is empty');
+      if (supply === 0 && !recyclableFrom(state, d.side, target.cardId).includes(b as CardId)) {
+        return refuse('your supply is empty: name a card of yours to take the cube from');
+      }
+      if (supply === 0) onTable(state, b as CardId).cubes[d.side] -= 1;
+      onTable(state, target.cardId).cubes[d.side] += 1;
+      d.remaining -= target.cost;
+      d.placed[target.cardId] = (d.placed[target.cardId] ?? 0) + 1;
+      log.push({
+        type: 'place',
+        side: d.side,
+        cardId: target.cardId,
+        cost: target.cost,
+        from: supply === 0 ? (b as CardId) : null,
+        mode: d.mode,
+      });
+      break;
+    }
+    case 'removeCube': {
+      if (d.kind !== 'removeCubes') return refuse('there is no cube to remove now');
+      if (typeof a !== 'string' || !removalTargets(state, d).includes(a))
+        return refuse('you cannot remove a cube from that card');
+      onTable(state, a).cubes[opponentOf(d.side)] -= 1;
+      d.remaining -= 1;
+      log.push({ type: 'remove', side: d.side, cardId: a });
+      break;
+    }
+    case 'moveCard': {
+      if (d.kind !== 'moveCard' || a !== d.cardId) return refuse('that card cannot be moved now');
+      if (!isCell(b) || !isLegalCell(state, a, b, true))
+        return refuse('that cell is not a legal place for this card');
+      const card = onTable(state, a);
+      card.x = b.x;
+      card.y = b.y;
+      log.push({ type: 'move', side: d.side, cardId: a, x: b.x, y: b.y });
+      state.decision = null;
+      break;
+    }
+    case 'finishStep': {
+      log.push({ type: 'finishStep', side: state.sides[seat] });
+      state.decision = null;
+      break;
+    }
+  }
+  if (stepIsOver(state)) state.decision = null;
+  advance(state, log);
+  return { ok: true, log };
+}
+
+// ------------------------------------------------------------- legal moves
+
+/** Every legal move for `seat` now, exactly the set applyMove accepts (none when it is not that seat's decision). */
+export function legalMoves(state: State, seat: unknown): Move[] {
+  const d = state.decision;
+  if (state.result || !d || d.seat !== seat) return [];
+  switch (d.kind) {
+    case 'chooseFirstPlayer':
+      return SIDES.map((side) => ({ move: 'chooseFirstPlayer', args: [side] }));
+    case 'playCard':
+      return state.hands[d.seat].flatMap((cardId) =>
+        legalCells(state, cardId).map((cell) => ({
+          move: 'playCard' as const,
+          args: [cardId, cell],
+        })),
+      );
+    case 'chooseAction':
+      return [
+        { move: 'chooseAction', args: ['event'] },
+        { move: 'chooseAction', args: ['command'] },
+      ];
+    case 'decideEvent':
+      return [
+        { move: 'decideEvent', args: [true] },
+        { move: 'decideEvent', args: [false] },
+      ];
+    case 'placeCubes': {
+      const empty = supplyOf(state, d.side) === 0;
+      const moves: Move[] = placementTargets(state, d).flatMap(({ cardId }) =>
+        empty
+          ? recyclableFrom(state, d.side, cardId).map((from) => ({
+              move: 'placeCube' as const,
+              args: [cardId, from],
+            }))
+          : [{ move: 'placeCube' as const, args: [cardId] }],
+      );
+      return [...moves, { move: 'finishStep', args: [] }];
+    }
+    case 'removeCubes':
+      return [
+        ...removalTargets(state, d).map((cardId) => ({
+          move: 'removeCube' as const,
+          args: [cardId],
+        })),
+        { move: 'finishStep', args: [] },
+      ];
+    case 'moveCard':
+      return [
+        ...legalCells(state, d.cardId, true).map((cell) => ({
+          move: 'moveCard' as const,
+          args: [d.cardId, cell],
+        })),
+        { move: 'finishStep', args: [] },
+      ];
+  }
+}

@@ -1,0 +1,61 @@
+import type { Deck } from './deck/schema.ts';
+import type {
+  CardId,
+  Decision,
+  FinalScoringStep,
+  PlacedCard,
+  QueuedStep,
+  RegionId,
+  Result,
+  Seat,
+  Side,
+  Variants,
+} from './types.ts';
+
+export const CUBES_PER_SIDE = 24;
+export const HAND_SIZE = 5;
+export const RESERVE_HAND_SIZE = 4;
+export const PLAYS_PER_ROUND = 8;
+
+/** The whole game state (boardgame.io's G). Plain JSON; the engine mutates it only after a move is validated. */
+export interface State {
+  deck: Deck;
+  variants: Variants;
+  sides: Record<Seat, Side>;
+  hands: Record<Seat, CardId[]>;
+  reserve: CardId[];
+  /** The card each seat set aside at the end of round 1. */
+  aftermath: Record<Seat, CardId | null>;
+  table: PlacedCard[];
+  /** The ideology track: positive towards the US flag (+8), negative towards the USSR flag (-8). */
+  marker: number;
+  round: 1 | 2;
+  /** Cards played so far this round (0-8). */
+  plays: number;
+  /** The seat that took the first turn of this round, once chosen. */
+  firstSeat: Seat | null;
+  decision: Decision | null;
+  /** Steps of the current turn still to resolve after the decision in progress. */
+  queue: QueuedStep[];
+  /** Regions completed and scored during play. */
+  scoredRegions: RegionId[];
+  finalScoring: FinalScoringStep[] | null;
+  result: Result | null;
+}
+
+export function seatOf(state: State, side: Side): Seat {
+  return state.sides['0'] === side ? '0' : '1';
+}
+
+/** Whose turn of the round it is (the seat that plays or played this turn's card). */
+export function turnSeat(state: State): Seat | null {
+  if (state.firstSeat === null) return null;
+  if (state.plays % 2 === 0) return state.firstSeat;
+  return state.firstSeat === '0' ? '1' : '0';
+}
+
+export function supplyOf(state: State, side: Side): number {
+  let onTable = 0;
+  for (const p of state.table) onTable += p.cubes[side];
+  return CUBES_PER_SIDE - onTable;
+}
