@@ -1,0 +1,2 @@
+export * from './lobby.ts';
+export * from './socket.ts';
