@@ -1,2 +1,3 @@
+export * from './links.ts';
 export * from './lobby.ts';
 export * from './socket.ts';

@@ -55,6 +55,13 @@ export type LeaveMatchRequest = z.input<typeof leaveMatchRequestSchema>;
 
 export const matchStatusSchema = z.enum(['waiting', 'playing', 'finished']);
 
+/** How a match ended; reason 'resigned' when a seat left a match in play. */
+export const matchResultSchema = z.object({
+  winner: seatSchema,
+  winnerSide: sideSchema,
+  reason: z.string(),
+});
+
 /** Public data about a match: safe for anyone holding its link. */
 export const matchInfoSchema = z.object({
   matchID: matchIdSchema,
@@ -80,7 +87,7 @@ export const matchInfoSchema = z.object({
   }),
   createdAt: z.string(),
   updatedAt: z.string(),
-  result: z.object({ winner: seatSchema, winnerSide: sideSchema, reason: z.string() }).nullable(),
+  result: matchResultSchema.nullable(),
 });
 export type MatchInfo = z.infer<typeof matchInfoSchema>;
 
@@ -88,6 +95,14 @@ export const matchListQuerySchema = z.strictObject({
   status: matchStatusSchema.optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
 });
+
+/** POST /api/matches/:id/leave answers with the match's public info after the leave. */
+export const leaveMatchResponseSchema = matchInfoSchema;
+
+export const deckInfoSchema = matchInfoSchema.shape.deck;
+/** GET /api/decks: the decks a match can be created with (`deckId`). */
+export const deckListSchema = z.object({ decks: z.array(deckInfoSchema) });
+export type DeckList = z.infer<typeof deckListSchema>;
 
 export const matchListSchema = z.object({ matches: z.array(matchInfoSchema) });
 export type MatchList = z.infer<typeof matchListSchema>;

@@ -1,6 +1,13 @@
 import type { LogEntry, MoveName } from '@iron-curtain/game';
 import { z } from 'zod';
-import { credentialsSchema, matchIdSchema, seatSchema, sideSchema } from './lobby.ts';
+import {
+  credentialsSchema,
+  matchIdSchema,
+  matchResultSchema,
+  matchStatusSchema,
+  seatSchema,
+  sideSchema,
+} from './lobby.ts';
 
 /** The socket.io namespace of the game service. Clients send `matchID` in the handshake query too, so a proxy can route every socket of one match to one instance. */
 export const GAME_NAMESPACE = '/game';
@@ -72,6 +79,9 @@ export const presenceSchema = z.object({
     '1': z.object({ name: z.string().nullable(), connected: z.boolean() }),
   }),
   spectators: z.number().int().nonnegative(),
+  /** The match's lobby status: a match also ends when a seat leaves (resigns). */
+  status: matchStatusSchema.optional(),
+  result: matchResultSchema.nullable().optional(),
 });
 export type Presence = z.infer<typeof presenceSchema>;
 
