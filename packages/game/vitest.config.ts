@@ -1,5 +1,5 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
-  test: { name: 'game', include: ['test/**/*.test.ts'], environment: 'node' },
+  test: { name: 'game', include: ['test/**/*.test.ts'], environment: 'node', testTimeout: 60_000 },
 });

@@ -20,7 +20,9 @@ export function describeLogEntry(entry: LogEntry, deck: Deck): string {
   const who = (side: Side) => `The ${side}`;
   switch (entry.type) {
     case 'firstPlayer':
-      return `${who(entry.chooser)} chose the ${entry.first} to go first in round ${entry.round}.`;
+      return entry.chooser === entry.first
+        ? `${who(entry.chooser)} chose to go first in round ${entry.round}.`
+        : `${who(entry.chooser)} chose the ${entry.first} to go first in round ${entry.round}.`;
     case 'play':
       return `${who(entry.side)} played ${name(entry.cardId)} at (${entry.x}, ${entry.y}).`;
     case 'action':
@@ -41,6 +43,8 @@ export function describeLogEntry(entry: LogEntry, deck: Deck): string {
       return `${who(entry.side)} moved ${name(entry.cardId)} to (${entry.x}, ${entry.y}).`;
     case 'finishStep':
       return `${who(entry.side)} ended the step.`;
+    case 'noTarget':
+      return `${who(entry.side)} had no legal target to ${entry.op} with ${name(entry.cardId)}.`;
     case 'regionScored':
       return `${entry.final ? 'Final scoring: ' : ''}${scoreWords(deck, entry.score)}. The marker is ${towards(entry.marker)}.`;
     case 'aftermathSetAside':

@@ -38,6 +38,18 @@ export type MoveOutcome = { ok: true; log: LogEntry[] } | { ok: false; error: st
 
 const refuse = (error: string): MoveOutcome => ({ ok: false, error });
 
+/** How many arguments each move takes (placeCube: a second one names the card to take a cube back from). */
+const ARITY: Record<MoveName, readonly [number, number]> = {
+  chooseFirstPlayer: [1, 1],
+  playCard: [2, 2],
+  chooseAction: [1, 1],
+  decideEvent: [1, 1],
+  placeCube: [1, 2],
+  removeCube: [1, 1],
+  moveCard: [2, 2],
+  finishStep: [0, 0],
+};
+
 const isCell = (value: unknown): value is Cell =>
   typeof value === 'object' &&
   value !== null &&
@@ -162,12 +174,16 @@ function startStep(state: State, queued: QueuedStep, log: LogEntry[]): void {
       };
       break;
     case 'move':
-      if (!placedCard(state, step.card)) return;
-      state.decision = { kind: 'moveCard', seat, side, source, cardId: step.card };
+      if (placedCard(state, step.card)) {
+        state.decision = { kind: 'moveCard', seat, side, source, cardId: step.card };
+      }
       break;
   }
   // A step with no legal target does nothing.
-  if (stepIsOver(state)) state.decision = null;
+  if (stepIsOver(state)) {
+    state.decision = null;
+    log.push({ type: 'noTarget', side, cardId: source, op: step.op });
+  }
 }
 
 /** Resolves queued steps until someone must decide or the turn, round or game ends. */
@@ -252,6 +268,10 @@ function resolveMove(state: State, seat: unknown, move: unknown, args: unknown):
   if (!Array.isArray(args)) return refuse('args must be an array');
   if (!(DECISION_MOVES[d.kind] as readonly unknown[]).includes(move)) {
     return refuse(`${String(move)} is not allowed now: seat ${seat} must ${d.kind}`);
+  }
+  const [min, max] = ARITY[move as MoveName];
+  if (args.length < min || args.length > max) {
+    return refuse(`${String(move)} takes ${min === max ? min : `${min} or ${max}`} argument(s)`);
   }
   const log: LogEntry[] = [];
   const side = state.sides[seat];

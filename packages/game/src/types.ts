@@ -181,6 +181,8 @@ export type LogEntry =
   | { type: 'remove'; side: Side; cardId: CardId }
   | { type: 'move'; side: Side; cardId: CardId; x: number; y: number }
   | { type: 'finishStep'; side: Side }
+  /** A step of an event or a Command that had no legal target and did nothing. */
+  | { type: 'noTarget'; side: Side; cardId: CardId; op: EffectStep['op'] }
   | { type: 'regionScored'; score: RegionScore; marker: number; final: boolean }
   | { type: 'aftermathSetAside' }
   | { type: 'roundStarted'; round: 1 | 2 }

@@ -1,0 +1,47 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import {
+  describeLogEntry,
+  type MatchRecord,
+  publicView,
+  ReplayError,
+  replay,
+} from '../src/index.ts';
+
+const dir = join(import.meta.dirname, 'records');
+const records = readdirSync(dir)
+  .filter((f) => f.endsWith('.json'))
+  .map((file) => ({
+    file,
+    record: JSON.parse(readFileSync(join(dir, file), 'utf8')) as MatchRecord,
+  }));
+
+describe('recorded games replay to the same end (regression snapshots)', () => {
+  test.each(records)('$file', ({ record }) => {
+    const { state, log, final } = replay(record);
+    expect(final.ctx.gameover).toBeDefined();
+    expect({
+      end: publicView(state),
+      finalScoring: state.finalScoring,
+      log: log.map((entry) => describeLogEntry(entry, state.deck)),
+    }).toMatchSnapshot();
+  });
+});
+
+describe('replay refuses what the game would refuse', () => {
+  const [first] = records;
+  if (!first) throw new Error('no records');
+
+  test('an illegal move names its index and the reason', () => {
+    const moves = [...first.record.moves];
+    moves.splice(3, 0, { playerID: '0', move: 'chooseFirstPlayer', args: ['US'] });
+    expect(() => replay({ ...first.record, moves })).toThrow(ReplayError);
+    expect(() => replay({ ...first.record, moves })).toThrow(/^move 3: /);
+  });
+
+  test('a record with neither seed nor deal cannot be replayed', () => {
+    const { deal: _deal, ...setupData } = first.record.setupData;
+    expect(() => replay({ setupData, moves: [] })).toThrow(/a seed or a fixed deal/);
+  });
+});

@@ -1,0 +1,33 @@
+import { describe, expect, test } from 'vitest';
+import { IronCurtain, parseSetupData } from '../src/index.ts';
+import { deckOrderDeal } from './support.ts';
+
+const sides = { '0': 'US', '1': 'USSR' } as const;
+
+describe('setupData is validated with clear errors', () => {
+  test.each`
+    problem                  | setupData                                                                                                   | error
+    ${'both seats one side'} | ${{ sides: { '0': 'US', '1': 'US' } }}                                                                      | ${/setupData\.sides: the two seats must play different sides/}
+    ${'no sides'}            | ${{}}                                                                                                       | ${/setupData\.sides: /}
+    ${'an unknown variant'}  | ${{ sides, variants: { aftermathCap: 4 } }}                                                                 | ${/setupData\.variants\.aftermathCap/}
+    ${'an unknown field'}    | ${{ sides, seed: 'x' }}                                                                                     | ${/setupData: .*seed/}
+    ${'a short hand'}        | ${{ sides, deal: { ...deckOrderDeal(), '0': ['poland'] } }}                                                 | ${/setupData\.deal\.0: must list exactly 5 card ids/}
+    ${'a card dealt twice'}  | ${{ sides, deal: { ...deckOrderDeal(), '1': ['east-germany', 'israel', 'pakistan', 'japan', 'vietnam'] } }} | ${/'east-germany' is dealt twice/}
+    ${'the starter dealt'}   | ${{ sides, deal: { ...deckOrderDeal(), '1': ['europe', 'israel', 'pakistan', 'japan', 'vietnam'] } }}       | ${/'europe' is not a strategy card/}
+    ${'a broken deck'}       | ${{ sides, deck: { id: 'x' } }}                                                                             | ${/setupData\.deck: version: /}
+  `('$problem', ({ setupData, error }) => {
+    expect(() => parseSetupData(setupData)).toThrow(error);
+    expect(IronCurtain.validateSetupData?.(setupData, 2)).toMatch(error);
+  });
+
+  test('defaults: the default deck, aftermath cap 3, standard scoring order', () => {
+    const setup = parseSetupData({ sides });
+    expect(setup.deck.id).toBe('reconstructed');
+    expect(setup.variants).toEqual({ aftermathCap: 3, finalScoringOrder: 'standard' });
+    expect(IronCurtain.validateSetupData?.({ sides }, 2)).toBeUndefined();
+  });
+
+  test('exactly two players', () => {
+    expect(IronCurtain.validateSetupData?.({ sides }, 3)).toMatch(/exactly 2 players/);
+  });
+});
