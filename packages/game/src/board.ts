@@ -10,7 +10,11 @@ const DIRECTIONS: readonly Cell[] = [
   { x: 0, y: -1 },
 ];
 
-const key = (x: number, y: number) => `${x},${y}`;
+/**
+ * A cell as one number. Every card lies within 19 orthogonal steps of the
+ * starter (each is placed or moved next to another), so |y| < 2048 keeps keys unique.
+ */
+const key = (x: number, y: number) => x * 4096 + y;
 
 export function placedCard(state: State, cardId: CardId): PlacedCard | undefined {
   return state.table.find((p) => p.cardId === cardId);
@@ -29,25 +33,28 @@ export function neighbours(state: State, cardId: CardId): PlacedCard[] {
  * adjacency do not count.
  */
 export function legalCells(state: State, cardId: CardId, moving = false): Cell[] {
-  const region = indexDeck(state.deck).card(cardId).region;
-  const others = moving ? state.table.filter((p) => p.cardId !== cardId) : state.table;
+  const { card } = indexDeck(state.deck);
+  const region = card(cardId).region;
   const occupied = new Set(state.table.map((p) => key(p.x, p.y)));
-  const seen = new Set<string>();
+  const seenAny = new Set<number>();
+  const seenSameRegion = new Set<number>();
   const any: Cell[] = [];
   const sameRegion: Cell[] = [];
-  const { card } = indexDeck(state.deck);
-  for (const p of others) {
+  for (const p of state.table) {
+    if (moving && p.cardId === cardId) continue;
     const isSameRegion = card(p.cardId).region === region;
     for (const d of DIRECTIONS) {
-      const cell = { x: p.x + d.x, y: p.y + d.y };
-      const k = key(cell.x, cell.y);
+      const x = p.x + d.x;
+      const y = p.y + d.y;
+      const k = key(x, y);
       if (occupied.has(k)) continue;
-      if (!seen.has(k)) {
-        seen.add(k);
-        any.push(cell);
+      if (!seenAny.has(k)) {
+        seenAny.add(k);
+        any.push({ x, y });
       }
-      if (isSameRegion && !sameRegion.some((c) => c.x === cell.x && c.y === cell.y)) {
-        sameRegion.push(cell);
+      if (isSameRegion && !seenSameRegion.has(k)) {
+        seenSameRegion.add(k);
+        sameRegion.push({ x, y });
       }
     }
   }
