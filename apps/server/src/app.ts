@@ -1,0 +1,88 @@
+import { createServer, type Server as HttpServer } from 'node:http';
+import Koa from 'koa';
+import type { Config } from './config.ts';
+import { MatchEngine } from './engine.ts';
+import { GameService } from './game-service.ts';
+import { lobbyRouter } from './lobby-routes.ts';
+import type { Logger } from './logger.ts';
+import { MatchQueues } from './match-queue.ts';
+import { Lobby, LobbyError } from './matches.ts';
+import { createMetrics, type Metrics } from './metrics.ts';
+import { PresenceBook } from './presence.ts';
+import type { Store } from './storage/index.ts';
+import { webClient } from './web-client.ts';
+
+export interface App {
+  http: HttpServer;
+  lobby: Lobby;
+  game: GameService;
+  metrics: Metrics;
+  /** Starts listening; resolves with the port. */
+  listen(): Promise<number>;
+  /** Stops accepting, finishes queued moves, closes sockets and the store. */
+  close(): Promise<void>;
+}
+
+/** Lobby, game service and web client on one HTTP server, around one store. */
+export function createApp(config: Config, store: Store, logger: Logger): App {
+  const metrics = createMetrics();
+  const presence = new PresenceBook();
+  const queues = new MatchQueues();
+  const http = createServer();
+  const game = new GameService(http, {
+    config,
+    store,
+    engine: new MatchEngine(store),
+    queues,
+    presence,
+    metrics,
+    logger,
+  });
+  const lobby = new Lobby(store, presence, (matchID) => game.matchChanged(matchID));
+
+  const koa = new Koa({ proxy: config.TRUST_PROXY });
+  koa.use(async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw new LobbyError(404, 'NOT_FOUND', `no route for ${ctx.method} ${ctx.path}`);
+      }
+    } catch (error) {
+      const known = error instanceof LobbyError;
+      if (!known) logger.error({ err: error, path: ctx.path }, 'lobby failure');
+      ctx.status = known ? error.status : 500;
+      ctx.body = {
+        error: known
+          ? { code: error.code, message: error.message }
+          : { code: 'SERVER_ERROR', message: 'the server failed; try again' },
+      };
+    }
+  });
+  const router = lobbyRouter(lobby, store, metrics);
+  koa.use(router.routes());
+  koa.use(router.allowedMethods());
+  koa.use(webClient(config.WEB_DIST));
+  http.on('request', koa.callback());
+
+  return {
+    http,
+    lobby,
+    game,
+    metrics,
+    listen: () =>
+      new Promise((resolve, reject) => {
+        http.once('error', reject);
+        http.listen(config.PORT, config.HOST, () => {
+          http.off('error', reject);
+          const address = http.address();
+          resolve(typeof address === 'object' && address ? address.port : config.PORT);
+        });
+      }),
+    async close() {
+      // io.close() closes the HTTP server too; connections still open are ended with it.
+      await game.close();
+      http.closeAllConnections();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const port = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .min(0, 'must be 0-65535')
+  .max(65535, 'must be 0-65535');
+
+const positiveInt = z.coerce.number({ error: 'must be a number' }).int().positive();
+
+const origins = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((o) => o.trim())
+      .filter((o) => o.length > 0),
+  )
+  .pipe(
+    z.array(
+      z.string().refine((o) => {
+        try {
+          return new URL(o).origin === o;
+        } catch {
+          return false;
+        }
+      }, 'each origin must look like https://example.org (scheme, host, optional port; no path)'),
+    ),
+  );
+
+const envSchema = z.object({
+  PORT: port.default(8000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('data'),
+  DATABASE_URL: z
+    .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
+    .optional(),
+  /** Postgres schema holding the tables; lets several deployments or test runs share one database. */
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
+    .default('public'),
+  /** Reserved for fanning updates out across instances; not used yet. */
+  REDIS_URL: z.url({ error: 'must be a URL' }).optional(),
+  /** Comma-separated origins allowed besides the server's own (for example a Vite dev server). */
+  ALLOWED_ORIGINS: origins.default([]),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** The built web client; served at / when the folder exists. */
+  WEB_DIST: z.string().min(1).optional(),
+  /** Game-service messages a socket may send per second, sustained. */
+  RATE_LIMIT_PER_SECOND: positiveInt.default(10),
+  /** Game-service messages a socket may send at once before the sustained rate applies. */
+  RATE_LIMIT_BURST: positiveInt.default(20),
+  /** How long SIGTERM waits for queued moves before closing the store anyway. */
+  SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+  /** Trust X-Forwarded-* headers (set when behind a reverse proxy). */
+  TRUST_PROXY: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+});
+
+export type Config = z.output<typeof envSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads the configuration from environment variables; throws a ConfigError naming every bad value. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
+  );
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || 'env'}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const config = parsed.data;
+  return {
+    ...config,
+    DATA_DIR: path.resolve(cwd, config.DATA_DIR),
+    WEB_DIST: config.WEB_DIST === undefined ? undefined : path.resolve(cwd, config.WEB_DIST),
+  };
+}

@@ -1,0 +1,186 @@
+import {
+  applyMove,
+  gameoverOf,
+  IronCurtain,
+  type LogEntry,
+  type MoveName,
+  type Seat,
+  type SetupData,
+  type State,
+  viewFor,
+} from '@iron-curtain/game';
+import type { RefusedMessage } from '@iron-curtain/protocol';
+import type { LogEntry as BgioLogEntry, State as BgioState } from 'boardgame.io';
+import { Async, InitializeGame } from 'boardgame.io/internal';
+import { Master } from 'boardgame.io/master';
+import type { MatchResult, MatchStatus, Store, StoredState } from './storage/index.ts';
+
+/** The state a match starts in, dealt from the match's secret seed. */
+export function initialState(setupData: SetupData, seed: string): StoredState {
+  const { deltalog: _, ...state } = InitializeGame({
+    game: { ...IronCurtain, seed },
+    numPlayers: 2,
+    setupData,
+  });
+  return state;
+}
+
+/** What one viewer receives of a state: its view of G, boardgame.io's ctx, the state id. Never plugins (the PRNG). */
+export function frameFor(state: StoredState, viewer: Seat | null) {
+  return {
+    G: viewFor(state.G as State, viewer) as unknown as Record<string, unknown>,
+    ctx: state.ctx as unknown as Record<string, unknown>,
+    stateID: state._stateID,
+  };
+}
+
+/** The public log entries a move recorded (engine moves store them as log metadata). */
+export function entriesOf(deltalog: BgioLogEntry[] | undefined): LogEntry[] {
+  return (deltalog ?? []).flatMap(
+    (entry) => (entry.metadata as { entries?: LogEntry[] } | undefined)?.entries ?? [],
+  );
+}
+
+export interface MoveRequest {
+  seat: Seat;
+  stateID: number;
+  move: MoveName;
+  args: unknown[];
+}
+
+export type MoveResult =
+  | { ok: true; state: StoredState; entries: LogEntry[] }
+  | { ok: false; error: RefusedMessage };
+
+const refused = (code: RefusedMessage['code'], message: string): MoveResult => ({
+  ok: false,
+  error: { code, message },
+});
+
+/** One move in flight: what the bridge below hands to Master and what Master hands back. */
+interface Call {
+  matchID: string;
+  loaded: StoredState;
+  request: MoveRequest;
+  next?: BgioState;
+  outcome: 'refused' | 'committed' | 'stale';
+}
+
+/**
+ * boardgame.io's storage interface, backed by one move at a time: Master reads the state we
+ * loaded, and its write becomes our compare-and-set commit with the move appended to the log.
+ */
+class CallStorage extends Async {
+  call: Call | undefined;
+  constructor(private readonly store: Store) {
+    super();
+  }
+  private current(matchID: string): Call {
+    if (!this.call || this.call.matchID !== matchID) throw new Error('no move in flight');
+    return this.call;
+  }
+  connect() {}
+  async fetch(matchID: string) {
+    // No metadata: Master then neither authenticates (the socket did) nor writes metadata.
+    return { state: this.current(matchID).loaded } as never;
+  }
+  async setState(matchID: string, state: BgioState, deltalog?: BgioLogEntry[]) {
+    const call = this.current(matchID);
+    // Master stores even a refused move; an unchanged state id means nothing happened.
+    if (state._stateID === call.loaded._stateID) return;
+    const { deltalog: _, ...next } = state;
+    const gameover = gameoverOf(next.G as State);
+    const result: MatchResult | null = gameover
+      ? { winner: gameover.winner, winnerSide: gameover.winnerSide, reason: gameover.reason }
+      : null;
+    const ok = await this.store.commitMove(
+      matchID,
+      call.loaded._stateID,
+      next,
+      {
+        stateID: next._stateID,
+        seat: call.request.seat,
+        move: call.request.move,
+        args: call.request.args,
+        entries: entriesOf(deltalog),
+        at: new Date().toISOString(),
+      },
+      result,
+    );
+    call.outcome = ok ? 'committed' : 'stale';
+  }
+  async setMetadata() {}
+  async wipe() {}
+  override async listMatches() {
+    return [];
+  }
+}
+
+/**
+ * Runs moves of matches through boardgame.io's Master. Callers serialise moves per match
+ * (see MatchQueues); the engine validates first so every refusal has a reason, then lets
+ * Master apply the move, and reports the stored result. Nothing is sent from here: the
+ * caller broadcasts only what was committed.
+ */
+export class MatchEngine {
+  private readonly storage: CallStorage;
+  private readonly master: Master;
+
+  constructor(private readonly store: Store) {
+    this.storage = new CallStorage(store);
+    this.master = new Master(IronCurtain, this.storage, {
+      send: () => undefined,
+      sendAll: (data) => {
+        if (data.type === 'update' && this.storage.call) this.storage.call.next = data.args[1];
+      },
+    });
+  }
+
+  async move(matchID: string, status: MatchStatus, request: MoveRequest): Promise<MoveResult> {
+    if (status === 'waiting') return refused('INVALID_MOVE', 'waiting for the second player');
+    if (status === 'finished') return refused('INVALID_MOVE', 'the match is over');
+    const loaded = await this.store.loadState(matchID);
+    if (!loaded) return refused('UNKNOWN_MATCH', 'no such match');
+    if (request.stateID !== loaded._stateID) {
+      return refused(
+        'STALE_STATE',
+        `the match is at state ${loaded._stateID}; you sent ${request.stateID}`,
+      );
+    }
+    const G = loaded.G as State;
+    if (G.decision?.seat !== request.seat) {
+      return refused('NOT_YOUR_DECISION', `it is not seat ${request.seat}'s decision`);
+    }
+    const probe = applyMove(structuredClone(G), request.seat, request.move, request.args);
+    if (!probe.ok) return refused('INVALID_MOVE', probe.error);
+
+    const call: Call = { matchID, loaded, request, outcome: 'refused' };
+    this.storage.call = call;
+    try {
+      await this.master.onUpdate(
+        {
+          type: 'MAKE_MOVE',
+          payload: {
+            type: request.move,
+            args: request.args,
+            playerID: request.seat,
+            credentials: '',
+          },
+        },
+        request.stateID,
+        matchID,
+        request.seat,
+      );
+    } finally {
+      this.storage.call = undefined;
+    }
+    if (call.outcome === 'stale') {
+      return refused('STALE_STATE', 'another move was stored first');
+    }
+    if (call.outcome !== 'committed' || !call.next) {
+      return refused('INVALID_MOVE', `${request.move} was refused by the game flow`);
+    }
+    const { deltalog, ...state } = call.next;
+    return { ok: true, state, entries: entriesOf(deltalog) };
+  }
+}

@@ -1,0 +1,403 @@
+import type { Server as HttpServer, IncomingMessage } from 'node:http';
+import type { MoveName, Seat } from '@iron-curtain/game';
+import {
+  type Ack,
+  GAME_NAMESPACE,
+  MAX_MESSAGE_BYTES,
+  type Presence,
+  type RefusedMessage,
+  ServerEvents,
+  type SyncMessage,
+  syncRequestSchema,
+  type UpdateMessage,
+  updateRequestSchema,
+} from '@iron-curtain/protocol';
+import { Server, type Socket } from 'socket.io';
+import type { z } from 'zod';
+import type { Config } from './config.ts';
+import { frameFor, type MatchEngine } from './engine.ts';
+import type { Logger } from './logger.ts';
+import type { MatchQueues } from './match-queue.ts';
+import type { Metrics } from './metrics.ts';
+import type { PresenceBook } from './presence.ts';
+import { TokenBucket } from './rate-limit.ts';
+import { secretMatches } from './secrets.ts';
+import type { MatchRecord, Store } from './storage/index.ts';
+
+/** What the game service remembers about one socket. */
+interface Seating {
+  matchID: string;
+  /** null: a spectator. */
+  seat: Seat | null;
+}
+
+interface SocketData {
+  bucket: TokenBucket;
+  seating?: Seating;
+  /** Refusals for rate in a row; a socket that keeps flooding is disconnected. */
+  flooding: number;
+}
+
+interface ClientToServer {
+  sync: (...args: unknown[]) => void;
+  update: (...args: unknown[]) => void;
+}
+interface ServerToClient {
+  sync: (message: SyncMessage) => void;
+  update: (message: UpdateMessage) => void;
+  presence: (message: Presence) => void;
+  refused: (message: RefusedMessage) => void;
+}
+type GameSocket = Socket<ClientToServer, ServerToClient, Record<string, never>, SocketData>;
+type AckFn = (ack: Ack) => void;
+
+const FLOOD_LIMIT = 50;
+/** Larger frames are dropped by the transport itself (the connection closes). */
+const TRANSPORT_LIMIT = 4 * MAX_MESSAGE_BYTES;
+
+const matchRoom = (matchID: string) => `match:${matchID}`;
+const viewRoom = (matchID: string, seat: Seat | null) => `match:${matchID}:${seat ?? 'spectators'}`;
+
+const firstIssue = (error: z.ZodError): string =>
+  error.issues
+    .slice(0, 2)
+    .map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message))
+    .join('; ');
+
+export type GameServiceConfig = Pick<
+  Config,
+  'ALLOWED_ORIGINS' | 'RATE_LIMIT_PER_SECOND' | 'RATE_LIMIT_BURST'
+>;
+
+export interface GameServiceDeps {
+  config: GameServiceConfig;
+  store: Store;
+  engine: MatchEngine;
+  queues: MatchQueues;
+  presence: PresenceBook;
+  metrics: Metrics;
+  logger: Logger;
+}
+
+/**
+ * The socket.io game service: sockets attach to a match as a seat (with credentials) or as
+ * spectators, send moves, and receive their own view of every stored state. Every message
+ * is validated; whatever is refused gets a reason, and the socket is re-synced.
+ */
+export class GameService {
+  readonly io: Server<ClientToServer, ServerToClient, Record<string, never>, SocketData>;
+  private closing = false;
+
+  constructor(
+    http: HttpServer,
+    private readonly deps: GameServiceDeps,
+  ) {
+    this.io = new Server(http, {
+      transports: ['websocket'],
+      serveClient: false,
+      maxHttpBufferSize: TRANSPORT_LIMIT,
+      allowRequest: (req, callback) => {
+        const allowed = this.originAllowed(req);
+        if (!allowed) {
+          deps.metrics.rejections.inc({ code: 'BAD_ORIGIN' });
+          deps.logger.warn({ origin: req.headers.origin }, 'socket refused: origin not allowed');
+        }
+        callback(allowed ? null : 'origin not allowed', allowed);
+      },
+    });
+    // Only the game namespace serves anything.
+    this.io.on('connection', (socket) => socket.disconnect(true));
+    this.io.of(GAME_NAMESPACE).on('connection', (socket: GameSocket) => this.connected(socket));
+  }
+
+  /** Browsers always send Origin: it must be our own or a configured one. Other clients send none. */
+  private originAllowed(req: IncomingMessage): boolean {
+    const origin = req.headers.origin;
+    if (origin === undefined) return true;
+    if (this.deps.config.ALLOWED_ORIGINS.includes(origin)) return true;
+    try {
+      return new URL(origin).host === req.headers.host;
+    } catch {
+      return false;
+    }
+  }
+
+  private connected(socket: GameSocket): void {
+    const { config, metrics } = this.deps;
+    socket.data = {
+      bucket: new TokenBucket(config.RATE_LIMIT_PER_SECOND, config.RATE_LIMIT_BURST),
+      flooding: 0,
+    };
+    metrics.sockets.inc();
+    socket.onAny((event: unknown) => {
+      if (event !== 'sync' && event !== 'update') {
+        const name = String(event).slice(0, 32);
+        void this.guard(socket, [null], async () =>
+          this.refuse(socket, { code: 'BAD_MESSAGE', message: `unknown event '${name}'` }),
+        );
+      }
+    });
+    socket.on('sync', (...args: unknown[]) =>
+      this.guard(socket, args, (payload, ack) => this.sync(socket, payload, ack)),
+    );
+    socket.on('update', (...args: unknown[]) =>
+      this.guard(socket, args, (payload, ack) => this.update(socket, payload, ack)),
+    );
+    socket.on('disconnect', () => {
+      metrics.sockets.dec();
+      this.detach(socket);
+    });
+  }
+
+  /** Rate limit, size cap and the last line of defence: nothing a client sends can throw out of here. */
+  private async guard(
+    socket: GameSocket,
+    args: unknown[],
+    handler: (payload: unknown, ack: AckFn | undefined) => Promise<void>,
+  ): Promise<void> {
+    const ack = typeof args.at(-1) === 'function' ? (args.pop() as AckFn) : undefined;
+    try {
+      if (!socket.data.bucket.take()) {
+        socket.data.flooding += 1;
+        if (socket.data.flooding > FLOOD_LIMIT) socket.disconnect(true);
+        this.refuse(socket, { code: 'RATE_LIMITED', message: 'too many messages; slow down' }, ack);
+        return;
+      }
+      socket.data.flooding = 0;
+      if (this.closing) {
+        this.refuse(socket, { code: 'SERVER_ERROR', message: 'the server is shutting down' }, ack);
+        return;
+      }
+      let size: number;
+      try {
+        size = Buffer.byteLength(JSON.stringify(args) ?? '');
+      } catch {
+        size = Number.POSITIVE_INFINITY;
+      }
+      if (size > MAX_MESSAGE_BYTES) {
+        this.refuse(
+          socket,
+          { code: 'TOO_LARGE', message: `messages may be at most ${MAX_MESSAGE_BYTES} bytes` },
+          ack,
+        );
+        await this.resyncOutsideQueue(socket);
+        return;
+      }
+      if (args.length !== 1) {
+        this.refuse(socket, { code: 'BAD_MESSAGE', message: 'send exactly one payload' }, ack);
+        await this.resyncOutsideQueue(socket);
+        return;
+      }
+      await handler(args[0], ack);
+    } catch (error) {
+      this.deps.logger.error({ err: error, socket: socket.id }, 'game service failure');
+      this.refuse(socket, { code: 'SERVER_ERROR', message: 'the server failed; try again' }, ack);
+      await this.resyncOutsideQueue(socket).catch(() => undefined);
+    }
+  }
+
+  private refuse(socket: GameSocket, error: RefusedMessage, ack?: AckFn): void {
+    this.deps.metrics.rejections.inc({ code: error.code });
+    this.deps.logger.info(
+      { socket: socket.id, matchID: socket.data.seating?.matchID, code: error.code },
+      `refused: ${error.message}`,
+    );
+    socket.emit(ServerEvents.refused, error);
+    ack?.({ ok: false, error });
+  }
+
+  private async resyncOutsideQueue(socket: GameSocket): Promise<void> {
+    const seating = socket.data.seating;
+    if (seating) await this.deps.queues.run(seating.matchID, () => this.sendSync(socket));
+  }
+
+  private async sync(socket: GameSocket, payload: unknown, ack?: AckFn): Promise<void> {
+    const parsed = syncRequestSchema.safeParse(payload);
+    if (!parsed.success) {
+      this.refuse(socket, { code: 'BAD_MESSAGE', message: firstIssue(parsed.error) }, ack);
+      return this.resyncOutsideQueue(socket);
+    }
+    const { matchID, playerID, credentials } = parsed.data;
+    const { store, queues } = this.deps;
+    await queues.run(matchID, async () => {
+      const match = await store.getMatch(matchID);
+      if (!match) {
+        this.refuse(socket, { code: 'UNKNOWN_MATCH', message: 'no such match' }, ack);
+        return;
+      }
+      if (playerID !== null) {
+        const seat = match.players.find((p) => p.seat === playerID);
+        if (
+          credentials === undefined ||
+          !seat ||
+          !secretMatches(credentials, seat.credentialsHash)
+        ) {
+          this.refuse(
+            socket,
+            { code: 'UNAUTHORIZED', message: `these credentials do not hold seat ${playerID}` },
+            ack,
+          );
+          return;
+        }
+      }
+      this.detach(socket);
+      this.attach(socket, { matchID, seat: playerID });
+      await this.sendSync(socket, match);
+      ack?.({ ok: true });
+      this.pushPresence(match);
+    });
+  }
+
+  private async update(socket: GameSocket, payload: unknown, ack?: AckFn): Promise<void> {
+    const received = performance.now();
+    const parsed = updateRequestSchema.safeParse(payload);
+    if (!parsed.success) {
+      this.refuse(socket, { code: 'BAD_MESSAGE', message: firstIssue(parsed.error) }, ack);
+      return this.resyncOutsideQueue(socket);
+    }
+    const { matchID, stateID, action } = parsed.data;
+    const seating = socket.data.seating;
+    if (seating?.matchID !== matchID) {
+      this.refuse(socket, { code: 'NOT_SYNCED', message: 'sync with this match first' }, ack);
+      return this.resyncOutsideQueue(socket);
+    }
+    if (seating.seat === null) {
+      this.refuse(socket, { code: 'UNAUTHORIZED', message: 'spectators cannot move' }, ack);
+      return this.resyncOutsideQueue(socket);
+    }
+    if (action.payload.playerID !== seating.seat) {
+      this.refuse(
+        socket,
+        { code: 'UNAUTHORIZED', message: `this socket plays seat ${seating.seat} only` },
+        ack,
+      );
+      return this.resyncOutsideQueue(socket);
+    }
+    const seat = seating.seat;
+    const { store, queues, engine, metrics } = this.deps;
+    await queues.run(matchID, async () => {
+      const match = await store.getMatch(matchID);
+      if (!match) {
+        this.refuse(socket, { code: 'UNKNOWN_MATCH', message: 'no such match' }, ack);
+        return;
+      }
+      let result: Awaited<ReturnType<MatchEngine['move']>>;
+      try {
+        result = await engine.move(matchID, match.status, {
+          seat,
+          stateID,
+          move: action.payload.type as MoveName,
+          args: action.payload.args as unknown[],
+        });
+      } catch (error) {
+        this.deps.logger.error({ err: error, matchID }, 'move failed');
+        result = {
+          ok: false,
+          error: { code: 'SERVER_ERROR', message: 'the move could not be stored' },
+        };
+      }
+      if (!result.ok) {
+        this.refuse(socket, result.error, ack);
+        await this.sendSync(socket);
+        return;
+      }
+      this.broadcast(matchID, result.state, result.entries);
+      ack?.({ ok: true });
+      metrics.moves.inc();
+      metrics.moveLatency.observe((performance.now() - received) / 1000);
+      if (result.state.ctx.gameover !== undefined) {
+        const finished = await store.getMatch(matchID);
+        if (finished) this.pushPresence(finished);
+      }
+    });
+  }
+
+  private attach(socket: GameSocket, seating: Seating): void {
+    socket.data.seating = seating;
+    void socket.join([matchRoom(seating.matchID), viewRoom(seating.matchID, seating.seat)]);
+    this.deps.presence.join(seating.matchID, seating.seat);
+    this.deps.metrics.matchesActive.set(this.deps.presence.size);
+  }
+
+  private detach(socket: GameSocket): void {
+    const seating = socket.data.seating;
+    if (!seating) return;
+    socket.data.seating = undefined;
+    void socket.leave(matchRoom(seating.matchID));
+    void socket.leave(viewRoom(seating.matchID, seating.seat));
+    this.deps.presence.leave(seating.matchID, seating.seat);
+    this.deps.metrics.matchesActive.set(this.deps.presence.size);
+    this.matchChanged(seating.matchID);
+  }
+
+  /** Sends a socket the whole picture of its match, as its seat sees it. */
+  private async sendSync(socket: GameSocket, known?: MatchRecord): Promise<void> {
+    const seating = socket.data.seating;
+    if (!seating || !socket.connected) return;
+    const { store } = this.deps;
+    const match = known ?? (await store.getMatch(seating.matchID));
+    const state = await store.loadState(seating.matchID);
+    if (!match || !state) return;
+    const moves = await store.readMoves(seating.matchID);
+    const message: SyncMessage = {
+      matchID: seating.matchID,
+      playerID: seating.seat,
+      state: frameFor(state, seating.seat),
+      log: moves.flatMap((m) => m.entries),
+      presence: this.presenceOf(match),
+    };
+    socket.emit(ServerEvents.sync, message);
+  }
+
+  private broadcast(
+    matchID: string,
+    state: Parameters<typeof frameFor>[0],
+    entries: UpdateMessage['entries'],
+  ): void {
+    const nsp = this.io.of(GAME_NAMESPACE);
+    for (const seat of ['0', '1', null] as const) {
+      const message: UpdateMessage = { matchID, state: frameFor(state, seat), entries };
+      nsp.to(viewRoom(matchID, seat)).emit(ServerEvents.update, message);
+    }
+  }
+
+  private presenceOf(match: MatchRecord): Presence {
+    const { presence } = this.deps;
+    const [p0, p1] = match.players;
+    return {
+      matchID: match.matchID,
+      players: {
+        '0': { name: p0.name, connected: presence.connected(match.matchID, '0') },
+        '1': { name: p1.name, connected: presence.connected(match.matchID, '1') },
+      },
+      spectators: presence.spectators(match.matchID),
+      status: match.status,
+      result: match.result,
+    };
+  }
+
+  private pushPresence(match: MatchRecord): void {
+    this.io
+      .of(GAME_NAMESPACE)
+      .to(matchRoom(match.matchID))
+      .emit(ServerEvents.presence, this.presenceOf(match));
+  }
+
+  /** A seat was taken or a match ended through the lobby: tell the match's sockets. */
+  matchChanged(matchID: string): void {
+    void this.deps.queues
+      .run(matchID, async () => {
+        const match = await this.deps.store.getMatch(matchID);
+        if (match) this.pushPresence(match);
+      })
+      .catch((error) => this.deps.logger.error({ err: error, matchID }, 'presence push failed'));
+  }
+
+  /** Stops taking messages, lets queued moves finish, then closes every socket. */
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.deps.queues.drain();
+    this.io.of(GAME_NAMESPACE).disconnectSockets(true);
+    await new Promise<void>((resolve) => this.io.close(() => resolve()));
+  }
+}

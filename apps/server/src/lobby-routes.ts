@@ -1,0 +1,112 @@
+import {
+  createMatchRequestSchema,
+  joinMatchRequestSchema,
+  leaveMatchRequestSchema,
+  matchIdSchema,
+  matchListQuerySchema,
+} from '@iron-curtain/protocol';
+import { Router } from '@koa/router';
+import type { Context } from 'koa';
+import type { z } from 'zod';
+import { type Lobby, LobbyError } from './matches.ts';
+import type { Metrics } from './metrics.ts';
+import type { Store } from './storage/index.ts';
+
+/** Largest lobby request body, in bytes. */
+const MAX_BODY_BYTES = 4 * 1024;
+
+const firstIssue = (error: z.ZodError): string =>
+  error.issues
+    .slice(0, 3)
+    .map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message))
+    .join('; ');
+
+function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new LobbyError(400, 'BAD_REQUEST', firstIssue(parsed.error));
+  return parsed.data;
+}
+
+/** Reads a JSON body; only application/json, at most MAX_BODY_BYTES. */
+async function jsonBody(ctx: Context): Promise<unknown> {
+  if (!ctx.is('application/json')) {
+    throw new LobbyError(415, 'UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json');
+  }
+  const declared = Number(ctx.get('content-length') || 0);
+  if (declared > MAX_BODY_BYTES) {
+    throw new LobbyError(413, 'TOO_LARGE', `the body may be at most ${MAX_BODY_BYTES} bytes`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) {
+      throw new LobbyError(413, 'TOO_LARGE', `the body may be at most ${MAX_BODY_BYTES} bytes`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new LobbyError(400, 'BAD_JSON', 'the body is not valid JSON');
+  }
+}
+
+const matchParam = (ctx: Context & { params: Record<string, string> }) =>
+  parse(matchIdSchema, ctx.params.id);
+
+/** The lobby REST API under /api, plus health, readiness and metrics. */
+export function lobbyRouter(lobby: Lobby, store: Store, metrics: Metrics): Router {
+  const router = new Router();
+
+  router.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+
+  router.get('/readyz', async (ctx) => {
+    try {
+      await store.ping();
+      ctx.body = { status: 'ready', store: store.kind };
+    } catch {
+      ctx.status = 503;
+      ctx.body = { error: { code: 'STORE_UNAVAILABLE', message: 'the store does not answer' } };
+    }
+  });
+
+  router.get('/metrics', async (ctx) => {
+    ctx.type = metrics.registry.contentType;
+    ctx.body = await metrics.registry.metrics();
+  });
+
+  router.get('/api/decks', (ctx) => {
+    ctx.body = { decks: lobby.decks() };
+  });
+
+  router.post('/api/matches', async (ctx) => {
+    const request = parse(createMatchRequestSchema, await jsonBody(ctx));
+    ctx.status = 201;
+    ctx.body = await lobby.create(request);
+    metrics.matchesCreated.inc();
+  });
+
+  router.get('/api/matches', async (ctx) => {
+    const query = parse(matchListQuerySchema, { ...ctx.query });
+    ctx.body = { matches: await lobby.list(query.status, query.limit) };
+  });
+
+  router.get('/api/matches/:id', async (ctx) => {
+    ctx.body = await lobby.info(matchParam(ctx));
+  });
+
+  router.post('/api/matches/:id/join', async (ctx) => {
+    const matchID = matchParam(ctx);
+    ctx.body = await lobby.join(matchID, parse(joinMatchRequestSchema, await jsonBody(ctx)));
+  });
+
+  router.post('/api/matches/:id/leave', async (ctx) => {
+    const matchID = matchParam(ctx);
+    ctx.body = await lobby.leave(matchID, parse(leaveMatchRequestSchema, await jsonBody(ctx)));
+  });
+
+  return router;
+}

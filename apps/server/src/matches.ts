@@ -1,0 +1,214 @@
+import { createHash, randomInt } from 'node:crypto';
+import {
+  DEFAULT_DECK,
+  type Deck,
+  isReconstructed,
+  opponentOf,
+  parseSetupData,
+  type Seat,
+  type SetupData,
+  type Side,
+} from '@iron-curtain/game';
+import {
+  type CreateMatchResponse,
+  type createMatchRequestSchema,
+  invitePath,
+  type joinMatchRequestSchema,
+  type leaveMatchRequestSchema,
+  type MatchInfo,
+  type SeatGrant,
+  spectatePath,
+} from '@iron-curtain/protocol';
+import type { z } from 'zod';
+import { initialState } from './engine.ts';
+import type { PresenceBook } from './presence.ts';
+import {
+  hashSecret,
+  newCredentials,
+  newInvite,
+  newMatchID,
+  newSeed,
+  secretMatches,
+} from './secrets.ts';
+import type { DeckInfo, MatchRecord, MatchStatus, Store } from './storage/index.ts';
+
+/** A lobby failure with its HTTP status and a stable code for the client. */
+export class LobbyError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'LobbyError';
+  }
+}
+
+function describeDeck(deck: Deck): DeckInfo {
+  return {
+    id: deck.id,
+    version: deck.version,
+    name: deck.name,
+    hash: createHash('sha256').update(JSON.stringify(deck)).digest('hex'),
+    reconstructed: isReconstructed(deck),
+  };
+}
+
+/** The decks this server can deal; only the default deck for now. */
+const DECKS = new Map<string, { deck: Deck; info: DeckInfo }>([
+  [DEFAULT_DECK.id, { deck: DEFAULT_DECK, info: describeDeck(DEFAULT_DECK) }],
+]);
+
+const otherSeat = (seat: Seat): Seat => (seat === '0' ? '1' : '0');
+
+/**
+ * The lobby's rules: create a match, take the free seat with the invite, leave, and describe
+ * a match publicly. Credentials and the invite are returned once, to the seat they belong to;
+ * the store keeps only their hashes.
+ */
+export class Lobby {
+  constructor(
+    private readonly store: Store,
+    private readonly presence: PresenceBook,
+    /** Called after a seat is taken or a match ends, to tell connected sockets. */
+    private readonly changed: (matchID: string) => void,
+  ) {}
+
+  decks(): DeckInfo[] {
+    return [...DECKS.values()].map((d) => d.info);
+  }
+
+  async create(request: z.output<typeof createMatchRequestSchema>): Promise<CreateMatchResponse> {
+    const deck = DECKS.get(request.deckId ?? DEFAULT_DECK.id);
+    if (!deck) throw new LobbyError(400, 'UNKNOWN_DECK', `no deck '${request.deckId}' here`);
+    const side: Side =
+      request.side === 'random' ? (randomInt(2) === 0 ? 'US' : 'USSR') : request.side;
+    const sides = { '0': side, '1': opponentOf(side) } as const;
+    const setupData: SetupData = { sides, variants: request.variants };
+    // Normalises the variants (defaults filled in) exactly as the game will see them.
+    const setup = parseSetupData(setupData);
+    const matchID = newMatchID();
+    const credentials = newCredentials();
+    const invite = newInvite();
+    const now = new Date().toISOString();
+    const seed = newSeed();
+    const match: MatchRecord = {
+      matchID,
+      visibility: request.visibility,
+      status: 'waiting',
+      variants: setup.variants,
+      deck: deck.info,
+      setupData: { sides, variants: setup.variants },
+      seed,
+      inviteHash: hashSecret(invite),
+      players: [
+        {
+          seat: '0',
+          side: sides['0'],
+          name: request.name,
+          credentialsHash: hashSecret(credentials),
+        },
+        { seat: '1', side: sides['1'], name: null, credentialsHash: null },
+      ],
+      createdAt: now,
+      updatedAt: now,
+      result: null,
+    };
+    await this.store.createMatch(match, initialState(setupData, seed));
+    return {
+      matchID,
+      seat: '0',
+      side: sides['0'],
+      credentials,
+      links: { invite: invitePath(matchID, invite), spectate: spectatePath(matchID) },
+    };
+  }
+
+  async join(
+    matchID: string,
+    request: z.output<typeof joinMatchRequestSchema>,
+  ): Promise<SeatGrant> {
+    const match = await this.require(matchID);
+    if (!secretMatches(request.invite, match.inviteHash)) {
+      throw new LobbyError(403, 'BAD_INVITE', 'this invite does not belong to this match');
+    }
+    const free = match.players.find((p) => p.credentialsHash === null);
+    if (match.status !== 'waiting' || !free) {
+      throw new LobbyError(409, 'MATCH_FULL', 'both seats of this match are taken');
+    }
+    const credentials = newCredentials();
+    const claimed = await this.store.claimSeat(
+      matchID,
+      free.seat,
+      request.name,
+      hashSecret(credentials),
+      new Date().toISOString(),
+    );
+    if (!claimed) throw new LobbyError(409, 'MATCH_FULL', 'both seats of this match are taken');
+    this.changed(matchID);
+    return { matchID, seat: free.seat, side: free.side, credentials };
+  }
+
+  /** Leaving a waiting match closes it; leaving a match in play resigns it. */
+  async leave(
+    matchID: string,
+    request: z.output<typeof leaveMatchRequestSchema>,
+  ): Promise<MatchInfo> {
+    const match = await this.require(matchID);
+    const seat = match.players.find((p) => p.seat === request.seat);
+    if (!seat || !secretMatches(request.credentials, seat.credentialsHash)) {
+      throw new LobbyError(403, 'BAD_CREDENTIALS', 'these credentials do not hold that seat');
+    }
+    if (match.status !== 'finished') {
+      const winner = otherSeat(request.seat);
+      const result =
+        match.status === 'playing'
+          ? {
+              winner,
+              winnerSide: match.players[Number(winner)]?.side as Side,
+              reason: 'resigned' as const,
+            }
+          : null;
+      if (await this.store.finishMatch(matchID, result, new Date().toISOString())) {
+        this.changed(matchID);
+      }
+    }
+    return this.info(matchID);
+  }
+
+  async info(matchID: string): Promise<MatchInfo> {
+    return this.describe(await this.require(matchID));
+  }
+
+  async list(status: MatchStatus | undefined, limit: number): Promise<MatchInfo[]> {
+    const matches = await this.store.listPublicMatches({ status, limit });
+    return matches.map((m) => this.describe(m));
+  }
+
+  /** The public face of a match: no seed, no credentials, no invite. */
+  describe(match: MatchRecord): MatchInfo {
+    return {
+      matchID: match.matchID,
+      status: match.status,
+      visibility: match.visibility,
+      players: match.players.map((p) => ({
+        seat: p.seat,
+        side: p.side,
+        name: p.name,
+        connected: this.presence.connected(match.matchID, p.seat),
+      })),
+      spectators: this.presence.spectators(match.matchID),
+      variants: match.variants,
+      deck: match.deck,
+      createdAt: match.createdAt,
+      updatedAt: match.updatedAt,
+      result: match.result,
+    };
+  }
+
+  private async require(matchID: string): Promise<MatchRecord> {
+    const match = await this.store.getMatch(matchID);
+    if (!match) throw new LobbyError(404, 'NOT_FOUND', 'no such match');
+    return match;
+  }
+}

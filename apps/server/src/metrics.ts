@@ -1,0 +1,44 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Prometheus metrics of one server; each server has its own registry so tests can run several. */
+export function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    matchesCreated: new Counter({
+      name: 'ic_matches_created_total',
+      help: 'Matches created through the lobby',
+      registers: [registry],
+    }),
+    matchesActive: new Gauge({
+      name: 'ic_matches_active',
+      help: 'Matches with at least one socket attached on this instance',
+      registers: [registry],
+    }),
+    sockets: new Gauge({
+      name: 'ic_sockets',
+      help: 'Sockets connected to the game service',
+      registers: [registry],
+    }),
+    moves: new Counter({
+      name: 'ic_moves_total',
+      help: 'Moves accepted and stored',
+      registers: [registry],
+    }),
+    rejections: new Counter({
+      name: 'ic_rejections_total',
+      help: 'Messages refused by the game service, by refusal code',
+      labelNames: ['code'] as const,
+      registers: [registry],
+    }),
+    moveLatency: new Histogram({
+      name: 'ic_move_latency_seconds',
+      help: 'From receiving a move to broadcasting the stored result',
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+      registers: [registry],
+    }),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

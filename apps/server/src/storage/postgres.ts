@@ -1,0 +1,266 @@
+import type { Seat } from '@iron-curtain/game';
+import pg from 'pg';
+import { matchFromRows, moveFromRow } from './rows.ts';
+import type {
+  MatchListQuery,
+  MatchRecord,
+  MatchResult,
+  MoveRecord,
+  Store,
+  StoredState,
+} from './store.ts';
+
+type Row = Record<string, unknown>;
+
+/** Schema migrations, in order; `S` stands for the quoted schema name. */
+const MIGRATIONS: ((S: string) => string)[] = [
+  (S) => `
+   CREATE TABLE ${S}.matches (
+     match_id text PRIMARY KEY,
+     visibility text NOT NULL,
+     status text NOT NULL,
+     variants json NOT NULL,
+     deck json NOT NULL,
+     setup_data json NOT NULL,
+     seed text NOT NULL,
+     invite_hash text NOT NULL,
+     created_at timestamptz NOT NULL,
+     updated_at timestamptz NOT NULL,
+     result json
+   );
+   CREATE INDEX matches_listing ON ${S}.matches (visibility, status, created_at);
+   CREATE TABLE ${S}.seats (
+     match_id text NOT NULL REFERENCES ${S}.matches (match_id),
+     seat text NOT NULL,
+     side text NOT NULL,
+     name text,
+     credentials_hash text,
+     PRIMARY KEY (match_id, seat)
+   );
+   CREATE TABLE ${S}.states (
+     match_id text PRIMARY KEY REFERENCES ${S}.matches (match_id),
+     state_id integer NOT NULL,
+     state json NOT NULL
+   );
+   CREATE TABLE ${S}.moves (
+     match_id text NOT NULL REFERENCES ${S}.matches (match_id),
+     state_id integer NOT NULL,
+     seat text NOT NULL,
+     move text NOT NULL,
+     args json NOT NULL,
+     entries json NOT NULL,
+     at timestamptz NOT NULL,
+     PRIMARY KEY (match_id, state_id)
+   );
+   CREATE FUNCTION ${S}.moves_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN RAISE EXCEPTION 'the move log is append-only'; END $$;
+   CREATE TRIGGER moves_append_only BEFORE UPDATE OR DELETE ON ${S}.moves
+     FOR EACH STATEMENT EXECUTE FUNCTION ${S}.moves_append_only();`,
+];
+
+async function inTransaction<T>(pool: pg.Pool, work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+async function migrate(pool: pg.Pool, schema: string, S: string): Promise<void> {
+  await inTransaction(pool, async (c) => {
+    // Several servers may start at once: one migrates, the others wait for it.
+    await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`iron-curtain:${schema}`]);
+    await c.query(`CREATE SCHEMA IF NOT EXISTS ${S}`);
+    await c.query(`CREATE TABLE IF NOT EXISTS ${S}.schema_version (version integer NOT NULL)`);
+    const { rows } = await c.query(`SELECT max(version) AS v FROM ${S}.schema_version`);
+    const version = Number(rows[0]?.v ?? 0);
+    for (let v = version; v < MIGRATIONS.length; v++) {
+      await c.query((MIGRATIONS[v] as (S: string) => string)(S));
+      await c.query(`INSERT INTO ${S}.schema_version (version) VALUES ($1)`, [v + 1]);
+    }
+  });
+}
+
+/** The Postgres store (DATABASE_URL): tables in DATABASE_SCHEMA, created or migrated on start. */
+export async function openPostgresStore(url: string, schema: string): Promise<Store> {
+  const S = `"${schema}"`;
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client losing its connection must not take the process down.
+  pool.on('error', () => undefined);
+  try {
+    await migrate(pool, schema, S);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+
+  const seatsOf = async (q: pg.Pool | pg.PoolClient, ids: string[]) =>
+    (await q.query(`SELECT * FROM ${S}.seats WHERE match_id = ANY($1) ORDER BY seat`, [ids]))
+      .rows as Row[];
+  const withSeats = async (rows: Row[]) => {
+    const seats = await seatsOf(
+      pool,
+      rows.map((r) => String(r.match_id)),
+    );
+    return rows.map((row) =>
+      matchFromRows(
+        row,
+        seats.filter((s) => s.match_id === row.match_id),
+      ),
+    );
+  };
+
+  return {
+    kind: 'postgres',
+
+    async createMatch(match: MatchRecord, initial: StoredState) {
+      await inTransaction(pool, async (c) => {
+        await c.query(
+          `INSERT INTO ${S}.matches (match_id, visibility, status, variants, deck, setup_data,
+             seed, invite_hash, created_at, updated_at, result)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+          [
+            match.matchID,
+            match.visibility,
+            match.status,
+            JSON.stringify(match.variants),
+            JSON.stringify(match.deck),
+            JSON.stringify(match.setupData),
+            match.seed,
+            match.inviteHash,
+            match.createdAt,
+            match.updatedAt,
+            match.result === null ? null : JSON.stringify(match.result),
+          ],
+        );
+        for (const p of match.players) {
+          await c.query(
+            `INSERT INTO ${S}.seats (match_id, seat, side, name, credentials_hash)
+             VALUES ($1, $2, $3, $4, $5)`,
+            [match.matchID, p.seat, p.side, p.name, p.credentialsHash],
+          );
+        }
+        await c.query(`INSERT INTO ${S}.states (match_id, state_id, state) VALUES ($1, $2, $3)`, [
+          match.matchID,
+          initial._stateID,
+          JSON.stringify(initial),
+        ]);
+      });
+    },
+
+    async getMatch(matchID) {
+      const { rows } = await pool.query(`SELECT * FROM ${S}.matches WHERE match_id = $1`, [
+        matchID,
+      ]);
+      return rows.length === 0 ? undefined : (await withSeats(rows))[0];
+    },
+
+    async listPublicMatches({ status, limit }: MatchListQuery) {
+      const { rows } = await pool.query(
+        `SELECT * FROM ${S}.matches
+         WHERE visibility = 'public' AND ($1::text IS NULL OR status = $1)
+         ORDER BY created_at DESC, match_id LIMIT $2`,
+        [status ?? null, limit],
+      );
+      return withSeats(rows);
+    },
+
+    async claimSeat(matchID, seat: Seat, name, credentialsHash, at) {
+      return inTransaction(pool, async (c) => {
+        // Lock the match row so the 'playing' switch sees the other seat's latest claim.
+        const match = await c.query(
+          `SELECT status FROM ${S}.matches WHERE match_id = $1 FOR UPDATE`,
+          [matchID],
+        );
+        if (match.rows[0]?.status !== 'waiting') return false;
+        const claimed = await c.query(
+          `UPDATE ${S}.seats SET name = $1, credentials_hash = $2
+           WHERE match_id = $3 AND seat = $4 AND credentials_hash IS NULL`,
+          [name, credentialsHash, matchID, seat],
+        );
+        if (claimed.rowCount !== 1) return false;
+        await c.query(
+          `UPDATE ${S}.matches SET updated_at = $1,
+             status = CASE WHEN (SELECT count(*) FROM ${S}.seats
+                                 WHERE match_id = $2 AND credentials_hash IS NULL) = 0
+                      THEN 'playing' ELSE status END
+           WHERE match_id = $2`,
+          [at, matchID],
+        );
+        return true;
+      });
+    },
+
+    async finishMatch(matchID, result: MatchResult | null, at) {
+      const { rowCount } = await pool.query(
+        `UPDATE ${S}.matches SET status = 'finished', result = $1, updated_at = $2
+         WHERE match_id = $3 AND status <> 'finished'`,
+        [result === null ? null : JSON.stringify(result), at, matchID],
+      );
+      return rowCount === 1;
+    },
+
+    async loadState(matchID) {
+      const { rows } = await pool.query(`SELECT state FROM ${S}.states WHERE match_id = $1`, [
+        matchID,
+      ]);
+      return rows[0]?.state as StoredState | undefined;
+    },
+
+    async commitMove(matchID, expectedStateID, next, move: MoveRecord, result) {
+      return inTransaction(pool, async (c) => {
+        const written = await c.query(
+          `UPDATE ${S}.states SET state_id = $1, state = $2
+           WHERE match_id = $3 AND state_id = $4`,
+          [next._stateID, JSON.stringify(next), matchID, expectedStateID],
+        );
+        if (written.rowCount !== 1) return false;
+        await c.query(
+          `INSERT INTO ${S}.moves (match_id, state_id, seat, move, args, entries, at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [
+            matchID,
+            move.stateID,
+            move.seat,
+            move.move,
+            JSON.stringify(move.args),
+            JSON.stringify(move.entries),
+            move.at,
+          ],
+        );
+        await c.query(
+          `UPDATE ${S}.matches
+           SET updated_at = $1,
+               status = CASE WHEN $2::json IS NULL THEN status ELSE 'finished' END,
+               result = COALESCE($2::json, result)
+           WHERE match_id = $3`,
+          [move.at, result === null ? null : JSON.stringify(result), matchID],
+        );
+        return true;
+      });
+    },
+
+    async readMoves(matchID) {
+      const { rows } = await pool.query(
+        `SELECT * FROM ${S}.moves WHERE match_id = $1 ORDER BY state_id`,
+        [matchID],
+      );
+      return rows.map(moveFromRow);
+    },
+
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+
+    async close() {
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import type { LogEntry, MoveName, Seat, Side, Variants } from '@iron-curtain/game';
+import type {
+  DeckInfo,
+  MatchRecord,
+  MatchResult,
+  MatchStatus,
+  MoveRecord,
+  SeatRecord,
+  Visibility,
+} from './store.ts';
+
+/** A row as both adapters read it: JSON columns arrive as text (SQLite) or parsed (Postgres JSONB). */
+type Row = Record<string, unknown>;
+
+const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
+const text = (value: unknown): string => String(value);
+const iso = (value: unknown): string =>
+  value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
+
+export function seatFromRow(row: Row): SeatRecord {
+  return {
+    seat: text(row.seat) as Seat,
+    side: text(row.side) as Side,
+    name: row.name === null ? null : text(row.name),
+    credentialsHash: row.credentials_hash === null ? null : text(row.credentials_hash),
+  };
+}
+
+export function matchFromRows(row: Row, seats: Row[]): MatchRecord {
+  const players = seats.map(seatFromRow).sort((a, b) => a.seat.localeCompare(b.seat));
+  if (players.length !== 2)
+    throw new Error(`match ${text(row.match_id)} has ${players.length} seats`);
+  return {
+    matchID: text(row.match_id),
+    visibility: text(row.visibility) as Visibility,
+    status: text(row.status) as MatchStatus,
+    variants: json<Variants>(row.variants),
+    deck: json<DeckInfo>(row.deck),
+    setupData: json<unknown>(row.setup_data),
+    seed: text(row.seed),
+    inviteHash: text(row.invite_hash),
+    players: players as [SeatRecord, SeatRecord],
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+    result: row.result === null ? null : json<MatchResult>(row.result),
+  };
+}
+
+export function moveFromRow(row: Row): MoveRecord {
+  return {
+    stateID: Number(row.state_id),
+    seat: text(row.seat) as Seat,
+    move: text(row.move) as MoveName,
+    args: json<unknown[]>(row.args),
+    entries: json<LogEntry[]>(row.entries),
+    at: iso(row.at),
+  };
+}

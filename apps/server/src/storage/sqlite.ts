@@ -1,0 +1,262 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Seat } from '@iron-curtain/game';
+import { claimDataDir } from './data-dir-lock.ts';
+import { matchFromRows, moveFromRow } from './rows.ts';
+import type {
+  MatchListQuery,
+  MatchRecord,
+  MatchResult,
+  MoveRecord,
+  Store,
+  StoredState,
+} from './store.ts';
+
+// A CommonJS module whose exports Node's ESM loader cannot see by name.
+const { Database } = createRequire(import.meta.url)(
+  'node-sqlite3-wasm',
+) as typeof import('node-sqlite3-wasm');
+type Database = InstanceType<typeof Database>;
+type Row = Record<string, unknown>;
+
+export const SQLITE_FILE = 'iron-curtain.sqlite';
+
+const MIGRATIONS: string[] = [
+  `CREATE TABLE matches (
+     match_id TEXT PRIMARY KEY,
+     visibility TEXT NOT NULL,
+     status TEXT NOT NULL,
+     variants TEXT NOT NULL,
+     deck TEXT NOT NULL,
+     setup_data TEXT NOT NULL,
+     seed TEXT NOT NULL,
+     invite_hash TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL,
+     result TEXT
+   );
+   CREATE INDEX matches_listing ON matches (visibility, status, created_at);
+   CREATE TABLE seats (
+     match_id TEXT NOT NULL REFERENCES matches (match_id),
+     seat TEXT NOT NULL,
+     side TEXT NOT NULL,
+     name TEXT,
+     credentials_hash TEXT,
+     PRIMARY KEY (match_id, seat)
+   );
+   CREATE TABLE states (
+     match_id TEXT PRIMARY KEY REFERENCES matches (match_id),
+     state_id INTEGER NOT NULL,
+     state TEXT NOT NULL
+   );
+   CREATE TABLE moves (
+     match_id TEXT NOT NULL REFERENCES matches (match_id),
+     state_id INTEGER NOT NULL,
+     seat TEXT NOT NULL,
+     move TEXT NOT NULL,
+     args TEXT NOT NULL,
+     entries TEXT NOT NULL,
+     at TEXT NOT NULL,
+     PRIMARY KEY (match_id, state_id)
+   );
+   CREATE TRIGGER moves_no_update BEFORE UPDATE ON moves
+     BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
+   CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves
+     BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;`,
+];
+
+function migrate(db: Database): void {
+  const version = Number((db.get('PRAGMA user_version') as Row).user_version);
+  for (let v = version; v < MIGRATIONS.length; v++) {
+    transaction(db, () => {
+      db.exec(MIGRATIONS[v] as string);
+      db.exec(`PRAGMA user_version = ${v + 1}`);
+    });
+  }
+}
+
+function transaction<T>(db: Database, work: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = work();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+/**
+ * The embedded store: one SQLite file under DATA_DIR, through SQLite compiled to
+ * WebAssembly (no native build, no download at install). One process owns the
+ * file: the WAL journal in exclusive locking mode, synchronous=FULL, so a commit
+ * is on disk when commitMove returns.
+ */
+export function openSqliteStore(dataDir: string): Store {
+  const release = claimDataDir(dataDir);
+  const file = path.join(dataDir, SQLITE_FILE);
+  // The WASM build locks with a directory beside the file; a killed owner leaves it behind.
+  // claimDataDir has just proven no other live server owns DATA_DIR.
+  fs.rmSync(`${file}.lock`, { recursive: true, force: true });
+  let db: Database;
+  try {
+    db = new Database(file);
+    db.exec('PRAGMA locking_mode = EXCLUSIVE');
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = FULL');
+    db.exec('PRAGMA foreign_keys = ON');
+    migrate(db);
+  } catch (error) {
+    release();
+    throw error;
+  }
+
+  const seatsOf = (matchID: string) =>
+    db.all('SELECT * FROM seats WHERE match_id = ? ORDER BY seat', [matchID]) as Row[];
+
+  return {
+    kind: 'sqlite',
+
+    async createMatch(match: MatchRecord, initial: StoredState) {
+      transaction(db, () => {
+        db.run(
+          `INSERT INTO matches (match_id, visibility, status, variants, deck, setup_data, seed,
+             invite_hash, created_at, updated_at, result)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [
+            match.matchID,
+            match.visibility,
+            match.status,
+            JSON.stringify(match.variants),
+            JSON.stringify(match.deck),
+            JSON.stringify(match.setupData),
+            match.seed,
+            match.inviteHash,
+            match.createdAt,
+            match.updatedAt,
+            match.result === null ? null : JSON.stringify(match.result),
+          ],
+        );
+        for (const p of match.players) {
+          db.run(
+            'INSERT INTO seats (match_id, seat, side, name, credentials_hash) VALUES (?, ?, ?, ?, ?)',
+            [match.matchID, p.seat, p.side, p.name, p.credentialsHash],
+          );
+        }
+        db.run('INSERT INTO states (match_id, state_id, state) VALUES (?, ?, ?)', [
+          match.matchID,
+          initial._stateID,
+          JSON.stringify(initial),
+        ]);
+      });
+    },
+
+    async getMatch(matchID) {
+      const row = db.get('SELECT * FROM matches WHERE match_id = ?', [matchID]) as Row | null;
+      return row ? matchFromRows(row, seatsOf(matchID)) : undefined;
+    },
+
+    async listPublicMatches({ status, limit }: MatchListQuery) {
+      const rows = (
+        status === undefined
+          ? db.all(
+              `SELECT * FROM matches WHERE visibility = 'public'
+               ORDER BY created_at DESC, match_id LIMIT ?`,
+              [limit],
+            )
+          : db.all(
+              `SELECT * FROM matches WHERE visibility = 'public' AND status = ?
+               ORDER BY created_at DESC, match_id LIMIT ?`,
+              [status, limit],
+            )
+      ) as Row[];
+      return rows.map((row) => matchFromRows(row, seatsOf(String(row.match_id))));
+    },
+
+    async claimSeat(matchID, seat: Seat, name, credentialsHash, at) {
+      return transaction(db, () => {
+        const claimed = db.run(
+          `UPDATE seats SET name = ?, credentials_hash = ?
+           WHERE match_id = ? AND seat = ? AND credentials_hash IS NULL
+             AND EXISTS (SELECT 1 FROM matches WHERE match_id = ? AND status = 'waiting')`,
+          [name, credentialsHash, matchID, seat, matchID],
+        ).changes;
+        if (claimed !== 1) return false;
+        db.run(
+          `UPDATE matches SET updated_at = ?,
+             status = CASE WHEN (SELECT count(*) FROM seats
+                                 WHERE match_id = ? AND credentials_hash IS NULL) = 0
+                      THEN 'playing' ELSE status END
+           WHERE match_id = ?`,
+          [at, matchID, matchID],
+        );
+        return true;
+      });
+    },
+
+    async finishMatch(matchID, result: MatchResult | null, at) {
+      return (
+        db.run(
+          `UPDATE matches SET status = 'finished', result = ?, updated_at = ?
+           WHERE match_id = ? AND status <> 'finished'`,
+          [result === null ? null : JSON.stringify(result), at, matchID],
+        ).changes === 1
+      );
+    },
+
+    async loadState(matchID) {
+      const row = db.get('SELECT state FROM states WHERE match_id = ?', [matchID]) as Row | null;
+      return row ? (JSON.parse(String(row.state)) as StoredState) : undefined;
+    },
+
+    async commitMove(matchID, expectedStateID, next, move: MoveRecord, result) {
+      return transaction(db, () => {
+        const written = db.run(
+          'UPDATE states SET state_id = ?, state = ? WHERE match_id = ? AND state_id = ?',
+          [next._stateID, JSON.stringify(next), matchID, expectedStateID],
+        ).changes;
+        if (written !== 1) return false;
+        db.run(
+          `INSERT INTO moves (match_id, state_id, seat, move, args, entries, at)
+           VALUES (?, ?, ?, ?, ?, ?, ?)`,
+          [
+            matchID,
+            move.stateID,
+            move.seat,
+            move.move,
+            JSON.stringify(move.args),
+            JSON.stringify(move.entries),
+            move.at,
+          ],
+        );
+        if (result) {
+          db.run(
+            `UPDATE matches SET status = 'finished', result = ?, updated_at = ? WHERE match_id = ?`,
+            [JSON.stringify(result), move.at, matchID],
+          );
+        } else {
+          db.run('UPDATE matches SET updated_at = ? WHERE match_id = ?', [move.at, matchID]);
+        }
+        return true;
+      });
+    },
+
+    async readMoves(matchID) {
+      const rows = db.all('SELECT * FROM moves WHERE match_id = ? ORDER BY state_id', [
+        matchID,
+      ]) as Row[];
+      return rows.map(moveFromRow);
+    },
+
+    async ping() {
+      db.get('SELECT 1');
+    },
+
+    async close() {
+      if (db.isOpen) db.close();
+      release();
+    },
+  };
+}
