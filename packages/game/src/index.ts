@@ -10,7 +10,9 @@ export {
   moveRecordSchema,
   ReplayError,
   type ReplayResult,
+  type ReplayStep,
   replay,
+  replaySteps,
 } from './replay.ts';
 export {
   applyMove,

@@ -35,6 +35,44 @@ export class ReplayError extends Error {
   }
 }
 
+export interface ReplayStep {
+  /** Index of the move in the record; -1 for the position before the first move. */
+  index: number;
+  /** boardgame.io's full state (G, ctx, plugins) after this move. */
+  full: ReturnType<typeof InitializeGame>;
+  state: State;
+  /** The public log entries this move produced. */
+  entries: LogEntry[];
+}
+
+/**
+ * Replays a record through boardgame.io's reducer, exactly as the server applied
+ * it, yielding the position after every move (for replay viewers).
+ */
+export function* replaySteps(record: MatchRecord): Generator<ReplayStep> {
+  const parsed = matchRecordSchema.parse(record);
+  const game = parsed.seed === undefined ? IronCurtain : { ...IronCurtain, seed: parsed.seed };
+  const reducer = CreateGameReducer({ game });
+  let full = InitializeGame({ game, numPlayers: 2, setupData: parsed.setupData });
+  yield { index: -1, full, state: full.G as State, entries: [] };
+  for (const [index, { playerID, move, args }] of parsed.moves.entries()) {
+    const before = full;
+    full = reducer(full, { type: 'MAKE_MOVE', payload: { type: move, args, playerID } });
+    if (full._stateID === before._stateID) {
+      // boardgame.io does not say why; the engine does.
+      const outcome = applyMove(structuredClone(before.G as State), playerID, move, args);
+      throw new ReplayError(
+        index,
+        outcome.ok ? `${move} was refused by the game flow` : outcome.error,
+      );
+    }
+    const entries = (full.deltalog ?? []).flatMap(
+      (e) => (e.metadata as { entries?: LogEntry[] } | undefined)?.entries ?? [],
+    );
+    yield { index, full, state: full.G as State, entries };
+  }
+}
+
 export interface ReplayResult {
   state: State;
   /** boardgame.io's full state (G, ctx, plugins) after the last move. */
@@ -42,29 +80,14 @@ export interface ReplayResult {
   log: LogEntry[];
 }
 
-/** Replays a record through boardgame.io's reducer, exactly as the server applied it. */
+/** Replays a whole record: the final state and the full public log. */
 export function replay(record: MatchRecord): ReplayResult {
-  const parsed = matchRecordSchema.parse(record);
-  const game = parsed.seed === undefined ? IronCurtain : { ...IronCurtain, seed: parsed.seed };
-  const reducer = CreateGameReducer({ game });
-  let state = InitializeGame({ game, numPlayers: 2, setupData: parsed.setupData });
   const log: LogEntry[] = [];
-  parsed.moves.forEach(({ playerID, move, args }, index) => {
-    const before = state;
-    state = reducer(state, { type: 'MAKE_MOVE', payload: { type: move, args, playerID } });
-    if (state._stateID === before._stateID) {
-      // boardgame.io does not say why; the engine does.
-      const probe = structuredClone(before.G as State);
-      const outcome = applyMove(probe, playerID, move, args);
-      throw new ReplayError(
-        index,
-        outcome.ok ? `${move} was refused by the game flow` : outcome.error,
-      );
-    }
-    for (const entry of state.deltalog ?? []) {
-      const entries = (entry.metadata as { entries?: LogEntry[] } | undefined)?.entries;
-      if (entries) log.push(...entries);
-    }
-  });
-  return { state: state.G as State, final: state, log };
+  let last: ReplayStep | undefined;
+  for (const step of replaySteps(record)) {
+    log.push(...step.entries);
+    last = step;
+  }
+  if (!last) throw new Error('replaySteps yielded nothing');
+  return { state: last.state, final: last.full, log };
 }

@@ -7,6 +7,7 @@ import {
   publicView,
   ReplayError,
   replay,
+  replaySteps,
 } from '../src/index.ts';
 
 const dir = join(import.meta.dirname, 'records');
@@ -43,5 +44,17 @@ describe('replay refuses what the game would refuse', () => {
   test('a record with neither seed nor deal cannot be replayed', () => {
     const { deal: _deal, ...setupData } = first.record.setupData;
     expect(() => replay({ setupData, moves: [] })).toThrow(/a seed or a fixed deal/);
+  });
+});
+
+describe('replaySteps', () => {
+  test('yields the start and the position after every move, ending where replay ends', () => {
+    const [first] = records;
+    if (!first) throw new Error('no records');
+    const steps = [...replaySteps(first.record)];
+    expect(steps).toHaveLength(first.record.moves.length + 1);
+    expect(steps.map((s) => s.index)).toEqual([-1, ...first.record.moves.map((_, i) => i)]);
+    expect(steps.at(-1)?.state).toEqual(replay(first.record).state);
+    expect(steps[0]?.state.table).toHaveLength(1);
   });
 });
