@@ -1,0 +1,28 @@
+import { useState } from 'react';
+
+/** A link with a one-click copy button; falls back to selecting the text when the clipboard is not available. */
+export function CopyLink({ label, url }: { label: string; url: string }) {
+  const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      setCopied('yes');
+    } catch {
+      setCopied('no');
+    }
+  };
+  return (
+    <div className="copy-link">
+      <label>
+        <span>{label}</span>
+        <input readOnly value={url} onFocus={(e) => e.currentTarget.select()} />
+      </label>
+      <button type="button" onClick={copy}>
+        {copied === 'yes' ? 'Copied' : 'Copy'}
+      </button>
+      {copied === 'no' && (
+        <span className="hint">Copy did not work here: select the link and copy it.</span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+import { matchIdSchema, parseInviteLink } from '@iron-curtain/protocol';
+
+/** The pages of the client, read from the address bar. */
+export type Route =
+  | { page: 'home' }
+  | { page: 'join'; matchID: string; invite: string | null }
+  | { page: 'watch'; matchID: string }
+  | { page: 'match'; matchID: string }
+  | { page: 'notFound'; path: string };
+
+export const paths = {
+  home: () => '/',
+  watch: (matchID: string) => `/watch/${encodeURIComponent(matchID)}`,
+  match: (matchID: string) => `/match/${encodeURIComponent(matchID)}`,
+};
+
+/** Reads the address bar. The invite token travels in the fragment: /join/<matchID>#<invite>. */
+export function parseRoute(pathname: string, hash = ''): Route {
+  let parts: string[];
+  try {
+    parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  } catch {
+    return { page: 'notFound', path: pathname };
+  }
+  if (parts.length === 0) return { page: 'home' };
+  const [page, matchID] = parts;
+  if (parts.length === 2 && matchID && matchIdSchema.safeParse(matchID).success) {
+    if (page === 'join') {
+      let invite: string | null = null;
+      try {
+        invite = parseInviteLink(pathname, hash)?.invite ?? null;
+      } catch {
+        // A fragment that is not valid percent-encoding: an incomplete link.
+      }
+      return { page, matchID, invite };
+    }
+    if (page === 'watch' || page === 'match') return { page, matchID };
+  }
+  return { page: 'notFound', path: pathname };
+}

@@ -1,0 +1,276 @@
+import { type CardId, type Cell, indexDeck, type State } from '@iron-curtain/game';
+import {
+  type CSSProperties,
+  type ReactNode,
+  type RefObject,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
+import { CardFace } from './CardFace.tsx';
+import { type Choices, cellKey } from './choices.ts';
+
+const CELL_W = 156;
+const CELL_H = 212;
+const GAP = 10;
+const MIN_SCALE = 0.3;
+const MAX_SCALE = 1.6;
+
+export interface BoardProps {
+  view: State;
+  choices: Choices;
+  /** The hand card chosen to be played: its legal cells are shown. */
+  selectedCard: CardId | null;
+  /** Cards a cube may be taken back from (the supply is empty), once a target is chosen. */
+  pickFrom: CardId[] | null;
+  disabled: boolean;
+  onCell: (cell: Cell) => void;
+  onCard: (cardId: CardId) => void;
+}
+
+/** The empty cells to offer now: where the chosen card may go, or where the event may move a card. */
+function offeredCells(choices: Choices, selectedCard: CardId | null): Cell[] {
+  if (selectedCard) return choices.play.get(selectedCard) ?? [];
+  return choices.moveTo;
+}
+
+function cardNote(cardId: CardId, choices: Choices, pickFrom: CardId[] | null): string | null {
+  if (pickFrom) return pickFrom.includes(cardId) ? 'Take a cube back from here' : null;
+  const place = choices.place.get(cardId);
+  if (place) return place.cost === 2 ? 'Place a cube: costs 2' : 'Place a cube: costs 1';
+  if (choices.remove.has(cardId)) return 'Remove a cube';
+  return null;
+}
+
+/** The grid of placed cards around the starter, with the legal cells and target cards highlighted. */
+export function Board({
+  view,
+  choices,
+  selectedCard,
+  pickFrom,
+  disabled,
+  onCell,
+  onCard,
+}: BoardProps) {
+  const deck = indexDeck(view.deck);
+  const cells = offeredCells(choices, selectedCard);
+  const all = [...view.table, ...cells];
+  const minX = Math.min(...all.map((c) => c.x));
+  const minY = Math.min(...all.map((c) => c.y));
+  const cols = Math.max(...all.map((c) => c.x)) - minX + 1;
+  const rows = Math.max(...all.map((c) => c.y)) - minY + 1;
+  const width = cols * (CELL_W + GAP) + GAP;
+  const height = rows * (CELL_H + GAP) + GAP;
+  const at = (cell: Cell) => ({
+    left: GAP + (cell.x - minX) * (CELL_W + GAP),
+    top: GAP + (cell.y - minY) * (CELL_H + GAP),
+    width: CELL_W,
+    height: CELL_H,
+  });
+  const moving = view.decision?.kind === 'moveCard' ? view.decision.cardId : null;
+
+  return (
+    <Viewport width={width} height={height}>
+      <section className="board-grid" aria-label="The table" style={{ width, height }}>
+        {view.table.map((placed) => {
+          const card = deck.card(placed.cardId);
+          const note = cardNote(placed.cardId, choices, pickFrom);
+          return (
+            <TableCard
+              key={placed.cardId}
+              style={at(placed)}
+              cardId={placed.cardId}
+              target={note !== null}
+              moving={moving === placed.cardId}
+              disabled={disabled}
+              onClick={() => onCard(placed.cardId)}
+            >
+              <CardFace
+                card={card}
+                region={deck.region(card.region)}
+                cubes={placed.cubes}
+                note={note ?? (moving === placed.cardId ? 'Being moved' : null)}
+              />
+            </TableCard>
+          );
+        })}
+        {cells.map((cell) => (
+          <button
+            key={cellKey(cell)}
+            type="button"
+            className="legal-cell"
+            data-cell={cellKey(cell)}
+            data-choice="cell"
+            disabled={disabled}
+            style={at(cell)}
+            onClick={() => onCell(cell)}
+          >
+            {selectedCard ? `Play ${deck.card(selectedCard).name} here` : 'Move here'}
+            <span className="cell-coords">
+              ({cell.x}, {cell.y})
+            </span>
+          </button>
+        ))}
+      </section>
+    </Viewport>
+  );
+}
+
+interface TableCardProps {
+  cardId: CardId;
+  style: CSSProperties;
+  /** A card the current decision can act on: a button. */
+  target: boolean;
+  moving: boolean;
+  disabled: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}
+
+function TableCard({ cardId, style, target, moving, disabled, onClick, children }: TableCardProps) {
+  if (!target) {
+    return (
+      <div className={`table-card${moving ? ' moving' : ''}`} data-card={cardId} style={style}>
+        {children}
+      </div>
+    );
+  }
+  return (
+    <button
+      type="button"
+      className="table-card target"
+      data-card={cardId}
+      data-choice="card"
+      disabled={disabled}
+      style={style}
+      onClick={onClick}
+    >
+      {children}
+    </button>
+  );
+}
+
+/** Scrollable, zoomable frame: fits the world by default, zooms with the buttons or ctrl + wheel, drags with the mouse. */
+function Viewport({
+  width,
+  height,
+  children,
+}: {
+  width: number;
+  height: number;
+  children: ReactNode;
+}) {
+  const frame = useRef<HTMLDivElement>(null);
+  const [scale, setScale] = useState(1);
+  const [fit, setFit] = useState(true);
+
+  const fitScale = useCallback(() => {
+    const el = frame.current;
+    if (!el || el.clientWidth === 0 || el.clientHeight === 0) return 1;
+    const s = Math.min(el.clientWidth / width, el.clientHeight / height, 1);
+    return Math.max(MIN_SCALE, s);
+  }, [width, height]);
+
+  useLayoutEffect(() => {
+    if (fit) setScale(fitScale());
+  }, [fit, fitScale]);
+
+  useEffect(() => {
+    const el = frame.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (fit) setScale(fitScale());
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [fit, fitScale]);
+
+  const zoom = useCallback((factor: number) => {
+    setFit(false);
+    setScale((s) => Math.min(MAX_SCALE, Math.max(MIN_SCALE, s * factor)));
+  }, []);
+
+  // Ctrl + wheel (and trackpad pinch) zooms; a plain wheel scrolls as usual.
+  useEffect(() => {
+    const el = frame.current;
+    if (!el) return;
+    const onWheel = (event: WheelEvent) => {
+      if (!event.ctrlKey && !event.metaKey) return;
+      event.preventDefault();
+      zoom(event.deltaY < 0 ? 1.1 : 1 / 1.1);
+    };
+    el.addEventListener('wheel', onWheel, { passive: false });
+    return () => el.removeEventListener('wheel', onWheel);
+  }, [zoom]);
+
+  useMouseDragPan(frame);
+
+  return (
+    <div className="board">
+      <div className="board-tools">
+        <button type="button" onClick={() => zoom(1 / 1.2)} aria-label="Zoom out">
+          −
+        </button>
+        <span className="zoom-level">{Math.round(scale * 100)}%</span>
+        <button type="button" onClick={() => zoom(1.2)} aria-label="Zoom in">
+          +
+        </button>
+        <button type="button" onClick={() => setFit(true)} aria-pressed={fit}>
+          Fit
+        </button>
+      </div>
+      <div className="board-frame" ref={frame}>
+        <div className="board-sizer" style={{ width: width * scale, height: height * scale }}>
+          <div className="board-scaled" style={{ transform: `scale(${scale})` }}>
+            {children}
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** Dragging the board with the mouse scrolls it; a drag never counts as a click on a card. */
+function useMouseDragPan(frame: RefObject<HTMLDivElement | null>) {
+  useEffect(() => {
+    const el = frame.current;
+    if (!el) return;
+    let start: { x: number; y: number; left: number; top: number } | null = null;
+    let dragged = false;
+    const down = (e: PointerEvent) => {
+      if (e.pointerType !== 'mouse' || e.button !== 0) return;
+      start = { x: e.clientX, y: e.clientY, left: el.scrollLeft, top: el.scrollTop };
+      dragged = false;
+    };
+    const move = (e: PointerEvent) => {
+      if (!start) return;
+      const dx = e.clientX - start.x;
+      const dy = e.clientY - start.y;
+      if (!dragged && Math.hypot(dx, dy) < 6) return;
+      dragged = true;
+      el.scrollLeft = start.left - dx;
+      el.scrollTop = start.top - dy;
+    };
+    const up = () => {
+      start = null;
+    };
+    const click = (e: MouseEvent) => {
+      if (!dragged) return;
+      dragged = false;
+      e.stopPropagation();
+      e.preventDefault();
+    };
+    el.addEventListener('pointerdown', down);
+    window.addEventListener('pointermove', move);
+    window.addEventListener('pointerup', up);
+    el.addEventListener('click', click, true);
+    return () => {
+      el.removeEventListener('pointerdown', down);
+      window.removeEventListener('pointermove', move);
+      window.removeEventListener('pointerup', up);
+      el.removeEventListener('click', click, true);
+    };
+  }, [frame]);
+}

@@ -1,0 +1,141 @@
+import {
+  type CardId,
+  HIDDEN_CARD,
+  indexDeck,
+  type Seat,
+  type Side,
+  type State,
+  supplyOf,
+} from '@iron-curtain/game';
+import type { ReactNode } from 'react';
+import { CardBack, CardFace } from './CardFace.tsx';
+import { Flag } from './Flag.tsx';
+
+interface OwnHandProps {
+  view: State;
+  seat: Seat;
+  playable: ReadonlySet<CardId>;
+  selected: CardId | null;
+  disabled: boolean;
+  onSelect: (cardId: CardId) => void;
+}
+
+/** The seat's own cards, face up; the playable ones are buttons. */
+export function OwnHand({ view, seat, playable, selected, disabled, onSelect }: OwnHandProps) {
+  const deck = indexDeck(view.deck);
+  const cards = view.hands[seat].filter((id) => id !== HIDDEN_CARD);
+  return (
+    <section className="panel hand own-hand" aria-label="Your hand">
+      <h2>Your hand ({cards.length})</h2>
+      <div className="hand-cards">
+        {cards.map((id) => {
+          const card = deck.card(id);
+          return (
+            <HandCard
+              key={id}
+              cardId={id}
+              playable={playable.has(id)}
+              selected={selected === id}
+              disabled={disabled}
+              onSelect={() => onSelect(id)}
+            >
+              <CardFace card={card} region={deck.region(card.region)} />
+            </HandCard>
+          );
+        })}
+        {cards.length === 0 && <p className="empty">No cards in hand.</p>}
+      </div>
+    </section>
+  );
+}
+
+interface HandCardProps {
+  cardId: CardId;
+  playable: boolean;
+  selected: boolean;
+  disabled: boolean;
+  onSelect: () => void;
+  children: ReactNode;
+}
+
+function HandCard({ cardId, playable, selected, disabled, onSelect, children }: HandCardProps) {
+  if (!playable) {
+    return (
+      <div className="hand-card" data-card={cardId}>
+        {children}
+      </div>
+    );
+  }
+  return (
+    <button
+      type="button"
+      className={`hand-card playable${selected ? ' selected' : ''}`}
+      data-card={cardId}
+      data-choice="hand"
+      aria-pressed={selected}
+      disabled={disabled}
+      onClick={onSelect}
+    >
+      {children}
+    </button>
+  );
+}
+
+/** A hand the viewer may not see: card backs and how many. */
+export function HiddenHand({ side, count, name }: { side: Side; count: number; name: string }) {
+  return (
+    <div className="hidden-hand" data-hidden-hand={side}>
+      <span className="hidden-hand-label">
+        <Flag side={side} /> {side} ({name}): {count} {count === 1 ? 'card' : 'cards'} in hand
+      </span>
+      <span className="backs" aria-hidden="true">
+        {Array.from({ length: count }, (_, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: backs are identical and only counted
+          <CardBack key={i} />
+        ))}
+      </span>
+    </div>
+  );
+}
+
+interface PilesProps {
+  view: State;
+  seat: Seat | null;
+  names: Record<Seat, string>;
+}
+
+/** Supplies, the hands the viewer cannot see, the reserve and the aftermath pile. */
+export function Piles({ view, seat, names }: PilesProps) {
+  const deck = indexDeck(view.deck);
+  const seats: Seat[] = ['0', '1'];
+  const aftermath = seats.map((s) => view.aftermath[s]).filter((c) => c !== null);
+  const known = aftermath.filter((c) => c !== HIDDEN_CARD);
+  return (
+    <section className="panel piles" aria-label="Supplies and piles">
+      <h2>Supplies and piles</h2>
+      <ul className="supplies">
+        {seats.map((s) => {
+          const side = view.sides[s];
+          return (
+            <li key={s} data-supply={side}>
+              <span className={`cube ${side === 'US' ? 'us' : 'ussr'}`} aria-hidden="true" /> {side}{' '}
+              supply: {supplyOf(view, side)} cubes
+            </li>
+          );
+        })}
+      </ul>
+      {seats
+        .filter((s) => s !== seat)
+        .map((s) => (
+          <HiddenHand key={s} side={view.sides[s]} count={view.hands[s].length} name={names[s]} />
+        ))}
+      <p data-pile="reserve">Reserve: {view.reserve.length} cards</p>
+      <p data-pile="aftermath">
+        Aftermath pile: {aftermath.length} {aftermath.length === 1 ? 'card' : 'cards'}
+        {known.length > 0 && view.finalScoring === null && seat !== null && (
+          <> (yours: {known.map((id) => deck.card(id).name).join(', ')})</>
+        )}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,127 @@
+import {
+  type CardId,
+  type Cell,
+  isReconstructed,
+  type LogEntry,
+  type MoveName,
+  type Seat,
+  type State,
+} from '@iron-curtain/game';
+import { useEffect, useMemo, useState } from 'react';
+import { Board } from './Board.tsx';
+import { choicesFor } from './choices.ts';
+import { DecisionPrompt } from './DecisionPrompt.tsx';
+import { EndScreen } from './EndScreen.tsx';
+import { OwnHand, Piles } from './Hands.tsx';
+import { MoveLog } from './MoveLog.tsx';
+import { Regions } from './Regions.tsx';
+import { Track } from './Track.tsx';
+
+export interface MatchViewProps {
+  view: State;
+  /** The local seat, or null for a spectator. */
+  seat: Seat | null;
+  names: Record<Seat, string>;
+  log: LogEntry[];
+  /** A move is on its way: controls are disabled until the answer. */
+  pending: boolean;
+  onMove: (move: MoveName, args: unknown[]) => void;
+}
+
+/** The whole table for one viewer. It renders the view and offers only what legalMoves allows. */
+export function MatchView({ view, seat, names, log, pending, onMove }: MatchViewProps) {
+  const choices = useMemo(() => choicesFor(view, seat), [view, seat]);
+  const [selectedCard, setSelectedCard] = useState<CardId | null>(null);
+  const [pickFrom, setPickFrom] = useState<{ target: CardId; from: CardId[] } | null>(null);
+
+  // A new state ends any half-made choice that is no longer on offer.
+  useEffect(() => {
+    setSelectedCard((card) => (card && choices.play.has(card) ? card : null));
+    setPickFrom(null);
+  }, [choices]);
+
+  const send = (move: MoveName, args: unknown[]) => {
+    setSelectedCard(null);
+    setPickFrom(null);
+    onMove(move, args);
+  };
+
+  const onCell = (cell: Cell) => {
+    const d = view.decision;
+    if (selectedCard) send('playCard', [selectedCard, cell]);
+    else if (d?.kind === 'moveCard') send('moveCard', [d.cardId, cell]);
+  };
+
+  const onCard = (cardId: CardId) => {
+    if (pickFrom) {
+      send('placeCube', [pickFrom.target, cardId]);
+      return;
+    }
+    const place = choices.place.get(cardId);
+    if (place && place.from.length > 0) setPickFrom({ target: cardId, from: place.from });
+    else if (place) send('placeCube', [cardId]);
+    else if (choices.remove.has(cardId)) send('removeCube', [cardId]);
+  };
+
+  const cancel = () => {
+    setSelectedCard(null);
+    setPickFrom(null);
+  };
+
+  const boardChoices = pickFrom ? { ...choices, remove: new Set<CardId>() } : choices;
+
+  return (
+    <div className="match-view" data-seat={seat ?? 'spectator'}>
+      <Track marker={view.marker} />
+      {view.result ? (
+        <EndScreen view={view} names={names} />
+      ) : (
+        <DecisionPrompt
+          view={view}
+          seat={seat}
+          names={names}
+          choices={choices}
+          selectedCard={selectedCard}
+          pickFrom={pickFrom}
+          pending={pending}
+          onMove={send}
+          onCancel={cancel}
+        />
+      )}
+      <div className="match-main">
+        <div className="match-board">
+          <Board
+            view={view}
+            choices={boardChoices}
+            selectedCard={selectedCard}
+            pickFrom={pickFrom?.from ?? null}
+            disabled={pending}
+            onCell={onCell}
+            onCard={onCard}
+          />
+          {seat !== null && (
+            <OwnHand
+              view={view}
+              seat={seat}
+              playable={new Set(choices.play.keys())}
+              selected={selectedCard}
+              disabled={pending}
+              onSelect={(id) => setSelectedCard((card) => (card === id ? null : id))}
+            />
+          )}
+        </div>
+        <aside className="match-side">
+          <Piles view={view} seat={seat} names={names} />
+          <Regions view={view} />
+          <MoveLog log={log} deck={view.deck} />
+        </aside>
+      </div>
+      {isReconstructed(view.deck) && (
+        <p className="deck-note">
+          Deck: {view.deck.name}. The published card texts are not available to this project, so
+          parts of this deck are a reconstruction; every reconstructed field is marked ◇.
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import type { Region } from '@iron-curtain/game';
+
+/** Colour and symbol of a region: the colour is never the only cue, the symbol and name go with it. */
+export interface RegionStyle {
+  colour: string;
+  symbol: string;
+}
+
+const KNOWN: Record<string, RegionStyle> = {
+  europe: { colour: '#2563c9', symbol: '★' },
+  'middle-east': { colour: '#c98a12', symbol: '◆' },
+  asia: { colour: '#2f8f46', symbol: '●' },
+  africa: { colour: '#9a5324', symbol: '▲' },
+  'south-america': { colour: '#7b3fb0', symbol: '■' },
+  'central-america': { colour: '#0f8c8c', symbol: '✚' },
+};
+
+const SPARE = ['#a33b6b', '#5d6d1e', '#3b5ba3', '#8c4a0f'];
+const SPARE_SYMBOLS = ['⬟', '⬢', '✦', '◐'];
+
+/** Decks supplied by owners may name other regions: they get a stable spare style. */
+export function regionStyle(region: Pick<Region, 'id'>): RegionStyle {
+  const known = KNOWN[region.id];
+  if (known) return known;
+  let hash = 0;
+  for (const ch of region.id) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
+  return {
+    colour: SPARE[hash % SPARE.length] as string,
+    symbol: SPARE_SYMBOLS[hash % SPARE_SYMBOLS.length] as string,
+  };
+}

@@ -1,0 +1,210 @@
+import type { LogEntry, MoveName, Seat, State } from '@iron-curtain/game';
+import {
+  type Presence,
+  presenceSchema,
+  type RefusedMessage,
+  refusedMessageSchema,
+  type SyncRequest,
+  syncMessageSchema,
+  type UpdateRequest,
+  updateMessageSchema,
+} from '@iron-curtain/protocol';
+import type { Transport } from './transport.ts';
+
+export type Connection = 'connecting' | 'online' | 'reconnecting' | 'offline';
+
+/** Everything the match page renders about the connection and the game; replaced, never mutated. */
+export interface GameSnapshot {
+  connection: Connection;
+  /** True once the server sent this socket its view (after every reconnect). */
+  synced: boolean;
+  /** The seat's view of G: hidden cards are '?'. */
+  view: State | null;
+  stateID: number;
+  log: LogEntry[];
+  presence: Presence | null;
+  /** A move was sent and its answer has not arrived yet. */
+  pending: boolean;
+  /** The last refusal, shown until dismissed or the next accepted move. */
+  refusal: RefusedMessage | null;
+  /** A refusal that reconnecting cannot fix (unknown match, seat not ours). */
+  fatal: RefusedMessage | null;
+}
+
+const ACK_TIMEOUT_MS = 10_000;
+const FATAL_CODES = new Set(['UNKNOWN_MATCH', 'UNAUTHORIZED']);
+
+const initial: GameSnapshot = {
+  connection: 'connecting',
+  synced: false,
+  view: null,
+  stateID: 0,
+  log: [],
+  presence: null,
+  pending: false,
+  refusal: null,
+  fatal: null,
+};
+
+const notUnderstood = (what: string): RefusedMessage => ({
+  code: 'BAD_MESSAGE',
+  message: `The server sent ${what} this page does not understand.`,
+});
+
+/**
+ * A thin client of the game service: it syncs a seat (or a spectator) on every
+ * connect, applies the server's views, and sends moves with the state id they
+ * were chosen on. It holds no rules: the server decides, the engine explains.
+ */
+export class GameClient {
+  private snapshot: GameSnapshot = initial;
+  private readonly listeners = new Set<() => void>();
+  private started = false;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly matchID: string,
+    private readonly seat: Seat | null,
+    private readonly credentials?: string,
+  ) {
+    transport.onConnect(() => {
+      this.set({ connection: 'online', synced: false });
+      void this.sync();
+    });
+    transport.onDisconnect((willReconnect) =>
+      this.set({
+        connection: willReconnect ? 'reconnecting' : 'offline',
+        synced: false,
+        pending: false,
+      }),
+    );
+    transport.onReconnecting(() => {
+      if (this.snapshot.connection !== 'offline') this.set({ connection: 'reconnecting' });
+    });
+    transport.on('sync', (payload) => this.onSync(payload));
+    transport.on('update', (payload) => this.onUpdate(payload));
+    transport.on('presence', (payload) => {
+      const parsed = presenceSchema.safeParse(payload);
+      if (parsed.success) this.set({ presence: parsed.data });
+    });
+    transport.on('refused', (payload) => this.onRefused(payload));
+  }
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  readonly getSnapshot = (): GameSnapshot => this.snapshot;
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.transport.open();
+  }
+
+  stop(): void {
+    this.started = false;
+    this.transport.close();
+  }
+
+  dismissRefusal(): void {
+    this.set({ refusal: null });
+  }
+
+  /** Sends one move for this seat; ignored while another is on its way or before the first sync. */
+  async makeMove(move: MoveName, args: unknown[]): Promise<void> {
+    const { synced, pending, stateID } = this.snapshot;
+    if (this.seat === null || !synced || pending) return;
+    const request: UpdateRequest = {
+      matchID: this.matchID,
+      stateID,
+      action: {
+        type: 'MAKE_MOVE',
+        payload: { type: move, args, playerID: this.seat } as UpdateRequest['action']['payload'],
+      },
+    };
+    this.set({ pending: true, refusal: null });
+    try {
+      this.onAck(await this.transport.request('update', request, ACK_TIMEOUT_MS));
+    } catch {
+      this.set({
+        pending: false,
+        refusal: {
+          code: 'SERVER_ERROR',
+          message: 'The server did not answer the move in time; fetching the current state again.',
+        },
+      });
+      void this.sync();
+    }
+  }
+
+  private async sync(): Promise<void> {
+    const request: SyncRequest = {
+      matchID: this.matchID,
+      playerID: this.seat,
+      ...(this.credentials ? { credentials: this.credentials } : {}),
+    };
+    try {
+      this.onAck(await this.transport.request('sync', request, ACK_TIMEOUT_MS));
+    } catch {
+      // No acknowledgement: the server's 'sync' message (or the next reconnect) decides.
+    }
+  }
+
+  private onAck(ack: unknown): void {
+    if (typeof ack !== 'object' || ack === null || !('ok' in ack)) return;
+    if (ack.ok === true) {
+      this.set({ pending: false });
+      return;
+    }
+    this.onRefused((ack as { error?: unknown }).error);
+  }
+
+  private onSync(payload: unknown): void {
+    const parsed = syncMessageSchema.safeParse(payload);
+    if (!parsed.success || parsed.data.matchID !== this.matchID) {
+      this.set({ refusal: notUnderstood('a state') });
+      return;
+    }
+    const { state, log, presence } = parsed.data;
+    this.set({
+      synced: true,
+      pending: false,
+      fatal: null,
+      view: state.G as unknown as State,
+      stateID: state.stateID,
+      log,
+      presence,
+    });
+  }
+
+  private onUpdate(payload: unknown): void {
+    const parsed = updateMessageSchema.safeParse(payload);
+    if (!parsed.success || parsed.data.matchID !== this.matchID) {
+      this.set({ refusal: notUnderstood('an update') });
+      return;
+    }
+    const { state, entries } = parsed.data;
+    // A repeated or older frame (after a re-sync) changes nothing.
+    if (state.stateID <= this.snapshot.stateID && this.snapshot.view) return;
+    this.set({
+      view: state.G as unknown as State,
+      stateID: state.stateID,
+      log: [...this.snapshot.log, ...entries],
+      pending: false,
+    });
+  }
+
+  private onRefused(payload: unknown): void {
+    const parsed = refusedMessageSchema.safeParse(payload);
+    const refusal = parsed.success ? parsed.data : notUnderstood('a refusal');
+    const fatal = FATAL_CODES.has(refusal.code) && !this.snapshot.synced;
+    this.set({ pending: false, refusal, ...(fatal ? { fatal: refusal } : {}) });
+  }
+
+  private set(change: Partial<GameSnapshot>): void {
+    this.snapshot = { ...this.snapshot, ...change };
+    for (const listener of this.listeners) listener();
+  }
+}

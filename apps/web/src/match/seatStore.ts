@@ -1,0 +1,36 @@
+import { type SeatGrant, seatGrantSchema } from '@iron-curtain/protocol';
+import { z } from 'zod';
+
+/** What this browser keeps per match, so a reload or a lost network resumes the same seat. */
+export const storedSeatSchema = seatGrantSchema.extend({
+  name: z.string(),
+  /** Absolute links, kept for the creator to share again while waiting. */
+  links: z.object({ invite: z.string(), spectate: z.string() }).optional(),
+});
+export type StoredSeat = z.infer<typeof storedSeatSchema>;
+
+const key = (matchID: string) => `iron-curtain:seat:${matchID}`;
+
+export function loadSeat(matchID: string, storage: Storage = localStorage): StoredSeat | null {
+  const raw = storage.getItem(key(matchID));
+  if (raw === null) return null;
+  try {
+    const parsed = storedSeatSchema.safeParse(JSON.parse(raw));
+    return parsed.success && parsed.data.matchID === matchID ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveSeat(
+  grant: SeatGrant,
+  extra: { name: string; links?: StoredSeat['links'] },
+  storage: Storage = localStorage,
+): void {
+  const seat: StoredSeat = { ...grant, ...extra };
+  storage.setItem(key(grant.matchID), JSON.stringify(seat));
+}
+
+export function forgetSeat(matchID: string, storage: Storage = localStorage): void {
+  storage.removeItem(key(matchID));
+}

@@ -1,0 +1,39 @@
+import { GAME_NAMESPACE } from '@iron-curtain/protocol';
+import { io } from 'socket.io-client';
+
+/** The few things the game client needs from a socket; socket.io in the app, a fake in tests. */
+export interface Transport {
+  onConnect(listener: () => void): void;
+  /** `willReconnect` is false only when this side closed the connection. */
+  onDisconnect(listener: (willReconnect: boolean) => void): void;
+  onReconnecting(listener: () => void): void;
+  on(event: 'sync' | 'update' | 'presence' | 'refused', listener: (payload: unknown) => void): void;
+  /** Sends and waits for the server's acknowledgement; rejects after `timeoutMs`. */
+  request(event: 'sync' | 'update', payload: unknown, timeoutMs: number): Promise<unknown>;
+  open(): void;
+  close(): void;
+}
+
+/** The game service at the page's own origin: websocket only, reconnecting on its own. */
+export function socketTransport(matchID: string): Transport {
+  const socket = io(GAME_NAMESPACE, {
+    autoConnect: false,
+    transports: ['websocket'],
+    query: { matchID },
+    reconnectionDelay: 500,
+    reconnectionDelayMax: 4000,
+  });
+  return {
+    onConnect: (listener) => socket.on('connect', listener),
+    onDisconnect: (listener) =>
+      socket.on('disconnect', (reason) => listener(reason !== 'io client disconnect')),
+    onReconnecting: (listener) => {
+      socket.io.on('reconnect_attempt', listener);
+      socket.on('connect_error', listener);
+    },
+    on: (event, listener) => socket.on(event, listener),
+    request: (event, payload, timeoutMs) => socket.timeout(timeoutMs).emitWithAck(event, payload),
+    open: () => socket.connect(),
+    close: () => socket.disconnect(),
+  };
+}

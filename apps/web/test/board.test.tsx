@@ -1,0 +1,190 @@
+import {
+  DEFAULT_DECK,
+  describeLogEntry,
+  indexDeck,
+  type Seat,
+  type State,
+} from '@iron-curtain/game';
+import { render, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { CardFace } from '../src/board/CardFace.tsx';
+import { MatchView } from '../src/board/MatchView.tsx';
+import { Track } from '../src/board/Track.tsx';
+import { newMatch, play, playUntil, seeded, wireView } from './fixtures.ts';
+
+const names: Record<Seat, string> = { '0': 'Ann', '1': 'Boris' };
+const deck = indexDeck(DEFAULT_DECK);
+
+function renderView(state: State, seat: Seat | null, log = [] as ReturnType<typeof play>) {
+  return render(
+    <MatchView
+      view={wireView(state, seat)}
+      seat={seat}
+      names={names}
+      log={log}
+      pending={false}
+      onMove={vi.fn()}
+    />,
+  );
+}
+
+describe('a card', () => {
+  it('shows country, region name and symbol, flag, command value and event, with reconstructed fields marked', () => {
+    const card = deck.card('east-germany');
+    const { container } = render(<CardFace card={card} region={deck.region(card.region)} />);
+    const text = container.textContent ?? '';
+    expect(text).toContain('East Germany');
+    expect(text).toContain('★ Europe');
+    expect(text).toContain('USSR');
+    expect(text).toContain('Cmd 3');
+    expect(text).toContain('Gain 1;');
+    expect(text).toContain('Infiltrate 2 on any card');
+    // deck.md: East Germany's flag and event are confirmed, its command value is reconstructed.
+    expect(screen.getByTitle('Command value').textContent).toContain('(reconstructed)');
+    expect(container.querySelector('.card-flag .recon')).toBeNull();
+    expect(container.querySelectorAll('.recon')).toHaveLength(1);
+    expect(screen.getByRole('img', { name: 'USSR flag' })).toBeTruthy();
+  });
+
+  it('on the table shows both sides cubes and who dominates or controls it', () => {
+    const card = deck.card('iran');
+    const region = deck.region(card.region);
+    const { container, rerender } = render(
+      <CardFace card={card} region={region} cubes={{ US: 1, USSR: 3 }} />,
+    );
+    expect(container.querySelector('.cubes')?.textContent).toBe(' US 1 USSR 3USSR controls');
+    rerender(<CardFace card={card} region={region} cubes={{ US: 2, USSR: 1 }} />);
+    expect(container.querySelector('.cube-status')?.textContent).toBe('US dominates');
+    rerender(<CardFace card={card} region={region} cubes={{ US: 1, USSR: 1 }} />);
+    expect(container.querySelector('.cube-status')?.textContent).toBe('tied');
+  });
+});
+
+describe('the track', () => {
+  it('puts the marker on its step, positive towards the US', () => {
+    const { container } = render(<Track marker={3} />);
+    const steps = [...container.querySelectorAll('.track-step')];
+    expect(steps).toHaveLength(17);
+    expect(steps.findIndex((s) => s.getAttribute('aria-current') === 'step')).toBe(8 + 3);
+    expect(container.textContent).toContain('Marker 3 towards the US');
+  });
+});
+
+describe('the table for a player', () => {
+  function midRound() {
+    const state = newMatch();
+    const log = play(
+      state,
+      ['1', 'chooseFirstPlayer', 'USSR'],
+      ['1', 'playCard', 'iran', { x: 1, y: 0 }],
+      ['0', 'decideEvent', false],
+      ['1', 'placeCube', 'iran'],
+      ['1', 'placeCube', 'iran'],
+    );
+    return { state, log };
+  }
+
+  it('draws every placed card at its cell with its cubes', () => {
+    const { state } = midRound();
+    const { container } = renderView(state, '0');
+    const table = screen.getByRole('region', { name: 'The table' });
+    const placed = [...table.querySelectorAll('[data-card]')].map((c) =>
+      c.getAttribute('data-card'),
+    );
+    expect(placed).toEqual(['europe', 'iran']);
+    const iran = container.querySelector('[data-card="iran"]') as HTMLElement;
+    expect(iran.textContent).toContain('USSR controls');
+    const europe = container.querySelector('[data-card="europe"]') as HTMLElement;
+    expect(Number.parseInt(iran.style.left, 10)).toBeGreaterThan(
+      Number.parseInt(europe.style.left, 10),
+    );
+    expect(iran.style.top).toBe(europe.style.top);
+  });
+
+  it('shows the own hand face up and the opponent hand as backs with a count', () => {
+    const { state } = midRound();
+    renderView(state, '0');
+    const hand = screen.getByRole('region', { name: 'Your hand' });
+    expect(hand.querySelectorAll('[data-card]')).toHaveLength(5);
+    expect(within(hand).getByText('West Germany')).toBeTruthy();
+    const opponent = document.querySelector('[data-hidden-hand="USSR"]') as HTMLElement;
+    expect(opponent.textContent).toContain('USSR (Boris): 4 cards in hand');
+    expect(opponent.querySelectorAll('.card-back')).toHaveLength(4);
+  });
+
+  it('shows supplies, reserve, aftermath and region progress', () => {
+    const { state } = midRound();
+    renderView(state, '1');
+    const piles = screen.getByRole('region', { name: 'Supplies and piles' });
+    expect(piles.textContent).toContain('US supply: 23 cubes');
+    expect(piles.textContent).toContain('USSR supply: 21 cubes');
+    expect(piles.textContent).toContain('Reserve: 8 cards');
+    expect(piles.textContent).toContain('Aftermath pile: 0 cards');
+    const middleEast = document.querySelector('[data-region="middle-east"]') as HTMLElement;
+    expect(middleEast.textContent).toBe('◆ Middle East1/22◇ (reconstructed)USSR');
+    const europe = document.querySelector('[data-region="europe"]') as HTMLElement;
+    expect(europe.textContent).toBe('★ Europe1/63–');
+  });
+
+  it('says that the default deck is partly a reconstruction', () => {
+    const { state } = midRound();
+    renderView(state, null);
+    expect(screen.getByText(/parts of this deck are a reconstruction/)).toBeTruthy();
+  });
+
+  it('writes the log in words', () => {
+    const { state, log } = midRound();
+    renderView(state, null, log);
+    const items = [...screen.getByRole('region', { name: 'Move log' }).querySelectorAll('li')];
+    expect(items.map((li) => li.textContent)).toEqual(
+      log.map((e) => describeLogEntry(e, DEFAULT_DECK)),
+    );
+    expect(items[0]?.textContent).toMatch(/^The USSR chose .*go first in round 1\.$/);
+  });
+});
+
+describe('the end of a match', () => {
+  it('names the winner and the reason and shows the final scoring step by step', () => {
+    // A seeded game that ends after final scoring.
+    const random = seeded(7);
+    const state = newMatch();
+    playUntil(
+      state,
+      () => false,
+      (moves) => moves[Math.floor(random() * moves.length)] as never,
+    );
+    expect(state.result).not.toBeNull();
+    renderView(state, null);
+    const result = screen.getByRole('region', { name: 'Result' });
+    const winner = state.result?.winnerSide as string;
+    expect(result.getAttribute('data-winner')).toBe(winner);
+    expect(within(result).getByRole('heading', { level: 2 }).textContent).toContain(
+      `The ${winner} (${winner === 'US' ? 'Ann' : 'Boris'}) wins`,
+    );
+    const steps = [...result.querySelectorAll('[data-step]')].map((s) =>
+      s.getAttribute('data-step'),
+    );
+    expect(steps).toEqual(
+      (state.finalScoring ?? []).map((s) =>
+        s.kind === 'aftermath' ? 'aftermath' : `region:${s.score.region}`,
+      ),
+    );
+    if (state.result?.reason === 'final') {
+      expect(steps).toEqual([
+        'aftermath',
+        'region:europe',
+        'region:middle-east',
+        'region:asia',
+        'region:africa',
+        'region:south-america',
+        'region:central-america',
+      ]);
+    }
+    // The revealed aftermath cards are named.
+    const aftermath = result.querySelector('[data-step="aftermath"]') as HTMLElement;
+    for (const id of [state.aftermath['0'], state.aftermath['1']]) {
+      expect(aftermath.textContent).toContain(deck.card(id as string).name);
+    }
+    expect(screen.queryByRole('region', { name: 'Decision' })).toBeNull();
+  });
+});

@@ -1,0 +1,159 @@
+import type { Seat, State } from '@iron-curtain/game';
+import type { Presence } from '@iron-curtain/protocol';
+import { describe, expect, it } from 'vitest';
+import { GameClient } from '../src/match/gameClient.ts';
+import { FakeTransport } from './fakeTransport.ts';
+import { newMatch, play, wireView } from './fixtures.ts';
+
+const MATCH = 'match-0001';
+const CREDENTIALS = 'c'.repeat(24);
+
+const presence: Presence = {
+  matchID: MATCH,
+  players: { '0': { name: 'Ann', connected: true }, '1': { name: 'Boris', connected: true } },
+  spectators: 0,
+};
+
+const frame = (state: State, seat: Seat | null, stateID: number) => ({
+  G: wireView(state, seat) as unknown as Record<string, unknown>,
+  ctx: {},
+  stateID,
+});
+
+function setup(seat: Seat | null = '1') {
+  const transport = new FakeTransport();
+  const client = new GameClient(transport, MATCH, seat, seat === null ? undefined : CREDENTIALS);
+  client.start();
+  return { transport, client };
+}
+
+function synced(seat: Seat | null = '1') {
+  const parts = setup(seat);
+  const state = newMatch();
+  parts.transport.connect();
+  parts.transport.emit('sync', {
+    matchID: MATCH,
+    playerID: seat,
+    state: frame(state, seat, 3),
+    log: [],
+    presence,
+  });
+  return { ...parts, state };
+}
+
+describe('the game client', () => {
+  it('syncs its seat with its credentials on every connect', () => {
+    const { transport, client } = setup();
+    expect(transport.opened).toBe(1);
+    expect(client.getSnapshot().connection).toBe('connecting');
+    transport.connect();
+    expect(transport.last('sync').payload).toEqual({
+      matchID: MATCH,
+      playerID: '1',
+      credentials: CREDENTIALS,
+    });
+    transport.drop();
+    expect(client.getSnapshot().connection).toBe('reconnecting');
+    transport.connect();
+    expect(transport.sent.filter((s) => s.event === 'sync')).toHaveLength(2);
+  });
+
+  it('spectates without credentials', () => {
+    const { transport } = setup(null);
+    transport.connect();
+    expect(transport.last('sync').payload).toEqual({ matchID: MATCH, playerID: null });
+  });
+
+  it('takes the view, log and presence from the server sync', () => {
+    const { client, state } = synced();
+    const snap = client.getSnapshot();
+    expect(snap.synced).toBe(true);
+    expect(snap.connection).toBe('online');
+    expect(snap.stateID).toBe(3);
+    expect(snap.view?.decision).toEqual(state.decision);
+    expect(snap.presence?.players['0'].name).toBe('Ann');
+  });
+
+  it('sends a move with the state id it was chosen on and applies the update', async () => {
+    const { client, transport, state } = synced();
+    const move = client.makeMove('chooseFirstPlayer', ['US']);
+    expect(client.getSnapshot().pending).toBe(true);
+    // A second move while the first is on its way is not sent.
+    void client.makeMove('chooseFirstPlayer', ['USSR']);
+    expect(transport.sent.filter((s) => s.event === 'update')).toHaveLength(1);
+    expect(transport.last('update').payload).toEqual({
+      matchID: MATCH,
+      stateID: 3,
+      action: {
+        type: 'MAKE_MOVE',
+        payload: { type: 'chooseFirstPlayer', args: ['US'], playerID: '1' },
+      },
+    });
+    const entries = play(state, ['1', 'chooseFirstPlayer', 'US']);
+    transport.emit('update', { matchID: MATCH, state: frame(state, '1', 4), entries });
+    transport.last('update').answer({ ok: true });
+    await move;
+    const snap = client.getSnapshot();
+    expect(snap.pending).toBe(false);
+    expect(snap.stateID).toBe(4);
+    expect(snap.log).toEqual(entries);
+    expect(snap.view?.decision).toEqual({ kind: 'playCard', seat: '0' });
+  });
+
+  it('ignores an update older than the state it holds', () => {
+    const { client, transport, state } = synced();
+    transport.emit('update', { matchID: MATCH, state: frame(state, '1', 2), entries: [] });
+    expect(client.getSnapshot().stateID).toBe(3);
+  });
+
+  it('shows a refused move and frees the controls', async () => {
+    const { client, transport } = synced();
+    const move = client.makeMove('chooseFirstPlayer', ['US']);
+    transport.last('update').answer({
+      ok: false,
+      error: { code: 'STALE_STATE', message: 'the state changed; try again' },
+    });
+    await move;
+    const snap = client.getSnapshot();
+    expect(snap.pending).toBe(false);
+    expect(snap.refusal).toEqual({ code: 'STALE_STATE', message: 'the state changed; try again' });
+    expect(snap.fatal).toBeNull();
+    client.dismissRefusal();
+    expect(client.getSnapshot().refusal).toBeNull();
+  });
+
+  it('says so when the server does not answer a move, and syncs again', async () => {
+    const { client, transport } = synced();
+    const move = client.makeMove('chooseFirstPlayer', ['US']);
+    transport.last('update').answer(new Error('operation has timed out'));
+    await move;
+    expect(client.getSnapshot().refusal?.message).toMatch(/did not answer/);
+    expect(client.getSnapshot().pending).toBe(false);
+    expect(transport.sent.filter((s) => s.event === 'sync')).toHaveLength(2);
+  });
+
+  it('treats refused credentials as a dead end, not a reconnect loop', async () => {
+    const { client, transport } = setup();
+    transport.connect();
+    transport.last('sync').answer({
+      ok: false,
+      error: { code: 'UNAUTHORIZED', message: 'these credentials do not hold seat 1' },
+    });
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(client.getSnapshot().fatal?.code).toBe('UNAUTHORIZED');
+  });
+
+  it('reports a message it cannot read instead of freezing', () => {
+    const { client, transport } = synced();
+    transport.emit('update', { matchID: MATCH, state: { G: 'nonsense' } });
+    expect(client.getSnapshot().refusal?.code).toBe('BAD_MESSAGE');
+    expect(client.getSnapshot().stateID).toBe(3);
+  });
+
+  it('closes the connection when stopped', () => {
+    const { client, transport } = setup();
+    client.stop();
+    expect(transport.closed).toBe(1);
+  });
+});

@@ -1,0 +1,201 @@
+import type { Presence } from '@iron-curtain/protocol';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { HomePage } from '../src/lobby/HomePage.tsx';
+import { JoinPage } from '../src/lobby/JoinPage.tsx';
+import { MatchScreen } from '../src/match/MatchScreen.tsx';
+import { loadSeat } from '../src/match/seatStore.ts';
+import { FakeTransport } from './fakeTransport.ts';
+import { newMatch, wireView } from './fixtures.ts';
+
+const MATCH = 'match-0001';
+const CREDENTIALS = 'c'.repeat(24);
+
+type Reply = { status: number; body: unknown };
+
+/** Stands in for the lobby: answers each request from the list, records what was asked. */
+function mockLobby(replies: Record<string, Reply>) {
+  const calls: { method: string; url: string; body: unknown }[] = [];
+  const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+    const method = init?.method ?? 'GET';
+    calls.push({ method, url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+    const reply = replies[`${method} ${url}`];
+    if (!reply) throw new TypeError('Failed to fetch');
+    return new Response(JSON.stringify(reply.body), { status: reply.status });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return calls;
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const matchInfo = (secondName: string | null) => ({
+  matchID: MATCH,
+  status: secondName ? 'playing' : 'waiting',
+  visibility: 'public',
+  players: [
+    { seat: '0', side: 'US', name: 'Ann', connected: true },
+    { seat: '1', side: 'USSR', name: secondName, connected: false },
+  ],
+  spectators: 0,
+  variants: { aftermathCap: 3, finalScoringOrder: 'standard' },
+  deck: { id: 'reconstructed', version: '1', name: 'Deck', hash: 'h', reconstructed: true },
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  result: null,
+});
+
+describe('the start page', () => {
+  it('creates a match with the chosen side, variants and visibility, then shows both links', async () => {
+    const calls = mockLobby({
+      'GET /api/matches?status=playing': { status: 200, body: { matches: [matchInfo('Boris')] } },
+      'GET /api/matches?status=waiting': { status: 200, body: { matches: [] } },
+      'POST /api/matches': {
+        status: 201,
+        body: {
+          matchID: MATCH,
+          seat: '0',
+          side: 'USSR',
+          credentials: CREDENTIALS,
+          links: { invite: `/join/${MATCH}#secret-token`, spectate: `/watch/${MATCH}` },
+        },
+      },
+    });
+    render(<HomePage />);
+    expect(await screen.findByText(/US: Ann vs USSR: Boris/)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Your name'), { target: { value: 'Ann' } });
+    fireEvent.click(screen.getByLabelText('the USSR'));
+    fireEvent.change(screen.getByLabelText('Aftermath'), { target: { value: 'none' } });
+    fireEvent.click(screen.getByLabelText(/^Public: listed/));
+    fireEvent.click(screen.getByRole('button', { name: 'Create the match' }));
+    expect(await screen.findByText('Your match is ready: you play the USSR')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+      name: 'Ann',
+      side: 'USSR',
+      visibility: 'public',
+      variants: { aftermathCap: null, finalScoringOrder: 'standard' },
+    });
+    const invite = screen.getByLabelText('Invite link') as HTMLInputElement;
+    expect(invite.value).toBe(`${window.location.origin}/join/${MATCH}#secret-token`);
+    expect((screen.getByLabelText('Spectator link') as HTMLInputElement).value).toBe(
+      `${window.location.origin}/watch/${MATCH}`,
+    );
+    expect(loadSeat(MATCH)?.credentials).toBe(CREDENTIALS);
+  });
+
+  it("shows the lobby's refusal", async () => {
+    mockLobby({
+      'GET /api/matches?status=playing': { status: 200, body: { matches: [] } },
+      'GET /api/matches?status=waiting': { status: 200, body: { matches: [] } },
+      'POST /api/matches': {
+        status: 429,
+        body: { error: { code: 'RATE_LIMITED', message: 'too many matches; wait a minute' } },
+      },
+    });
+    render(<HomePage />);
+    fireEvent.change(screen.getByLabelText('Your name'), { target: { value: 'Ann' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create the match' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('too many matches; wait a minute');
+  });
+
+  it('says when the server cannot be reached', async () => {
+    mockLobby({});
+    render(<HomePage />);
+    expect(await screen.findByText(/The server cannot be reached/)).toBeTruthy();
+  });
+});
+
+describe('the invite page', () => {
+  it('takes the free seat under the given name and keeps the credentials', async () => {
+    const calls = mockLobby({
+      [`GET /api/matches/${MATCH}`]: { status: 200, body: matchInfo(null) },
+      [`POST /api/matches/${MATCH}/join`]: {
+        status: 200,
+        body: { matchID: MATCH, seat: '1', side: 'USSR', credentials: CREDENTIALS },
+      },
+    });
+    render(<JoinPage matchID={MATCH} invite="secret-token" />);
+    expect(await screen.findByText(/Ann plays the US; you would play the USSR/)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Your name'), { target: { value: 'Boris' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Take the seat and play' }));
+    await waitFor(() => expect(window.location.pathname).toBe(`/match/${MATCH}`));
+    expect(calls.at(-1)?.body).toEqual({ name: 'Boris', invite: 'secret-token' });
+    expect(loadSeat(MATCH)).toMatchObject({ seat: '1', side: 'USSR', name: 'Boris' });
+  });
+
+  it('shows a refused invite', async () => {
+    mockLobby({
+      [`GET /api/matches/${MATCH}`]: { status: 200, body: matchInfo(null) },
+      [`POST /api/matches/${MATCH}/join`]: {
+        status: 403,
+        body: {
+          error: { code: 'BAD_INVITE', message: 'this invite does not belong to this match' },
+        },
+      },
+    });
+    render(<JoinPage matchID={MATCH} invite="wrong" />);
+    fireEvent.change(await screen.findByLabelText('Your name'), { target: { value: 'Boris' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Take the seat and play' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('does not belong');
+  });
+});
+
+describe('the match screen', () => {
+  const presence: Presence = {
+    matchID: MATCH,
+    players: { '0': { name: 'Ann', connected: true }, '1': { name: 'Boris', connected: false } },
+    spectators: 2,
+  };
+
+  it('shows the connection state, the players and a refusal message', () => {
+    const transport = new FakeTransport();
+    render(
+      <MatchScreen matchID={MATCH} seat="0" credentials={CREDENTIALS} connect={() => transport} />,
+    );
+    const status = () => screen.getByRole('status').textContent;
+    expect(status()).toBe('Connecting…');
+    act(() => transport.connect());
+    expect(status()).toBe('Joining the match…');
+    act(() =>
+      transport.emit('sync', {
+        matchID: MATCH,
+        playerID: '0',
+        state: { G: wireView(newMatch(), '0'), ctx: {}, stateID: 1 },
+        log: [],
+        presence,
+      }),
+    );
+    expect(status()).toBe('Connected');
+    expect(screen.getByText(/2 watching/)).toBeTruthy();
+    expect(document.querySelector('[data-player="1"]')?.textContent).toContain('Boris');
+    expect(document.querySelector('[data-player="1"]')?.textContent).toContain('away');
+    act(() =>
+      transport.emit('refused', { code: 'RATE_LIMITED', message: 'too many messages; slow down' }),
+    );
+    expect(screen.getByRole('alert').textContent).toContain('too many messages; slow down');
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+    act(() => transport.drop());
+    expect(status()).toBe('Connection lost, reconnecting…');
+    // The last known table stays on screen while reconnecting.
+    expect(screen.getByRole('region', { name: 'The table' })).toBeTruthy();
+  });
+
+  it('explains a seat whose credentials are refused', async () => {
+    const transport = new FakeTransport();
+    render(
+      <MatchScreen matchID={MATCH} seat="1" credentials={CREDENTIALS} connect={() => transport} />,
+    );
+    act(() => transport.connect());
+    await act(async () =>
+      transport.last('sync').answer({
+        ok: false,
+        error: { code: 'UNAUTHORIZED', message: 'these credentials do not hold seat 1' },
+      }),
+    );
+    expect(screen.getByRole('alert').textContent).toContain('these credentials do not hold seat 1');
+    expect(screen.getByRole('link', { name: 'Watch it instead' })).toBeTruthy();
+  });
+});

@@ -1,0 +1,172 @@
+import { type MoveName, type Seat, type State, viewFor } from '@iron-curtain/game';
+import { fireEvent, render, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { MatchView } from '../src/board/MatchView.tsx';
+import { newMatch, play, wireView } from './fixtures.ts';
+
+const names: Record<Seat, string> = { '0': 'Ann', '1': 'Boris' };
+
+function renderFor(state: State, seat: Seat | null, pending = false) {
+  const onMove = vi.fn<(move: MoveName, args: unknown[]) => void>();
+  const view = wireView(state, seat);
+  const utils = render(
+    <MatchView view={view} seat={seat} names={names} log={[]} pending={pending} onMove={onMove} />,
+  );
+  return { ...utils, onMove, view };
+}
+
+const prompt = () => screen.getByRole('region', { name: 'Decision' });
+const choiceButtons = (container: HTMLElement) =>
+  [...container.querySelectorAll<HTMLButtonElement>('[data-choice]')].filter((b) => !b.disabled);
+
+/** USSR goes first and plays Iran east of Europe; the US declines the event; the USSR commands both cubes onto Iran. */
+function afterIranTurn(): State {
+  const state = newMatch();
+  play(
+    state,
+    ['1', 'chooseFirstPlayer', 'USSR'],
+    ['1', 'playCard', 'iran', { x: 1, y: 0 }],
+    ['0', 'decideEvent', false],
+    ['1', 'placeCube', 'iran'],
+    ['1', 'placeCube', 'iran'],
+  );
+  return state;
+}
+
+describe('choosing the first player', () => {
+  it('offers the USSR seat both sides and sends its choice', () => {
+    const { onMove } = renderFor(newMatch(), '1');
+    expect(prompt().textContent).toContain('Your turn (USSR): choose who goes first in round 1');
+    fireEvent.click(screen.getByRole('button', { name: 'The US goes first' }));
+    expect(onMove).toHaveBeenCalledWith('chooseFirstPlayer', ['US']);
+  });
+
+  it('shows the other seat whose decision it is, with no controls', () => {
+    const { container } = renderFor(newMatch(), '0');
+    expect(prompt().textContent).toContain('Waiting: the USSR (Boris) must choose who goes first');
+    expect(choiceButtons(container)).toHaveLength(0);
+  });
+});
+
+describe('playing a card', () => {
+  it('highlights exactly the legal cells of the chosen card and plays it on a click', () => {
+    const state = afterIranTurn();
+    const { onMove, container } = renderFor(state, '0');
+    // Before a card is chosen, no cell is offered.
+    expect(container.querySelectorAll('[data-cell]')).toHaveLength(0);
+    fireEvent.click(container.querySelector('[data-choice="hand"][data-card="france"]') as Element);
+    const cells = [...container.querySelectorAll('[data-cell]')].map((c) =>
+      c.getAttribute('data-cell'),
+    );
+    expect(cells.sort()).toEqual(['-1,0', '0,-1', '0,1']);
+    fireEvent.click(container.querySelector('[data-cell="0,1"]') as Element);
+    expect(onMove).toHaveBeenCalledWith('playCard', ['france', { x: 0, y: 1 }]);
+  });
+
+  it('disables every control while a move is on its way', () => {
+    const { container } = renderFor(afterIranTurn(), '0', true);
+    expect(container.querySelectorAll('[data-choice]').length).toBeGreaterThan(0);
+    expect(choiceButtons(container)).toHaveLength(0);
+    expect(prompt().textContent).toContain('Sending');
+  });
+});
+
+describe('event or command', () => {
+  it('lets the player of an own-flag card choose Event or Command', () => {
+    const state = afterIranTurn();
+    play(state, ['0', 'playCard', 'west-germany', { x: -1, y: 0 }]);
+    const { onMove } = renderFor(state, '0');
+    fireEvent.click(screen.getByRole('button', { name: /Command: place up to 3 cubes/ }));
+    expect(onMove).toHaveBeenCalledWith('chooseAction', ['command']);
+    fireEvent.click(screen.getByRole('button', { name: /Resolve the event: infiltrate 2/ }));
+    expect(onMove).toHaveBeenLastCalledWith('chooseAction', ['event']);
+  });
+
+  it("asks the card's owner to decide on the event when the opponent plays it", () => {
+    const state = newMatch();
+    play(state, ['1', 'chooseFirstPlayer', 'USSR'], ['1', 'playCard', 'iran', { x: 1, y: 0 }]);
+    const { onMove } = renderFor(state, '0');
+    expect(prompt().textContent).toContain('The USSR played Iran, which carries your flag');
+    fireEvent.click(screen.getByRole('button', { name: 'Decline the event' }));
+    expect(onMove).toHaveBeenCalledWith('decideEvent', [false]);
+  });
+});
+
+describe('placing cubes', () => {
+  it('marks each target with its cost (2 on a card the opponent controls) and can finish early', () => {
+    const state = afterIranTurn();
+    play(
+      state,
+      ['0', 'playCard', 'west-germany', { x: -1, y: 0 }],
+      ['0', 'chooseAction', 'command'],
+    );
+    const { onMove, container } = renderFor(state, '0');
+    expect(prompt().textContent).toContain('Command: 3 left');
+    expect(prompt().textContent).toContain('costs 2 for 1 cube');
+    const targets = [...container.querySelectorAll('button.table-card')];
+    const note = (id: string) =>
+      targets.find((t) => t.getAttribute('data-card') === id)?.querySelector('.card-note')
+        ?.textContent;
+    expect(targets.map((t) => t.getAttribute('data-card')).sort()).toEqual([
+      'europe',
+      'iran',
+      'west-germany',
+    ]);
+    expect(note('iran')).toBe('Place a cube: costs 2');
+    expect(note('europe')).toBe('Place a cube: costs 1');
+    fireEvent.click(container.querySelector('button[data-card="iran"]') as Element);
+    expect(onMove).toHaveBeenCalledWith('placeCube', ['iran']);
+    fireEvent.click(screen.getByRole('button', { name: 'Finish placing' }));
+    expect(onMove).toHaveBeenLastCalledWith('finishStep', []);
+  });
+});
+
+describe('event steps', () => {
+  it('removes opponent cubes from the highlighted cards', () => {
+    const state = afterIranTurn();
+    play(state, ['0', 'playCard', 'hungary', { x: -1, y: 0 }], ['1', 'decideEvent', true]);
+    const { onMove, container } = renderFor(state, '1');
+    expect(prompt().textContent).toContain('Remove up to 2 US cubes');
+    fireEvent.click(container.querySelector('button[data-card="europe"]') as Element);
+    expect(onMove).toHaveBeenCalledWith('removeCube', ['europe']);
+  });
+
+  it('moves a card to a highlighted cell or leaves it', () => {
+    const state = afterIranTurn();
+    play(
+      state,
+      ['0', 'playCard', 'france', { x: -1, y: 0 }],
+      ['0', 'chooseAction', 'command'],
+      ['0', 'finishStep'],
+      ['1', 'playCard', 'israel', { x: 2, y: 0 }],
+      ['0', 'decideEvent', true],
+    );
+    expect(state.decision?.kind).toBe('moveCard');
+    const { onMove, container } = renderFor(state, '0');
+    const cells = [...container.querySelectorAll('[data-cell]')];
+    expect(cells.length).toBeGreaterThan(0);
+    expect(cells.every((c) => c.textContent?.startsWith('Move here'))).toBe(true);
+    const first = cells[0] as Element;
+    fireEvent.click(first);
+    const [x, y] = (first.getAttribute('data-cell') as string).split(',').map(Number);
+    expect(onMove).toHaveBeenCalledWith('moveCard', ['iran', { x, y }]);
+    fireEvent.click(screen.getByRole('button', { name: 'Leave Iran where it is' }));
+    expect(onMove).toHaveBeenLastCalledWith('finishStep', []);
+  });
+});
+
+describe('spectators', () => {
+  it('see no hand and no controls, only both hands as backs with counts', () => {
+    const state = afterIranTurn();
+    const { container } = renderFor(state, null);
+    expect(screen.queryByRole('region', { name: 'Your hand' })).toBeNull();
+    expect(choiceButtons(container)).toHaveLength(0);
+    const hidden = [...container.querySelectorAll('[data-hidden-hand]')].map((h) =>
+      h.textContent?.trim(),
+    );
+    expect(hidden).toEqual(['US (Ann): 5 cards in hand', 'USSR (Boris): 4 cards in hand']);
+    expect(viewFor(state, null).hands['0']).toEqual(['?', '?', '?', '?', '?']);
+    // No card name of a hidden hand appears anywhere.
+    expect(container.textContent).not.toContain('West Germany');
+  });
+});
