@@ -1,0 +1,135 @@
+import { type LogEntry, publicView, type State } from '@iron-curtain/game';
+import {
+  createMatchResponseSchema,
+  matchInfoSchema,
+  matchListSchema,
+  seatGrantSchema,
+  syncMessageSchema,
+} from '@iron-curtain/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createAndJoin,
+  type GameClient,
+  prng,
+  pickMove,
+  request,
+  seatClient,
+  startServer,
+  type TestServer,
+} from './support.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('a complete match through the lobby API', () => {
+  it('two seats play to the end while a spectator sees every public change', async () => {
+    const { created, joined } = await createAndJoin(server.url, {
+      side: 'US',
+      visibility: 'public',
+    });
+    expect(createMatchResponseSchema.parse(created).seat).toBe('0');
+    expect(created.side).toBe('US');
+    expect(seatGrantSchema.parse(joined)).toMatchObject({ seat: '1', side: 'USSR' });
+    expect(created.links.spectate).toBe(`/watch/${created.matchID}`);
+    expect(created.links.invite).toMatch(new RegExp(`^/join/${created.matchID}#.{22,}$`));
+
+    const listed = await request(`${server.url}/api/matches?status=playing`, 'GET');
+    expect(matchListSchema.parse(listed.body).matches.map((m) => m.matchID)).toContain(
+      created.matchID,
+    );
+
+    const spectator = await seatClient(server.url, created.matchID, null);
+    const us = await seatClient(server.url, created.matchID, '0', created.credentials);
+    const ussr = await seatClient(server.url, created.matchID, '1', joined.credentials);
+    await spectator.until(
+      () => spectator.presence?.players['0'].connected === true && spectator.presence.players['1'].connected,
+      'both seats present',
+    );
+    expect(spectator.presence).toMatchObject({
+      players: { '0': { name: 'Ann' }, '1': { name: 'Boris' } },
+      spectators: 1,
+      status: 'playing',
+    });
+    const syncFrame = spectator.wire.find((w) => w.includes('"sync"'));
+    expect(syncFrame).toBeDefined();
+    expect(() =>
+      syncMessageSchema.parse(JSON.parse((syncFrame as string).slice((syncFrame as string).indexOf('[')))[1]),
+    ).not.toThrow();
+
+    // Every state the seats reach, the spectator is sent too, with the same public picture.
+    const publicAt = new Map<number, string>();
+    const seen: number[] = [];
+    spectator.socket.on('update', (m: { state: { stateID: number; G: unknown } }) => {
+      seen.push(m.state.stateID);
+      publicAt.set(m.state.stateID, JSON.stringify(publicView(m.state.G as State)));
+    });
+
+    const random = prng(20261121);
+    const seats = { '0': us, '1': ussr } as const;
+    let moves = 0;
+    while (us.gameover === undefined) {
+      const seat = us.view.decision?.seat;
+      expect(seat).toBeDefined();
+      const player: GameClient = seats[seat as '0' | '1'];
+      const before = player.state?.stateID ?? 0;
+      const ack = await player.move(pickMove(player, random));
+      expect(ack).toEqual({ ok: true });
+      moves += 1;
+      await Promise.all(
+        [us, ussr, spectator].map((c) => c.until(() => (c.state?.stateID ?? 0) > before, 'update')),
+      );
+      expect(JSON.stringify(publicView(us.view))).toBe(publicAt.get(before + 1));
+      expect(JSON.stringify(publicView(ussr.view))).toBe(publicAt.get(before + 1));
+    }
+    expect(moves).toBeGreaterThan(10);
+    expect(seen).toEqual(Array.from({ length: moves }, (_, i) => i + 1));
+    expect(us.refusals).toEqual([]);
+    expect(ussr.refusals).toEqual([]);
+
+    // The log the spectator built from updates is the log a fresh sync sends.
+    const late = await seatClient(server.url, created.matchID, null);
+    expect(late.log).toEqual(spectator.log);
+    expect(late.log.at(-1)?.type).toBe('gameOver');
+    const gameOver = late.log.at(-1) as Extract<LogEntry, { type: 'gameOver' }>;
+
+    await spectator.until(() => spectator.presence?.status === 'finished', 'finished presence');
+    const info = matchInfoSchema.parse(
+      (await request(`${server.url}/api/matches/${created.matchID}`, 'GET')).body,
+    );
+    expect(info.status).toBe('finished');
+    expect(info.result).toMatchObject({ winnerSide: gameOver.result.winnerSide });
+    expect(info.spectators).toBe(2);
+
+    // A finished match takes no more moves.
+    const after = await us.move({ move: 'finishStep', args: [] });
+    expect(after).toMatchObject({ ok: false, error: { code: 'INVALID_MOVE' } });
+
+    for (const c of [us, ussr, spectator, late]) c.close();
+  });
+
+  it('leaving a match in play resigns it and tells everyone', async () => {
+    const { created, joined } = await createAndJoin(server.url, { side: 'USSR' });
+    const ussr = await seatClient(server.url, created.matchID, '0', created.credentials);
+    const us = await seatClient(server.url, created.matchID, '1', joined.credentials);
+    // The USSR chooses who goes first: the match is under way.
+    expect(await ussr.move(pickMove(ussr, prng(1)))).toEqual({ ok: true });
+    const left = await request(`${server.url}/api/matches/${created.matchID}/leave`, 'POST', {
+      seat: '0',
+      credentials: created.credentials,
+    });
+    expect(left.status).toBe(200);
+    expect(matchInfoSchema.parse(left.body)).toMatchObject({
+      status: 'finished',
+      result: { winner: '1', winnerSide: 'US', reason: 'resigned' },
+    });
+    await us.until(() => us.presence?.status === 'finished', 'resignation pushed');
+    expect(us.presence?.result).toMatchObject({ winner: '1', reason: 'resigned' });
+    ussr.close();
+    us.close();
+  });
+});

@@ -1,0 +1,323 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { legalMoves, type LogEntry, type Move, type Seat, type State } from '@iron-curtain/game';
+import type {
+  Ack,
+  CreateMatchResponse,
+  Presence,
+  RefusedMessage,
+  SeatGrant,
+  SyncMessage,
+  UpdateMessage,
+} from '@iron-curtain/protocol';
+import pg from 'pg';
+import { io, type Socket } from 'socket.io-client';
+import { type App, createApp } from '../src/app.ts';
+import { type Config, loadConfig } from '../src/config.ts';
+import { createLogger } from '../src/logger.ts';
+import { openPostgresStore } from '../src/storage/postgres.ts';
+import { openSqliteStore } from '../src/storage/sqlite.ts';
+import type { Store } from '../src/storage/store.ts';
+
+export const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export function tempDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'ic-server-'));
+}
+
+/** A Postgres schema of its own for one test file, so runs never collide. */
+export function uniqueSchema(): string {
+  return `ic_test_${randomBytes(6).toString('hex')}`;
+}
+
+export async function dropSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+export type StoreKind = 'sqlite' | 'postgres';
+
+export async function openTestStore(kind: StoreKind, where: string): Promise<Store> {
+  return kind === 'sqlite' ? openSqliteStore(where) : openPostgresStore(POSTGRES_URL, where);
+}
+
+export interface TestServer {
+  url: string;
+  app: App;
+  store: Store;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** The whole server in this process, on an ephemeral port of 127.0.0.1. */
+export async function startServer(
+  options: { store?: Store; env?: Record<string, string> } = {},
+): Promise<TestServer> {
+  const dir = tempDir();
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dir,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_SECOND: '1000',
+    RATE_LIMIT_BURST: '1000',
+    ...options.env,
+  });
+  const store = options.store ?? openSqliteStore(dir);
+  const app = createApp(config, store, createLogger(config));
+  const port = await app.listen();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    app,
+    store,
+    config,
+    async close() {
+      await app.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface HttpAnswer<T = unknown> {
+  status: number;
+  body: T;
+  text: string;
+}
+
+export async function request<T = unknown>(
+  url: string,
+  method: 'GET' | 'POST',
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<HttpAnswer<T>> {
+  const response = await fetch(url, {
+    method,
+    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, body: parsed as T, text };
+}
+
+/** Creates a match and seats a second player through the lobby API. */
+export async function createAndJoin(
+  url: string,
+  create: Record<string, unknown> = {},
+): Promise<{ created: CreateMatchResponse; joined: SeatGrant; invite: string; texts: string[] }> {
+  const created = await request<CreateMatchResponse>(`${url}/api/matches`, 'POST', {
+    name: 'Ann',
+    ...create,
+  });
+  if (created.status !== 201) throw new Error(`create failed: ${created.text}`);
+  const invite = decodeURIComponent(created.body.links.invite.split('#')[1] ?? '');
+  const joined = await request<SeatGrant>(
+    `${url}/api/matches/${created.body.matchID}/join`,
+    'POST',
+    { name: 'Boris', invite },
+  );
+  if (joined.status !== 200) throw new Error(`join failed: ${joined.text}`);
+  return { created: created.body, joined: joined.body, invite, texts: [created.text, joined.text] };
+}
+
+interface Frame {
+  G: Record<string, unknown>;
+  ctx: Record<string, unknown>;
+  stateID: number;
+}
+
+/**
+ * A socket.io client of the game service that keeps every raw frame it receives,
+ * the latest state it was sent, the log, presence and refusals.
+ */
+export class GameClient {
+  readonly socket: Socket;
+  /** Every packet as it arrived on the wire, before socket.io decoded it. */
+  readonly wire: string[] = [];
+  state: Frame | undefined;
+  log: LogEntry[] = [];
+  presence: Presence | undefined;
+  readonly refusals: RefusedMessage[] = [];
+  syncs = 0;
+  playerID: Seat | null = null;
+  private waiters: (() => void)[] = [];
+
+  constructor(url: string, options: { headers?: Record<string, string> } = {}) {
+    this.socket = io(`${url}/game`, {
+      transports: ['websocket'],
+      forceNew: true,
+      reconnection: false,
+      extraHeaders: options.headers,
+    });
+    this.socket.io.on('open', () => {
+      this.socket.io.engine.on('packet', (packet: { type: string; data?: unknown }) => {
+        this.wire.push(`${packet.type}:${typeof packet.data === 'string' ? packet.data : ''}`);
+      });
+    });
+    this.socket.on('sync', (m: SyncMessage) => {
+      this.syncs += 1;
+      this.playerID = m.playerID;
+      this.state = m.state as Frame;
+      this.log = [...m.log];
+      this.presence = m.presence;
+      this.notify();
+    });
+    this.socket.on('update', (m: UpdateMessage) => {
+      this.state = m.state as Frame;
+      this.log.push(...m.entries);
+      this.notify();
+    });
+    this.socket.on('presence', (p: Presence) => {
+      this.presence = p;
+      this.notify();
+    });
+    this.socket.on('refused', (r: RefusedMessage) => {
+      this.refusals.push(r);
+      this.notify();
+    });
+  }
+
+  private notify() {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+
+  /** Resolves when `predicate` holds, checking after every message; rejects after `ms`. */
+  async until(predicate: () => boolean, what: string, ms = 10_000): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!predicate()) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out waiting for ${what}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  async connected(): Promise<void> {
+    if (this.socket.connected) return;
+    await new Promise<void>((resolve, reject) => {
+      this.socket.once('connect', () => resolve());
+      this.socket.once('connect_error', reject);
+    });
+  }
+
+  emit(event: string, ...args: unknown[]): Promise<Ack> {
+    return this.socket.timeout(10_000).emitWithAck(event, ...args) as Promise<Ack>;
+  }
+
+  async sync(matchID: string, playerID: Seat | null, credentials?: string): Promise<Ack> {
+    await this.connected();
+    const before = this.syncs;
+    const ack = await this.emit('sync', { matchID, playerID, credentials });
+    if (ack.ok) await this.until(() => this.syncs > before, 'sync');
+    return ack;
+  }
+
+  /** Sends a move for this client's seat on the state it last saw. */
+  move(move: Move, overrides: { stateID?: number; playerID?: string } = {}): Promise<Ack> {
+    if (!this.state) throw new Error('not synced');
+    return this.emit('update', {
+      matchID: this.matchID,
+      stateID: overrides.stateID ?? this.state.stateID,
+      action: {
+        type: 'MAKE_MOVE',
+        payload: { type: move.move, args: move.args, playerID: overrides.playerID ?? this.playerID },
+      },
+    });
+  }
+
+  matchID = '';
+
+  get view(): State {
+    if (!this.state) throw new Error('not synced');
+    return this.state.G as unknown as State;
+  }
+
+  get gameover(): unknown {
+    return this.state?.ctx.gameover;
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
+
+export async function seatClient(
+  url: string,
+  matchID: string,
+  playerID: Seat | null,
+  credentials?: string,
+): Promise<GameClient> {
+  const client = new GameClient(url);
+  client.matchID = matchID;
+  const ack = await client.sync(matchID, playerID, credentials);
+  if (!ack.ok) throw new Error(`sync refused: ${ack.error.message}`);
+  return client;
+}
+
+/** A small seeded PRNG (mulberry32) so a failing match can be played again. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A legal move for `client`'s seat, chosen from what the client itself was sent. */
+export function pickMove(client: GameClient, random: () => number): Move {
+  const moves = legalMoves(client.view, client.playerID);
+  if (moves.length === 0) throw new Error(`seat ${client.playerID} has no legal move`);
+  return moves[Math.floor(random() * moves.length)] as Move;
+}
+
+/** The seat whose decision it is, as the clients were told. */
+export function decider(client: GameClient): Seat | undefined {
+  return client.view.decision?.seat;
+}
+
+/** Plays until the game ends (or `maxMoves`), waiting until every watcher has seen each new state. */
+export async function playOut(
+  seats: Record<Seat, GameClient>,
+  watchers: GameClient[],
+  random: () => number,
+  maxMoves = 1000,
+): Promise<number> {
+  let moves = 0;
+  while (seats['0'].gameover === undefined && moves < maxMoves) {
+    const seat = decider(seats['0']);
+    if (seat === undefined) throw new Error('nobody decides, yet the game is not over');
+    const player = seats[seat];
+    const target = (player.state?.stateID ?? 0) + 1;
+    const ack = await player.move(pickMove(player, random));
+    if (!ack.ok) throw new Error(`move refused: ${ack.error.code} ${ack.error.message}`);
+    moves += 1;
+    await Promise.all(
+      [...watchers, seats['0'], seats['1']].map((c) =>
+        c.until(() => (c.state?.stateID ?? -1) >= target, `state ${target}`),
+      ),
+    );
+  }
+  return moves;
+}
