@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createAndJoin,
   type GameClient,
-  prng,
   pickMove,
+  prng,
   request,
   seatClient,
   startServer,
@@ -47,7 +47,9 @@ describe('a complete match through the lobby API', () => {
     const us = await seatClient(server.url, created.matchID, '0', created.credentials);
     const ussr = await seatClient(server.url, created.matchID, '1', joined.credentials);
     await spectator.until(
-      () => spectator.presence?.players['0'].connected === true && spectator.presence.players['1'].connected,
+      () =>
+        spectator.presence?.players['0'].connected === true &&
+        spectator.presence.players['1'].connected,
       'both seats present',
     );
     expect(spectator.presence).toMatchObject({
@@ -58,7 +60,9 @@ describe('a complete match through the lobby API', () => {
     const syncFrame = spectator.wire.find((w) => w.includes('"sync"'));
     expect(syncFrame).toBeDefined();
     expect(() =>
-      syncMessageSchema.parse(JSON.parse((syncFrame as string).slice((syncFrame as string).indexOf('[')))[1]),
+      syncMessageSchema.parse(
+        JSON.parse((syncFrame as string).slice((syncFrame as string).indexOf('[')))[1],
+      ),
     ).not.toThrow();
 
     // Every state the seats reach, the spectator is sent too, with the same public picture.

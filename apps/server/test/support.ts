@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { legalMoves, type LogEntry, type Move, type Seat, type State } from '@iron-curtain/game';
+import { type LogEntry, legalMoves, type Move, type Seat, type State } from '@iron-curtain/game';
 import type {
   Ack,
   CreateMatchResponse,
@@ -21,7 +21,8 @@ import { openPostgresStore } from '../src/storage/postgres.ts';
 import { openSqliteStore } from '../src/storage/sqlite.ts';
 import type { Store } from '../src/storage/store.ts';
 
-export const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const POSTGRES_URL =
+  process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 export function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'ic-server-'));
@@ -239,7 +240,11 @@ export class GameClient {
       stateID: overrides.stateID ?? this.state.stateID,
       action: {
         type: 'MAKE_MOVE',
-        payload: { type: move.move, args: move.args, playerID: overrides.playerID ?? this.playerID },
+        payload: {
+          type: move.move,
+          args: move.args,
+          playerID: overrides.playerID ?? this.playerID,
+        },
       },
     });
   }
