@@ -64,7 +64,12 @@ export function MatchScreen({
   }
 
   return (
-    <main className="page match-page">
+    <main
+      className="page match-page"
+      data-state-id={game.stateID}
+      data-pending={game.pending}
+      data-synced={game.synced}
+    >
       <ConnectionBar
         connection={game.connection}
         synced={game.synced}

@@ -1,0 +1,34 @@
+import type { Page } from 'playwright-core';
+
+/** Reads what the match page shows: used by the end-to-end test and the time-to-board bench. */
+export const boardShown = (page: Page) =>
+  page.locator('section[aria-label="The table"] [data-card]').first().waitFor({ timeout: 15_000 });
+
+export const synced = (page: Page) =>
+  page.locator('main[data-synced="true"]').waitFor({ timeout: 15_000 });
+
+export const stateID = async (page: Page) =>
+  Number(await page.locator('main.match-page').getAttribute('data-state-id'));
+
+export const tableCards = (page: Page) =>
+  page
+    .locator('section[aria-label="The table"] [data-card]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-card') as string));
+
+export const isOver = async (page: Page) =>
+  (await page.locator('section[aria-label="Result"]').count()) > 0;
+
+export const refusal = async (page: Page) => {
+  const banner = page.locator('[data-refusal]');
+  return (await banner.count()) > 0 ? await banner.first().textContent() : null;
+};
+
+/** The choices the UI offers this page now (enabled controls marked data-choice). */
+export const offered = (page: Page) =>
+  page.locator('[data-choice]:not([disabled])').evaluateAll((els) =>
+    els.map((e, index) => ({
+      index,
+      kind: e.getAttribute('data-choice') as string,
+      label: (e.textContent ?? '').trim().slice(0, 60),
+    })),
+  );

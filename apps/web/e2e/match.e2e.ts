@@ -1,0 +1,178 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { boardShown, isOver, offered, refusal, stateID, synced, tableCards } from './drive.ts';
+import { ARTIFACTS, buildAll, launchBrowser, type RunningServer, startServer } from './harness.ts';
+
+/** mulberry32: the players' choices are random but the same on every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: path.join(ARTIFACTS, `e2e-${name}.png`), fullPage: true });
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  buildAll();
+  // A scripted player clicks faster than a person: lift the per-socket rate limit.
+  server = await startServer({ RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_BURST: '200' });
+  browser = await launchBrowser();
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** The page that offers choices now, and those choices; fails if no page does for too long. */
+async function nextActor(players: Page[]) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    for (const page of players) {
+      const refused = await refusal(page);
+      if (refused) throw new Error(`the server refused a choice the UI offered: ${refused}`);
+      const choices = await offered(page);
+      if (choices.length > 0) return { page, choices };
+    }
+    if ((await Promise.all(players.map(isOver))).every(Boolean)) return null;
+    if (Date.now() > deadline) throw new Error('no page offers a choice and the match is not over');
+    await sleep(25);
+  }
+}
+
+describe('a match in the browser', () => {
+  it('is created, joined by invite, watched, played to the end, and survives a reload', async () => {
+    const base = { baseURL: server.url };
+    const hostContext = await browser.newContext({
+      ...base,
+      viewport: { width: 1280, height: 900 },
+    });
+    const guestContext = await browser.newContext({
+      ...base,
+      viewport: { width: 390, height: 844 },
+    });
+    const watchContext = await browser.newContext({
+      ...base,
+      viewport: { width: 1280, height: 900 },
+    });
+    for (const context of [hostContext, guestContext, watchContext])
+      context.setDefaultTimeout(15_000);
+
+    // 1. Ann creates a public match as the US.
+    const ann = await hostContext.newPage();
+    await ann.goto('/');
+    await ann.getByLabel('Your name').fill('Ann');
+    await ann.getByLabel('the US', { exact: true }).check();
+    await ann.getByLabel('Public: listed for spectators').check();
+    await ann.getByRole('button', { name: 'Create the match' }).click();
+    const invite = await ann.getByLabel('Invite link').inputValue();
+    const spectate = await ann.getByLabel('Spectator link').inputValue();
+    expect(invite).toMatch(/\/join\/[\w-]+#.+/);
+    expect(spectate).toMatch(/\/watch\/[\w-]+$/);
+    await shot(ann, '1-created');
+    await ann.getByRole('button', { name: 'Go to the table' }).click();
+    await synced(ann);
+    await boardShown(ann);
+    await ann.getByRole('region', { name: 'Invite' }).waitFor();
+
+    // 2. Boris opens the invite link on a phone-sized screen and takes the free seat.
+    const boris = await guestContext.newPage();
+    await boris.goto(invite);
+    await boris.getByLabel('Your name').fill('Boris');
+    await shot(boris, '2-invite');
+    await boris.getByRole('button', { name: 'Take the seat and play' }).click();
+    await synced(boris);
+    await boardShown(boris);
+    await ann.locator('[data-player="1"]', { hasText: 'Boris' }).waitFor();
+
+    // 3. A spectator opens the spectator link.
+    const watcher = await watchContext.newPage();
+    await watcher.goto(spectate);
+    await synced(watcher);
+    await boardShown(watcher);
+    expect(await watcher.getByRole('region', { name: 'Your hand' }).count()).toBe(0);
+    await ann.getByText('1 watching').waitFor();
+
+    // 4. They play to the end, clicking only what the UI offers.
+    const random = seeded(1989);
+    const players = [ann, boris];
+    let clicks = 0;
+    let reloaded = false;
+    for (; clicks < 1000; clicks++) {
+      const turn = await nextActor(players);
+      if (!turn) break;
+      const { page, choices } = turn;
+      const cells = choices.filter((c) => c.kind === 'cell');
+      const pool = cells.length > 0 ? cells : choices;
+      const pick = pool[Math.floor(random() * pool.length)] as (typeof pool)[number];
+      await page.locator('[data-choice]:not([disabled])').nth(pick.index).click();
+      await page.locator('main[data-pending="false"]').waitFor({ timeout: 15_000 });
+
+      // 5. Midway, Boris reloads: the same seat and the same hand come back.
+      if (!reloaded && (await stateID(boris)) >= 15 && !(await isOver(boris))) {
+        reloaded = true;
+        await shot(boris, '3-before-reload');
+        const hand = await boris
+          .locator('section[aria-label="Your hand"] [data-card]')
+          .evaluateAll((els) => els.map((e) => e.getAttribute('data-card')));
+        const table = await tableCards(boris);
+        await boris.reload();
+        await synced(boris);
+        await boardShown(boris);
+        expect(
+          await boris
+            .locator('section[aria-label="Your hand"] [data-card]')
+            .evaluateAll((els) => els.map((e) => e.getAttribute('data-card'))),
+        ).toEqual(hand);
+        expect(await tableCards(boris)).toEqual(table);
+        expect(await boris.locator('[data-player="1"]').textContent()).toContain('(you)');
+        await shot(boris, '4-after-reload');
+      }
+    }
+    expect(reloaded).toBe(true);
+
+    // 6. Every page shows the same end: the winner, the reason, the same table.
+    for (const page of [ann, boris, watcher]) {
+      await page.getByRole('region', { name: 'Result' }).waitFor({ timeout: 15_000 });
+    }
+    const winner = await ann.getByRole('region', { name: 'Result' }).getAttribute('data-winner');
+    expect(['US', 'USSR']).toContain(winner);
+    for (const page of [boris, watcher]) {
+      expect(await page.getByRole('region', { name: 'Result' }).getAttribute('data-winner')).toBe(
+        winner,
+      );
+    }
+    const finalTable = await tableCards(ann);
+    expect(finalTable.length).toBeGreaterThan(1);
+    expect((await tableCards(watcher)).sort()).toEqual([...finalTable].sort());
+    expect((await tableCards(boris)).sort()).toEqual([...finalTable].sort());
+    const reason = await watcher.locator('.end-reason').getAttribute('data-reason');
+    const steps = await watcher.locator('[data-step]').count();
+    expect(await ann.locator('[data-step]').count()).toBe(steps);
+    if (reason === 'final') expect(steps).toBe(7);
+    const logLength = await ann.locator('section[aria-label="Move log"] li').count();
+    expect(await watcher.locator('section[aria-label="Move log"] li').count()).toBe(logLength);
+    for (const page of [ann, boris, watcher]) expect(await refusal(page)).toBeNull();
+
+    await shot(ann, '5-end-host');
+    await shot(boris, '5-end-guest-mobile');
+    await shot(watcher, '5-end-spectator');
+    console.log(
+      `e2e: ${clicks} clicks, ${finalTable.length} cards on the table, ${winner} won (${reason}), ${logLength} log lines`,
+    );
+    await Promise.all([hostContext.close(), guestContext.close(), watchContext.close()]);
+  });
+});
