@@ -129,11 +129,12 @@ export class GameService {
       flooding: 0,
     };
     metrics.sockets.inc();
-    socket.onAny((event: unknown) => {
+    socket.onAny((event: unknown, ...args: unknown[]) => {
       if (event !== 'sync' && event !== 'update') {
         const name = String(event).slice(0, 32);
-        void this.guard(socket, [null], async () =>
-          this.refuse(socket, { code: 'BAD_MESSAGE', message: `unknown event '${name}'` }),
+        const ack = args.filter((a) => typeof a === 'function');
+        void this.guard(socket, [null, ...ack.slice(-1)], async (_payload, answer) =>
+          this.refuse(socket, { code: 'BAD_MESSAGE', message: `unknown event '${name}'` }, answer),
         );
       }
     });
