@@ -9,10 +9,11 @@ export const storedSeatSchema = seatGrantSchema.extend({
 });
 export type StoredSeat = z.infer<typeof storedSeatSchema>;
 
-const key = (matchID: string) => `iron-curtain:seat:${matchID}`;
+/** The localStorage key of a match's seat (tools that open a seat's page set it too). */
+export const seatStorageKey = (matchID: string) => `iron-curtain:seat:${matchID}`;
 
 export function loadSeat(matchID: string, storage: Storage = localStorage): StoredSeat | null {
-  const raw = storage.getItem(key(matchID));
+  const raw = storage.getItem(seatStorageKey(matchID));
   if (raw === null) return null;
   try {
     const parsed = storedSeatSchema.safeParse(JSON.parse(raw));
@@ -28,9 +29,5 @@ export function saveSeat(
   storage: Storage = localStorage,
 ): void {
   const seat: StoredSeat = { ...grant, ...extra };
-  storage.setItem(key(grant.matchID), JSON.stringify(seat));
-}
-
-export function forgetSeat(matchID: string, storage: Storage = localStorage): void {
-  storage.removeItem(key(matchID));
+  storage.setItem(seatStorageKey(grant.matchID), JSON.stringify(seat));
 }

@@ -1,0 +1,58 @@
+/**
+ * Initial JavaScript of the match page: every script the built index.html loads
+ * (entry and modulepreloads) and the chunks they import statically, gzip-compressed.
+ * Goal: <= 150 kB gzip. Rerun: `npx tsx bench/web-bundle.ts` (add `--no-build` to measure
+ * the current apps/web/dist).
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const DIST = path.join(REPO, 'apps/web/dist');
+const GOAL_KB = 150;
+
+if (!process.argv.includes('--no-build')) {
+  execFileSync('npm', ['run', 'build', '-w', '@iron-curtain/web'], { cwd: REPO, stdio: 'ignore' });
+}
+
+const html = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
+const entries = [
+  ...html.matchAll(/<script[^>]+src="([^"]+\.js)"/g),
+  ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+\.js)"/g),
+].map((m) => m[1] as string);
+
+// Follow static imports between chunks ("./x.js"); dynamic import() chunks load later, not at first.
+const seen = new Set<string>();
+const queue = entries.map((src) => path.join(DIST, src));
+while (queue.length > 0) {
+  const file = queue.pop() as string;
+  if (seen.has(file)) continue;
+  seen.add(file);
+  const code = fs.readFileSync(file, 'utf8');
+  for (const m of code.matchAll(
+    /(?:^|[;}\s])import\s*(?:[\w${},*\s]+from\s*)?["'](\.\/[^"']+\.js)["']/g,
+  )) {
+    queue.push(path.join(path.dirname(file), m[1] as string));
+  }
+}
+
+const kB = (bytes: number) => (bytes / 1000).toFixed(1);
+let raw = 0;
+let gzip9 = 0;
+let gzip6 = 0;
+for (const file of seen) {
+  const code = fs.readFileSync(file);
+  raw += code.length;
+  gzip9 += zlib.gzipSync(code, { level: 9 }).length;
+  gzip6 += zlib.gzipSync(code, { level: 6 }).length;
+  console.log(`${path.relative(DIST, file)}: ${kB(code.length)} kB`);
+}
+console.log(`initial JavaScript: ${seen.size} file(s), ${kB(raw)} kB raw`);
+console.log(`gzip -9: ${kB(gzip9)} kB, gzip -6: ${kB(gzip6)} kB (goal <= ${GOAL_KB} kB)`);
+if (gzip6 > GOAL_KB * 1000) {
+  console.log('goal NOT met');
+  process.exitCode = 1;
+} else console.log('goal met');
