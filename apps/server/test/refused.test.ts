@@ -1,4 +1,4 @@
-import type { Seat, State } from '@iron-curtain/game';
+import type { Seat } from '@iron-curtain/game';
 import { MAX_MESSAGE_BYTES, type RefusedMessage } from '@iron-curtain/protocol';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -350,7 +350,7 @@ describe('the state a socket is sent', () => {
       expect(all).not.toContain(credentials['0']);
       expect(all).not.toContain(credentials['1']);
       expect(all).not.toContain('prngstate');
-      expect((client.state?.G as unknown as State).reserve.every((c) => c === '?')).toBe(true);
+      expect(client.view.reserve.every((c) => c === '?')).toBe(true);
     }
   });
 });
