@@ -1,0 +1,419 @@
+import { legalMoves, type Seat, type State } from '@iron-curtain/game';
+import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
+import type { TargetKind } from '../lib/targets.ts';
+
+/** What one step of a match did. */
+export type StepResult =
+  | { kind: 'moved'; rtt: number }
+  | { kind: 'refused'; code: string }
+  /** The match is over (ours) and should be replaced by a new one. */
+  | { kind: 'over' };
+
+/**
+ * One match as the benchmark plays it: two seats, each with its own socket, moving
+ * whenever it is their decision. The echo floor is the same shape: two sockets taking
+ * turns, each 'move' one echo of a frame-sized payload.
+ */
+export interface MatchDriver {
+  /** Creates the match (through the lobby where there is one) and syncs both seats. */
+  open(): Promise<void>;
+  /** One move by whoever must move; resolves when the mover has the resulting state. */
+  step(): Promise<StepResult>;
+  /** Sockets that are synced with the current state (after a reconnect too). */
+  syncedSockets(): number;
+  /** Changes whenever the state either seat holds changes (the sum of their state ids). */
+  stateKey(): number;
+  /** Calls `listener` when a socket is synced again after it lost its connection. */
+  onResync(listener: (at: number) => void): void;
+  close(): void;
+}
+
+export interface DriverContext {
+  kind: TargetKind;
+  base: string;
+  /** The echo payload: one real update frame. */
+  frame: unknown;
+  stepTimeoutMs: number;
+}
+
+/** Reconnection settings of our web client (apps/web/src/match/transport.ts). */
+const SOCKET_OPTIONS: Partial<ManagerOptions & SocketOptions> = {
+  transports: ['websocket'],
+  reconnectionDelay: 500,
+  reconnectionDelayMax: 4000,
+  forceNew: true,
+};
+
+async function postJson<T>(url: string, body: unknown): Promise<T> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`POST ${url}: ${response.status} ${text.slice(0, 200)}`);
+  return JSON.parse(text) as T;
+}
+
+/** Resolves with the first event that `match` accepts, or rejects after `ms`. */
+function waitFor<T>(
+  socket: Socket,
+  events: string[],
+  match: (event: string, args: unknown[]) => T | undefined,
+  ms: number,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const handlers = new Map<string, (...args: unknown[]) => void>();
+    const done = () => {
+      clearTimeout(timer);
+      for (const [event, handler] of handlers) socket.off(event, handler);
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`no ${events.join('/')} within ${ms} ms`));
+    }, ms);
+    for (const event of events) {
+      const handler = (...args: unknown[]) => {
+        const value = match(event, args);
+        if (value !== undefined) {
+          done();
+          resolve(value);
+        }
+      };
+      handlers.set(event, handler);
+      socket.on(event, handler);
+    }
+  });
+}
+
+/**
+ * Keeps a socket connected even when the server ends it on purpose: socket.io-client
+ * does not reconnect after a server-side disconnect ('io server disconnect', what a
+ * graceful shutdown sends), so a client that wants to survive a restart asks again.
+ */
+function reconnectAfterServerDisconnect(socket: Socket, tally: Tally): void {
+  socket.on('disconnect', (reason) => {
+    if (reason === 'io server disconnect') {
+      tally.serverDisconnects += 1;
+      setTimeout(() => socket.connect(), 500 * (0.5 + Math.random()));
+    }
+  });
+}
+
+/** Counts kept per worker about how sockets lost their connection. */
+export interface Tally {
+  serverDisconnects: number;
+}
+
+export function createDriver(ctx: DriverContext, tally: Tally): MatchDriver {
+  switch (ctx.kind) {
+    case 'echo':
+      return new EchoMatch(ctx, tally);
+    case 'stock':
+      return new StockMatch(ctx, tally);
+    case 'sqlite':
+    case 'postgres':
+      return new OurMatch(ctx, tally);
+  }
+}
+
+class EchoMatch implements MatchDriver {
+  private sockets: Socket[] = [];
+  private turn = 0;
+  private synced = new Set<Socket>();
+  private resync: ((at: number) => void) | undefined;
+  constructor(
+    private readonly ctx: DriverContext,
+    private readonly tally: Tally,
+  ) {}
+
+  async open() {
+    for (let i = 0; i < 2; i++) {
+      const socket = io(`${this.ctx.base}/echo`, SOCKET_OPTIONS);
+      reconnectAfterServerDisconnect(socket, this.tally);
+      socket.on('disconnect', () => this.synced.delete(socket));
+      let connectedBefore = false;
+      socket.on('connect', () => {
+        // Resynced = a round trip through the new connection.
+        socket.emit('echo', { hello: true });
+        void waitFor(socket, ['echo'], () => true, 30_000).then(
+          () => {
+            this.synced.add(socket);
+            if (connectedBefore) this.resync?.(Date.now());
+            connectedBefore = true;
+          },
+          () => undefined,
+        );
+      });
+      this.sockets.push(socket);
+    }
+    await Promise.all(
+      this.sockets.map((s) =>
+        waitFor(s, ['connect'], () => true, 30_000).then(() =>
+          waitFor(s, ['echo'], () => true, 30_000),
+        ),
+      ),
+    );
+  }
+
+  async step(): Promise<StepResult> {
+    const socket = this.sockets[this.turn++ % 2] as Socket;
+    const started = performance.now();
+    const reply = waitFor(socket, ['echo'], () => true, this.ctx.stepTimeoutMs);
+    socket.emit('echo', this.ctx.frame);
+    await reply;
+    return { kind: 'moved', rtt: performance.now() - started };
+  }
+
+  syncedSockets() {
+    return this.synced.size;
+  }
+  stateKey() {
+    return 0;
+  }
+  onResync(listener: (at: number) => void) {
+    this.resync = listener;
+  }
+  close() {
+    for (const s of this.sockets) s.close();
+  }
+}
+
+interface StockState {
+  _stateID: number;
+  ctx: { currentPlayer: string };
+}
+
+/** boardgame.io 0.50.2's own socket protocol (src/client/transport/socketio.ts). */
+class StockMatch implements MatchDriver {
+  private seats: { socket: Socket; playerID: string; credentials: string; state?: StockState }[] =
+    [];
+  private matchID = '';
+  private synced = new Set<string>();
+  private resync: ((at: number) => void) | undefined;
+  constructor(
+    private readonly ctx: DriverContext,
+    private readonly tally: Tally,
+  ) {}
+
+  async open() {
+    const { base } = this.ctx;
+    const { matchID } = await postJson<{ matchID: string }>(`${base}/games/trivial/create`, {
+      numPlayers: 2,
+    });
+    this.matchID = matchID;
+    for (const playerID of ['0', '1']) {
+      const { playerCredentials } = await postJson<{ playerCredentials: string }>(
+        `${base}/games/trivial/${matchID}/join`,
+        { playerID, playerName: `bench ${playerID}` },
+      );
+      const socket = io(`${base}/trivial`, SOCKET_OPTIONS);
+      const seat: (typeof this.seats)[number] = {
+        socket,
+        playerID,
+        credentials: playerCredentials,
+      };
+      reconnectAfterServerDisconnect(socket, this.tally);
+      let syncedBefore = false;
+      socket.on('connect', () => socket.emit('sync', matchID, playerID, playerCredentials, 2));
+      socket.on('disconnect', () => this.synced.delete(playerID));
+      socket.on('sync', (_id: string, info: { state: StockState }) => {
+        seat.state = info.state;
+        this.synced.add(playerID);
+        if (syncedBefore) this.resync?.(Date.now());
+        syncedBefore = true;
+      });
+      socket.on('update', (_id: string, state: StockState) => {
+        seat.state = state;
+      });
+      this.seats.push(seat);
+    }
+    await Promise.all(
+      this.seats.map((s) =>
+        s.state ? undefined : waitFor(s.socket, ['sync'], () => true, 30_000),
+      ),
+    );
+  }
+
+  async step(): Promise<StepResult> {
+    const current = this.seats[0]?.state?.ctx.currentPlayer;
+    const mover = this.seats.find((s) => s.playerID === current);
+    if (!mover?.state) throw new Error('stock match: no current player');
+    const stateID = mover.state._stateID;
+    const started = performance.now();
+    const updated = waitFor(
+      mover.socket,
+      ['update'],
+      (_e, args) => ((args[1] as StockState)._stateID > stateID ? true : undefined),
+      this.ctx.stepTimeoutMs,
+    );
+    const others = this.seats
+      .filter((s) => s !== mover)
+      .map((s) =>
+        waitFor(
+          s.socket,
+          ['update'],
+          (_e, args) => ((args[1] as StockState)._stateID > stateID ? true : undefined),
+          this.ctx.stepTimeoutMs,
+        ),
+      );
+    const action = {
+      type: 'MAKE_MOVE',
+      payload: { type: 'bump', args: [], playerID: mover.playerID, credentials: mover.credentials },
+    };
+    mover.socket.emit('update', action, stateID, this.matchID, mover.playerID);
+    await updated;
+    const rtt = performance.now() - started;
+    await Promise.all(others);
+    return { kind: 'moved', rtt };
+  }
+
+  syncedSockets() {
+    return this.synced.size;
+  }
+  stateKey() {
+    return this.seats.reduce((n, s) => n + (s.state?._stateID ?? 0), 0);
+  }
+  onResync(listener: (at: number) => void) {
+    this.resync = listener;
+  }
+  close() {
+    for (const s of this.seats) s.socket.close();
+  }
+}
+
+interface Frame {
+  G: State;
+  ctx: { gameover?: unknown };
+  stateID: number;
+}
+
+/** Our lobby (/api) and game service ('/game', packages/protocol). */
+class OurMatch implements MatchDriver {
+  private seats: { socket: Socket; seat: Seat; credentials: string; frame?: Frame }[] = [];
+  private matchID = '';
+  private synced = new Set<Seat>();
+  private resync: ((at: number) => void) | undefined;
+  constructor(
+    private readonly ctx: DriverContext,
+    private readonly tally: Tally,
+  ) {}
+
+  async open() {
+    const { base } = this.ctx;
+    const created = await postJson<{
+      matchID: string;
+      credentials: string;
+      links: { invite: string };
+    }>(`${base}/api/matches`, { name: 'bench US', side: 'US' });
+    const invite = decodeURIComponent(created.links.invite.split('#')[1] ?? '');
+    const joined = await postJson<{ seat: Seat; credentials: string }>(
+      `${base}/api/matches/${created.matchID}/join`,
+      { name: 'bench USSR', invite },
+    );
+    this.matchID = created.matchID;
+    const grants = [
+      { seat: '0' as Seat, credentials: created.credentials },
+      { seat: joined.seat, credentials: joined.credentials },
+    ];
+    for (const { seat, credentials } of grants) {
+      const socket = io(`${base}/game`, { ...SOCKET_OPTIONS, query: { matchID: this.matchID } });
+      const entry: (typeof this.seats)[number] = { socket, seat, credentials };
+      reconnectAfterServerDisconnect(socket, this.tally);
+      let syncedBefore = false;
+      socket.on('connect', () =>
+        socket.emit('sync', { matchID: this.matchID, playerID: seat, credentials }),
+      );
+      socket.on('disconnect', () => this.synced.delete(seat));
+      socket.on('sync', (message: { state: Frame }) => {
+        entry.frame = message.state;
+        this.synced.add(seat);
+        if (syncedBefore) this.resync?.(Date.now());
+        syncedBefore = true;
+      });
+      socket.on('update', (message: { state: Frame }) => {
+        if (!entry.frame || message.state.stateID > entry.frame.stateID)
+          entry.frame = message.state;
+      });
+      this.seats.push(entry);
+    }
+    await Promise.all(
+      this.seats.map((s) =>
+        s.frame ? undefined : waitFor(s.socket, ['sync'], () => true, 30_000),
+      ),
+    );
+  }
+
+  /** The newest state either seat has seen. */
+  private latest(): Frame | undefined {
+    const [a, b] = this.seats.map((s) => s.frame);
+    if (!a || !b) return a ?? b;
+    return a.stateID >= b.stateID ? a : b;
+  }
+
+  async step(): Promise<StepResult> {
+    const latest = this.latest();
+    if (!latest) throw new Error('our match: not synced');
+    if (latest.ctx.gameover !== undefined || latest.G.result) return { kind: 'over' };
+    const seat = latest.G.decision?.seat;
+    const mover = this.seats.find((s) => s.seat === seat);
+    if (!mover?.frame) throw new Error(`our match: no seat to move (${seat})`);
+    if (mover.frame.stateID < latest.stateID) {
+      const target = latest.stateID;
+      await waitFor(
+        mover.socket,
+        ['update', 'sync'],
+        () => ((mover.frame?.stateID ?? -1) >= target ? true : undefined),
+        this.ctx.stepTimeoutMs,
+      );
+    }
+    const view = mover.frame.G;
+    const options = legalMoves(view, mover.seat);
+    const pick = options[Math.floor(Math.random() * options.length)];
+    if (!pick) throw new Error(`our match: no legal move for seat ${mover.seat}`);
+    const stateID = mover.frame.stateID;
+    const started = performance.now();
+    const outcome = waitFor<StepResult>(
+      mover.socket,
+      ['update', 'refused'],
+      (event, args) => {
+        if (event === 'refused')
+          return { kind: 'refused', code: String((args[0] as { code: string }).code) };
+        const frame = (args[0] as { state: Frame }).state;
+        return frame.stateID > stateID
+          ? { kind: 'moved', rtt: performance.now() - started }
+          : undefined;
+      },
+      this.ctx.stepTimeoutMs,
+    );
+    mover.socket.emit('update', {
+      matchID: this.matchID,
+      stateID,
+      action: {
+        type: 'MAKE_MOVE',
+        payload: { type: pick.move, args: pick.args, playerID: mover.seat },
+      },
+    });
+    const result = await outcome;
+    if (result.kind === 'refused') {
+      // The server re-syncs a refused socket; wait for it before the next step.
+      await waitFor(mover.socket, ['sync'], () => true, this.ctx.stepTimeoutMs).catch(
+        () => undefined,
+      );
+    }
+    return result;
+  }
+
+  syncedSockets() {
+    return this.synced.size;
+  }
+  onResync(listener: (at: number) => void) {
+    this.resync = listener;
+  }
+  stateKey() {
+    return this.seats.reduce((n, s) => n + (s.frame?.stateID ?? 0), 0);
+  }
+  close() {
+    for (const s of this.seats) s.socket.close();
+  }
+}

@@ -1,0 +1,53 @@
+import { parseArgs } from 'node:util';
+import { TARGET_KINDS, type TargetKind } from './targets.ts';
+
+export interface CommonOptions {
+  targets: TargetKind[];
+  /** Write a V8 CPU profile of each server process (node --cpu-prof) to bench/server/out/prof. */
+  cpuProf: boolean;
+  workers: number;
+}
+
+/**
+ * Parses the flags every benchmark takes (--targets, --workers, --cpu-prof) plus its own
+ * numeric options, each with a default; a bad value stops the run with a clear message.
+ */
+export function parseOptions<K extends string>(
+  defaults: Record<K, number> & { workers: number },
+): CommonOptions & Record<K, number> {
+  const numeric = Object.keys(defaults) as K[];
+  const { values } = parseArgs({
+    options: {
+      targets: { type: 'string', default: TARGET_KINDS.join(',') },
+      'cpu-prof': { type: 'boolean', default: false },
+      ...Object.fromEntries(numeric.map((k) => [k, { type: 'string' as const }])),
+    },
+  });
+  const targets = String(values.targets)
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t.length > 0);
+  for (const t of targets) {
+    if (!(TARGET_KINDS as readonly string[]).includes(t)) {
+      fail(`--targets: unknown target '${t}' (known: ${TARGET_KINDS.join(', ')})`);
+    }
+  }
+  const numbers = {} as Record<K, number>;
+  for (const k of numeric) {
+    const raw = (values as Record<string, unknown>)[k];
+    const n = raw === undefined ? defaults[k] : Number(raw);
+    if (!Number.isFinite(n) || n <= 0) fail(`--${k}: expected a positive number, got '${raw}'`);
+    numbers[k] = n;
+  }
+  return {
+    ...numbers,
+    targets: targets as TargetKind[],
+    cpuProf: Boolean(values['cpu-prof']),
+    workers: Math.max(1, Math.floor((numbers as { workers?: number }).workers ?? defaults.workers)),
+  };
+}
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}

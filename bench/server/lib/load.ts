@@ -1,0 +1,69 @@
+import type { LoadResult } from '../client/protocol.ts';
+import { ClientPool, type LoadOptions } from './pool.ts';
+import { type LatencySummary, summarize } from './stats.ts';
+import { startTarget, type TargetKind } from './targets.ts';
+
+export interface LoadRun {
+  kind: TargetKind;
+  result: LoadResult;
+  latency: LatencySummary;
+  movesPerSecond: number;
+  /** Share of one core the server used during the window. */
+  serverCpu: number;
+  opened: number;
+  openMs: number;
+  openErrors: string[];
+}
+
+/**
+ * Starts a target, opens the matches from client workers, plays for `warmupMs` and then
+ * measures for `windowMs`; the server is stopped and its data removed afterwards.
+ */
+export async function measureLoad(
+  kind: TargetKind,
+  options: Omit<LoadOptions, 'mode'> & {
+    mode: 'closed' | 'paced';
+    warmupMs: number;
+    windowMs: number;
+    cpuProf: boolean;
+  },
+): Promise<LoadRun> {
+  const target = await startTarget(kind, { cpuProf: options.cpuProf });
+  try {
+    const pool = await ClientPool.open(target, options);
+    try {
+      const start = Date.now() + options.warmupMs;
+      const end = start + options.windowMs;
+      let cpuStart = Number.NaN;
+      let cpuEnd = Number.NaN;
+      setTimeout(() => (cpuStart = target.cpuSeconds()), options.warmupMs);
+      setTimeout(() => (cpuEnd = target.cpuSeconds()), options.warmupMs + options.windowMs);
+      const result = await pool.play(start, end);
+      return {
+        kind,
+        result,
+        latency: summarize(result.latencies),
+        movesPerSecond: result.moves / (options.windowMs / 1000),
+        serverCpu: (cpuEnd - cpuStart) / (options.windowMs / 1000),
+        opened: pool.opened,
+        openMs: pool.openMs,
+        openErrors: pool.errors,
+      };
+    } finally {
+      await pool.close();
+    }
+  } finally {
+    await target.dispose();
+  }
+}
+
+/** What went wrong in a run, for the notes under a table. */
+export function problems(run: LoadRun): string[] {
+  const notes: string[] = [];
+  const refused = Object.entries(run.result.refused);
+  if (refused.length > 0) notes.push(`refused: ${refused.map(([c, n]) => `${c} ${n}`).join(', ')}`);
+  if (run.result.errors.length > 0) notes.push(`errors: ${run.result.errors.join(' | ')}`);
+  if (run.openErrors.length > 0)
+    notes.push(`open errors: ${run.openErrors.slice(0, 3).join(' | ')}`);
+  return notes;
+}

@@ -1,0 +1,227 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+/** The servers a benchmark can measure, in the order they run. */
+export const TARGET_KINDS = ['echo', 'stock', 'sqlite', 'postgres'] as const;
+export type TargetKind = (typeof TARGET_KINDS)[number];
+
+export const TARGET_LABELS: Record<TargetKind, string> = {
+  echo: 'floor: socket.io echo',
+  stock: 'stock boardgame.io, in memory',
+  sqlite: 'ours, embedded SQLite',
+  postgres: 'ours, Postgres',
+};
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const BENCH_DIR = path.resolve(HERE, '..');
+const REPO = path.resolve(BENCH_DIR, '../..');
+export const OUT_DIR = path.join(BENCH_DIR, 'out');
+const BUILD_DIR = path.join(BENCH_DIR, 'dist');
+
+/** Postgres for the 'postgres' target; each run uses a schema of its own and drops it. */
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/**
+ * Our server admits 10 messages per socket per second by default; a benchmark client
+ * moving as fast as the server answers would be refused, so the limit is raised for the
+ * measurement (the cost of the check itself stays in).
+ */
+const BENCH_RATE_LIMIT = '100000';
+
+export interface Target {
+  kind: TargetKind;
+  port: number;
+  pid: number;
+  /** Resident set size of the server process, in bytes. */
+  rss(): number;
+  /** CPU time the server process has used so far (user + system), in seconds. */
+  cpuSeconds(): number;
+  /** SIGTERM, then SIGKILL after 15 s; resolves when the process has exited. */
+  stop(): Promise<void>;
+  /** Starts the server again on the same port with the same data. */
+  restart(): Promise<void>;
+  /** Removes what the target stored (data directory, Postgres schema). */
+  dispose(): Promise<void>;
+}
+
+let built = false;
+
+/** Server processes still running; killed if the benchmark exits early. */
+const live = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
+/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ; 100 on Linux). */
+const TICKS = 100;
+
+/** Bundles apps/server the way it ships (its own build script) into bench/server/dist. */
+function buildOurServer(): void {
+  if (built) return;
+  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts', BUILD_DIR], {
+    cwd: path.join(REPO, 'apps/server'),
+    stdio: 'inherit',
+  });
+  built = true;
+}
+
+interface Launch {
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  /** Reads the port from a line of the server's stdout. */
+  portFrom(line: string): number | undefined;
+}
+
+function launchFor(kind: TargetKind, port: number, dataDir: string, schema: string): Launch {
+  const tsx = ['--import', 'tsx'];
+  const jsonPort = (line: string) => {
+    const m = /^BENCH_PORT (\d+)$/.exec(line.trim());
+    return m ? Number(m[1]) : undefined;
+  };
+  switch (kind) {
+    case 'echo':
+      return {
+        args: [...tsx, path.join(BENCH_DIR, 'servers/echo.ts')],
+        env: { PORT: String(port) },
+        portFrom: jsonPort,
+      };
+    case 'stock':
+      return {
+        args: [...tsx, path.join(BENCH_DIR, 'servers/stock.ts')],
+        env: { PORT: String(port) },
+        portFrom: jsonPort,
+      };
+    case 'sqlite':
+    case 'postgres': {
+      const env: NodeJS.ProcessEnv = {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        WEB_DIST: path.join(dataDir, 'no-web-client'),
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_SECOND: BENCH_RATE_LIMIT,
+        RATE_LIMIT_BURST: BENCH_RATE_LIMIT,
+      };
+      if (kind === 'postgres') {
+        env.DATABASE_URL = DATABASE_URL;
+        env.DATABASE_SCHEMA = schema;
+      }
+      return {
+        args: [path.join(BUILD_DIR, 'main.js')],
+        env,
+        portFrom: (line) => {
+          const m = /running at http:\/\/[^:]+:(\d+)\//.exec(line);
+          return m ? Number(m[1]) : undefined;
+        },
+      };
+    }
+  }
+}
+
+/** Starts one server process on 127.0.0.1 and resolves once it listens. */
+export async function startTarget(kind: TargetKind, opts: { cpuProf: boolean }): Promise<Target> {
+  if (kind === 'sqlite' || kind === 'postgres') buildOurServer();
+  fs.mkdirSync(OUT_DIR, { recursive: true });
+  const runID = `${kind}-${process.pid}-${Date.now()}`;
+  const dataDir = path.join(OUT_DIR, 'data', runID);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const schema = `bench_server_${process.pid}_${Date.now()}`;
+  const logFile = path.join(OUT_DIR, `${runID}.log`);
+  let child: ChildProcess | undefined;
+  let port = 0;
+
+  const spawnOnce = async (): Promise<void> => {
+    const launch = launchFor(kind, port, dataDir, schema);
+    const prof = opts.cpuProf
+      ? [
+          '--cpu-prof',
+          `--cpu-prof-dir=${path.join(OUT_DIR, 'prof')}`,
+          `--cpu-prof-name=${kind}-${Date.now()}.cpuprofile`,
+        ]
+      : [];
+    const log = fs.openSync(logFile, 'a');
+    const proc = spawn(process.execPath, [...prof, ...launch.args], {
+      cwd: REPO,
+      env: { ...process.env, NODE_ENV: 'production', ...launch.env },
+      stdio: ['ignore', 'pipe', log],
+    });
+    child = proc;
+    live.add(proc);
+    proc.once('exit', () => live.delete(proc));
+    port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`${kind} did not start in 30 s; see ${logFile}`)),
+        30_000,
+      );
+      let buffer = '';
+      proc.stdout?.on('data', (chunk: Buffer) => {
+        fs.appendFileSync(logFile, chunk);
+        buffer += chunk.toString('utf8');
+        for (const line of buffer.split('\n')) {
+          const found = launch.portFrom(line);
+          if (found !== undefined) {
+            clearTimeout(timer);
+            resolve(found);
+          }
+        }
+        buffer = buffer.slice(buffer.lastIndexOf('\n') + 1);
+      });
+      proc.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`${kind} exited with ${code} while starting; see ${logFile}`));
+      });
+    });
+    proc.stdout?.removeAllListeners('data');
+    proc.stdout?.on('data', (chunk: Buffer) => fs.appendFileSync(logFile, chunk));
+  };
+
+  const stop = async (): Promise<void> => {
+    const proc = child;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+    proc.kill('SIGTERM');
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  await spawnOnce();
+  const target: Target = {
+    kind,
+    get port() {
+      return port;
+    },
+    get pid() {
+      return child?.pid ?? -1;
+    },
+    rss: () => {
+      const status = fs.readFileSync(`/proc/${child?.pid}/status`, 'utf8');
+      const kB = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
+      return Number(kB) * 1024;
+    },
+    cpuSeconds: () => {
+      const stat = fs.readFileSync(`/proc/${child?.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / TICKS;
+    },
+    stop,
+    restart: async () => {
+      await stop();
+      await spawnOnce();
+    },
+    dispose: async () => {
+      await stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (kind === 'postgres') {
+        const client = new pg.Client({ connectionString: DATABASE_URL });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await client.end();
+      }
+    },
+  };
+  return target;
+}
