@@ -10,6 +10,9 @@ const isAlive = (pid: number): boolean => {
   }
 };
 
+/** Data directories claimed by this process. */
+const claimed = new Set<string>();
+
 /**
  * Claims DATA_DIR for this process with a pid file. The embedded store must have one
  * writer; a pid file left by a killed server is taken over, a live one is refused.
@@ -17,6 +20,8 @@ const isAlive = (pid: number): boolean => {
  */
 export function claimDataDir(dir: string): () => void {
   fs.mkdirSync(dir, { recursive: true });
+  const key = fs.realpathSync(dir);
+  if (claimed.has(key)) throw new Error(`DATA_DIR ${dir} is in use by this server already`);
   const pidFile = path.join(dir, 'server.pid');
   let holder: number | undefined;
   try {
@@ -28,7 +33,9 @@ export function claimDataDir(dir: string): () => void {
     throw new Error(`DATA_DIR ${dir} is in use by another server (pid ${holder})`);
   }
   fs.writeFileSync(pidFile, String(process.pid));
+  claimed.add(key);
   return () => {
+    claimed.delete(key);
     try {
       if (fs.readFileSync(pidFile, 'utf8') === String(process.pid)) fs.unlinkSync(pidFile);
     } catch {

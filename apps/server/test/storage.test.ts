@@ -1,0 +1,158 @@
+import type { State } from '@iron-curtain/game';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initialState } from '../src/engine.ts';
+import { hashSecret, newMatchID, newSeed } from '../src/secrets.ts';
+import { openSqliteStore } from '../src/storage/sqlite.ts';
+import type { MatchRecord, MoveRecord, Store, StoredState } from '../src/storage/store.ts';
+import { dropSchema, openTestStore, type StoreKind, tempDir, uniqueSchema } from './support.ts';
+
+function newRecord(): { match: MatchRecord; initial: StoredState } {
+  const setupData = { sides: { '0': 'US', '1': 'USSR' } as const };
+  const seed = newSeed();
+  const now = new Date().toISOString();
+  return {
+    match: {
+      matchID: newMatchID(),
+      visibility: 'public',
+      status: 'waiting',
+      variants: { aftermathCap: 3, finalScoringOrder: 'standard' },
+      deck: { id: 'd', version: '1', name: 'Deck', hash: 'h', reconstructed: true },
+      setupData,
+      seed,
+      inviteHash: hashSecret('invite'),
+      players: [
+        { seat: '0', side: 'US', name: 'Ann', credentialsHash: hashSecret('ann') },
+        { seat: '1', side: 'USSR', name: null, credentialsHash: null },
+      ],
+      createdAt: now,
+      updatedAt: now,
+      result: null,
+    },
+    initial: initialState(setupData, seed),
+  };
+}
+
+/** A successor of `state` that differs by `marker`, as a move would produce it. */
+function successor(state: StoredState, marker: number): { next: StoredState; move: MoveRecord } {
+  const next = structuredClone(state);
+  next._stateID = state._stateID + 1;
+  (next.G as State).marker = marker;
+  return {
+    next,
+    move: {
+      stateID: next._stateID,
+      seat: '1',
+      move: 'chooseFirstPlayer',
+      args: [marker > 0 ? 'US' : 'USSR'],
+      entries: [],
+      at: new Date().toISOString(),
+    },
+  };
+}
+
+describe.each(['sqlite', 'postgres'] as StoreKind[])('the %s store', (kind) => {
+  const where = kind === 'sqlite' ? tempDir() : uniqueSchema();
+  let store: Store;
+  /** A second store on the same data: another server instance (Postgres only; SQLite has one owner). */
+  let twin: Store;
+
+  beforeAll(async () => {
+    store = await openTestStore(kind, where);
+    twin = kind === 'postgres' ? await openTestStore(kind, where) : store;
+  });
+  afterAll(async () => {
+    if (twin !== store) await twin.close();
+    await store.close();
+    if (kind === 'postgres') await dropSchema(where);
+  });
+
+  it('keeps a match, its seats and its initial state', async () => {
+    const { match, initial } = newRecord();
+    await store.createMatch(match, initial);
+    expect(await twin.getMatch(match.matchID)).toEqual(match);
+    expect(await twin.loadState(match.matchID)).toEqual(initial);
+    expect(await store.getMatch('nosuchmatch')).toBeUndefined();
+    const listed = await store.listPublicMatches({ status: 'waiting', limit: 100 });
+    expect(listed.map((m) => m.matchID)).toContain(match.matchID);
+    expect(await store.listPublicMatches({ status: 'finished', limit: 100 })).not.toContainEqual(
+      expect.objectContaining({ matchID: match.matchID }),
+    );
+  });
+
+  it('compare-and-set: of two concurrent writes on one state id exactly one wins, every time', async () => {
+    const { match, initial } = newRecord();
+    await store.createMatch(match, initial);
+    let current = initial;
+    for (let round = 0; round < 20; round++) {
+      const a = successor(current, 3);
+      const b = successor(current, -3);
+      const results = await Promise.all([
+        store.commitMove(match.matchID, current._stateID, a.next, a.move, null),
+        twin.commitMove(match.matchID, current._stateID, b.next, b.move, null),
+      ]);
+      expect(results.filter(Boolean)).toHaveLength(1);
+      const winner = results[0] ? a : b;
+      expect(await store.loadState(match.matchID)).toEqual(winner.next);
+      current = winner.next;
+    }
+    const moves = await store.readMoves(match.matchID);
+    expect(moves.map((m) => m.stateID)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+  });
+
+  it('a stale write changes nothing', async () => {
+    const { match, initial } = newRecord();
+    await store.createMatch(match, initial);
+    const first = successor(initial, 1);
+    expect(await store.commitMove(match.matchID, 0, first.next, first.move, null)).toBe(true);
+    const stale = successor(initial, 5);
+    expect(await twin.commitMove(match.matchID, 0, stale.next, stale.move, null)).toBe(false);
+    expect(await store.loadState(match.matchID)).toEqual(first.next);
+    expect(await store.readMoves(match.matchID)).toHaveLength(1);
+  });
+
+  it('a finishing move finishes the match in the same write', async () => {
+    const { match, initial } = newRecord();
+    await store.createMatch(match, initial);
+    const { next, move } = successor(initial, 8);
+    const result = { winner: '0', winnerSide: 'US', reason: 'track' } as const;
+    expect(await store.commitMove(match.matchID, 0, next, move, result)).toBe(true);
+    expect(await store.getMatch(match.matchID)).toMatchObject({ status: 'finished', result });
+    expect(await store.finishMatch(match.matchID, null, new Date().toISOString())).toBe(false);
+  });
+
+  it('two concurrent joins take the free seat once', async () => {
+    const { match, initial } = newRecord();
+    await store.createMatch(match, initial);
+    const at = new Date().toISOString();
+    const claims = await Promise.all([
+      store.claimSeat(match.matchID, '1', 'Boris', hashSecret('b1'), at),
+      twin.claimSeat(match.matchID, '1', 'Bella', hashSecret('b2'), at),
+    ]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    const seated = await store.getMatch(match.matchID);
+    expect(seated?.status).toBe('playing');
+    expect(seated?.players[1].name).toBe(claims[0] ? 'Boris' : 'Bella');
+  });
+
+  it('keeps everything across a reopen (migrations run once)', async () => {
+    const { match, initial } = newRecord();
+    await store.createMatch(match, initial);
+    if (kind === 'sqlite') {
+      await store.close();
+      store = openSqliteStore(where);
+      twin = store;
+    } else {
+      const again = await openTestStore(kind, where);
+      expect(await again.getMatch(match.matchID)).toEqual(match);
+      await again.close();
+    }
+    expect(await store.getMatch(match.matchID)).toEqual(match);
+    await store.ping();
+  });
+
+  if (kind === 'sqlite') {
+    it('refuses a second owner of the data directory', () => {
+      expect(() => openSqliteStore(where)).toThrow(/in use/);
+    });
+  }
+});
