@@ -54,7 +54,7 @@ async function nextActor(players: Page[]) {
 }
 
 describe('a match in the browser', () => {
-  it('is created, joined by invite, watched, played to the end, and survives a reload', async () => {
+  it('is created, joined by invite, watched, played to the end, and survives a reload and a lost network', async () => {
     const base = { baseURL: server.url };
     const hostContext = await browser.newContext({
       ...base,
@@ -140,11 +140,22 @@ describe('a match in the browser', () => {
         expect(await tableCards(boris)).toEqual(table);
         expect(await boris.locator('[data-player="1"]').textContent()).toContain('(you)');
         await shot(boris, '4-after-reload');
+
+        // 6. Ann loses the network for a while: the page says so, then resumes her seat.
+        await hostContext.setOffline(true);
+        await ann.locator('[data-connection="reconnecting"]').waitFor();
+        expect(await ann.getByRole('status').textContent()).toBe('Connection lost, reconnecting…');
+        await shot(ann, '4-offline');
+        await sleep(1500);
+        await hostContext.setOffline(false);
+        await synced(ann);
+        expect(await stateID(ann)).toBe(await stateID(boris));
+        expect(await ann.locator('[data-player="0"]').textContent()).toContain('(you)');
       }
     }
     expect(reloaded).toBe(true);
 
-    // 6. Every page shows the same end: the winner, the reason, the same table.
+    // 7. Every page shows the same end: the winner, the reason, the same table.
     for (const page of [ann, boris, watcher]) {
       await page.getByRole('region', { name: 'Result' }).waitFor({ timeout: 15_000 });
     }
