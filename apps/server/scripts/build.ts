@@ -1,24 +1,3 @@
-import { build } from 'esbuild';
+import { bundleServer } from './bundle.ts';
 
-/**
- * Bundles the server into one ESM file. Node cannot run the TypeScript workspace packages
- * itself, nor import boardgame.io's directory entry points as ESM; a bundle sidesteps both.
- * The SQLite WASM build loads its .wasm beside its own file, so it stays a runtime import.
- */
-const outdir = process.argv[2] ?? 'dist';
-
-await build({
-  entryPoints: ['src/main.ts'],
-  outfile: `${outdir}/main.js`,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  sourcemap: true,
-  external: ['node-sqlite3-wasm', 'pg-native'],
-  // Bundled CommonJS modules call require(); give them one.
-  banner: {
-    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-  },
-  logLevel: 'warning',
-});
+await bundleServer(new URL('../dist/main.js', import.meta.url).pathname);
