@@ -198,4 +198,39 @@ describe('the match screen', () => {
     expect(screen.getByRole('alert').textContent).toContain('these credentials do not hold seat 1');
     expect(screen.getByRole('link', { name: 'Watch it instead' })).toBeTruthy();
   });
+
+  it('resigns after a confirmation and shows the result the server pushes', async () => {
+    const calls = mockLobby({
+      [`POST /api/matches/${MATCH}/leave`]: { status: 200, body: matchInfo('Boris') },
+    });
+    const transport = new FakeTransport();
+    render(
+      <MatchScreen matchID={MATCH} seat="0" credentials={CREDENTIALS} connect={() => transport} />,
+    );
+    act(() => transport.connect());
+    act(() =>
+      transport.emit('sync', {
+        matchID: MATCH,
+        playerID: '0',
+        state: { G: wireView(newMatch(), '0'), ctx: {}, stateID: 1 },
+        log: [],
+        presence: { ...presence, status: 'playing', result: null },
+      }),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Resign…' }));
+    expect(calls).toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, resign' }));
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]?.body).toEqual({ seat: '0', credentials: CREDENTIALS });
+    act(() =>
+      transport.emit('presence', {
+        ...presence,
+        status: 'finished',
+        result: { winner: '1', winnerSide: 'USSR', reason: 'resigned' },
+      }),
+    );
+    const result = screen.getByRole('region', { name: 'Result' });
+    expect(result.textContent).toBe('The USSR winsThe US resigned.');
+    expect(screen.queryByRole('button', { name: 'Resign…' })).toBeNull();
+  });
 });

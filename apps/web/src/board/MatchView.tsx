@@ -40,6 +40,15 @@ export function MatchView({ view, seat, names, log, pending, onMove }: MatchView
     setPickFrom(null);
   }, [choices]);
 
+  // The tab title tells a player whose turn it is while they look elsewhere.
+  const myDecision = seat !== null && view.decision?.seat === seat;
+  useEffect(() => {
+    document.title = myDecision ? '● Your turn · Iron Curtain' : 'Iron Curtain';
+    return () => {
+      document.title = 'Iron Curtain';
+    };
+  }, [myDecision]);
+
   const send = (move: MoveName, args: unknown[]) => {
     setSelectedCard(null);
     setPickFrom(null);

@@ -167,7 +167,7 @@ export function HomePage() {
         <p>The two-player Cold War card game, live in the browser.</p>
       </header>
       {created ? <Created created={created} /> : <CreateMatchForm onCreated={setCreated} />}
-      <LiveMatches />
+      <LiveMatches key={created?.matchID ?? 'start'} />
       <p className="deck-note">
         The default deck is partly a reconstruction: the published card texts are not available to
         this project. Reconstructed fields are marked ◇ on every card.

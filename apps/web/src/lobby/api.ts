@@ -4,6 +4,8 @@ import {
   createMatchResponseSchema,
   errorResponseSchema,
   type JoinMatchRequest,
+  type LeaveMatchRequest,
+  leaveMatchResponseSchema,
   type MatchInfo,
   type MatchList,
   matchInfoSchema,
@@ -29,6 +31,7 @@ export const lobbyPaths = {
   matches: '/api/matches',
   match: (matchID: string) => `/api/matches/${encodeURIComponent(matchID)}`,
   join: (matchID: string) => `/api/matches/${encodeURIComponent(matchID)}/join`,
+  leave: (matchID: string) => `/api/matches/${encodeURIComponent(matchID)}/leave`,
 };
 
 async function request<S extends z.ZodType>(
@@ -69,6 +72,9 @@ export const lobby = {
     request(createMatchResponseSchema, lobbyPaths.matches, { method: 'POST', body }),
   joinMatch: (matchID: string, body: JoinMatchRequest): Promise<SeatGrant> =>
     request(seatGrantSchema, lobbyPaths.join(matchID), { method: 'POST', body }),
+  /** Leaving a waiting match closes it; leaving a match in play resigns it. */
+  leaveMatch: (matchID: string, body: LeaveMatchRequest): Promise<MatchInfo> =>
+    request(leaveMatchResponseSchema, lobbyPaths.leave(matchID), { method: 'POST', body }),
   getMatch: (matchID: string): Promise<MatchInfo> =>
     request(matchInfoSchema, lobbyPaths.match(matchID)),
   listMatches: (status?: 'waiting' | 'playing'): Promise<MatchList> =>

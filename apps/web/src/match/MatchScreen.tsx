@@ -5,6 +5,7 @@ import { paths } from '../app/routes.ts';
 import { MatchView } from '../board/MatchView.tsx';
 import { ConnectionBar } from './ConnectionBar.tsx';
 import { GameClient } from './gameClient.ts';
+import { LeaveMatch } from './LeaveMatch.tsx';
 import { socketTransport, type Transport } from './transport.ts';
 
 export interface MatchScreenProps {
@@ -40,6 +41,7 @@ export function MatchScreen({
     '0': presence?.players['0'].name ?? 'waiting for a player',
     '1': presence?.players['1'].name ?? 'waiting for a player',
   };
+  const ended = presence?.status === 'finished' || Boolean(view?.result);
   const opponentMissing =
     seat !== null && presence !== null && presence.players[seat === '0' ? '1' : '0'].name === null;
 
@@ -85,21 +87,27 @@ export function MatchScreen({
           </button>
         </div>
       )}
-      {presence?.result && !view?.result && (
+      {ended && !view?.result && (
         <section
           className="panel end-screen"
           aria-label="Result"
-          data-winner={presence.result.winnerSide}
+          data-winner={presence?.result?.winnerSide ?? 'none'}
         >
-          <h2>The {presence.result.winnerSide} wins</h2>
-          <p>
-            {presence.result.reason === 'resigned'
-              ? 'The other player left the match.'
-              : `The match ended (${presence.result.reason}).`}
-          </p>
+          {presence?.result ? (
+            <>
+              <h2>The {presence.result.winnerSide} wins</h2>
+              <p>
+                {presence.result.reason === 'resigned'
+                  ? `The ${presence.result.winnerSide === 'US' ? 'USSR' : 'US'} resigned.`
+                  : `The match ended (${presence.result.reason}).`}
+              </p>
+            </>
+          ) : (
+            <h2>This match was closed before it began.</h2>
+          )}
         </section>
       )}
-      {opponentMissing && !presence?.result && waitingNote}
+      {opponentMissing && !ended && waitingNote}
       {view ? (
         <MatchView
           view={view}
@@ -111,6 +119,14 @@ export function MatchScreen({
         />
       ) : (
         <p className="loading">Loading the table…</p>
+      )}
+      {seat !== null && credentials && presence && !ended && (
+        <LeaveMatch
+          matchID={matchID}
+          seat={seat}
+          credentials={credentials}
+          playing={presence.status !== 'waiting' && !opponentMissing}
+        />
       )}
     </main>
   );

@@ -1,0 +1,60 @@
+import type { Seat } from '@iron-curtain/game';
+import { useState } from 'react';
+import { errorMessage, lobby } from '../lobby/api.ts';
+
+interface LeaveMatchProps {
+  matchID: string;
+  seat: Seat;
+  credentials: string;
+  /** A match in play is resigned; a waiting one is closed. */
+  playing: boolean;
+}
+
+/** Resign (or close a match nobody joined), after a second click to confirm. */
+export function LeaveMatch({ matchID, seat, credentials, playing }: LeaveMatchProps) {
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const label = playing ? 'Resign' : 'Close the match';
+
+  const leave = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      // The result reaches this page through the game service's presence message.
+      await lobby.leaveMatch(matchID, { seat, credentials });
+      setConfirming(false);
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="leave-match">
+      {confirming ? (
+        <>
+          <span>
+            {playing ? 'Resign? Your opponent wins the match.' : 'Close the match for good?'}
+          </span>
+          <button type="button" className="danger" disabled={busy} onClick={leave}>
+            Yes, {label.toLowerCase()}
+          </button>
+          <button type="button" className="secondary" onClick={() => setConfirming(false)}>
+            Cancel
+          </button>
+        </>
+      ) : (
+        <button type="button" className="secondary" onClick={() => setConfirming(true)}>
+          {label}…
+        </button>
+      )}
+      {error && (
+        <span className="error" role="alert">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
