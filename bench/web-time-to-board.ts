@@ -55,7 +55,7 @@ function summary(label: string, values: number[]): string {
 }
 
 async function main(): Promise<void> {
-  if (!process.argv.includes('--no-build')) buildAll();
+  if (!process.argv.includes('--no-build')) await buildAll();
   const server = await startServer();
   let browser: Browser | undefined;
   try {

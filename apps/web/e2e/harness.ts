@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
+import { bundleServer } from '../../server/scripts/bundle.ts';
 
 export const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 export const ARTIFACTS = path.join(REPO, 'test-artifacts');
@@ -21,15 +22,17 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-/** Builds the web client (apps/web/dist) and the server bundle, as `npm start` does. */
-export function buildAll(): void {
-  for (const workspace of ['@iron-curtain/web', '@iron-curtain/server']) {
-    execFileSync('npm', ['run', 'build', '-w', workspace], {
-      cwd: REPO,
-      stdio: 'pipe',
-      timeout: 240_000,
-    });
-  }
+/** The server bundle the e2e test and the web benches run (a private copy, git-ignored). */
+const SERVER_BUNDLE = path.join(ARTIFACTS, 'web-e2e-server', 'main.js');
+
+/** Builds the web client into apps/web/dist (what the server serves) and bundles the server with its own bundler. */
+export async function buildAll(): Promise<void> {
+  execFileSync('npm', ['run', 'build', '-w', '@iron-curtain/web'], {
+    cwd: REPO,
+    stdio: 'pipe',
+    timeout: 240_000,
+  });
+  await bundleServer(SERVER_BUNDLE);
 }
 
 export interface RunningServer {
@@ -41,23 +44,19 @@ export interface RunningServer {
 /** Starts the built server with the embedded store in a fresh temp folder, on a free port. */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'iron-curtain-e2e-'));
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [path.join(REPO, 'apps/server/dist/main.js')],
-    {
-      cwd: REPO,
-      env: {
-        ...process.env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        WEB_DIST: path.join(REPO, 'apps/web/dist'),
-        LOG_LEVEL: 'warn',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child: ChildProcess = spawn(process.execPath, [SERVER_BUNDLE], {
+    cwd: REPO,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      WEB_DIST: path.join(REPO, 'apps/web/dist'),
+      LOG_LEVEL: 'warn',
+      ...env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);

@@ -25,7 +25,7 @@ let server: RunningServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  buildAll();
+  await buildAll();
   // A scripted player clicks faster than a person: lift the per-socket rate limit.
   server = await startServer({ RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_BURST: '200' });
   browser = await launchBrowser();
