@@ -52,6 +52,15 @@ describe('the start page', () => {
     const calls = mockLobby({
       'GET /api/matches?status=playing': { status: 200, body: { matches: [matchInfo('Boris')] } },
       'GET /api/matches?status=waiting': { status: 200, body: { matches: [] } },
+      'GET /api/decks': {
+        status: 200,
+        body: {
+          decks: [
+            { id: 'reconstructed', version: '1', name: 'Default', hash: 'a', reconstructed: true },
+            { id: 'owners', version: '2', name: 'Printed cards', hash: 'b', reconstructed: false },
+          ],
+        },
+      },
       'POST /api/matches': {
         status: 201,
         body: {
@@ -69,6 +78,7 @@ describe('the start page', () => {
     fireEvent.click(screen.getByLabelText('the USSR'));
     fireEvent.change(screen.getByLabelText('Aftermath'), { target: { value: 'none' } });
     fireEvent.click(screen.getByLabelText(/^Public: listed/));
+    fireEvent.change(await screen.findByLabelText('Deck'), { target: { value: 'owners' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create the match' }));
     expect(await screen.findByText('Your match is ready: you play the USSR')).toBeTruthy();
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
@@ -76,6 +86,7 @@ describe('the start page', () => {
       side: 'USSR',
       visibility: 'public',
       variants: { aftermathCap: null, finalScoringOrder: 'standard' },
+      deckId: 'owners',
     });
     const invite = screen.getByLabelText('Invite link') as HTMLInputElement;
     expect(invite.value).toBe(`${window.location.origin}/join/${MATCH}#secret-token`);

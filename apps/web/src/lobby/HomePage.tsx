@@ -1,4 +1,9 @@
-import type { CreateMatchRequest, CreateMatchResponse, MatchInfo } from '@iron-curtain/protocol';
+import type {
+  CreateMatchRequest,
+  CreateMatchResponse,
+  DeckList,
+  MatchInfo,
+} from '@iron-curtain/protocol';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { CopyLink } from '../app/CopyLink.tsx';
 import { Link, navigate } from '../app/router.tsx';
@@ -11,6 +16,15 @@ const absolute = (path: string) => new URL(path, window.location.origin).href;
 function CreateMatchForm({ onCreated }: { onCreated: (created: CreateMatchResponse) => void }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [decks, setDecks] = useState<DeckList['decks']>([]);
+
+  useEffect(() => {
+    // Without the list the server's default deck is used; the form works either way.
+    lobby.listDecks().then(
+      (list) => setDecks(list.decks),
+      () => setDecks([]),
+    );
+  }, []);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -23,6 +37,7 @@ function CreateMatchForm({ onCreated }: { onCreated: (created: CreateMatchRespon
         aftermathCap: form.get('aftermathCap') === 'none' ? null : 3,
         finalScoringOrder: form.get('finalScoringOrder') === 'polish' ? 'polish' : 'standard',
       },
+      ...(form.get('deckId') ? { deckId: String(form.get('deckId')) } : {}),
     };
     if (request.name.trim() === '') {
       setError('Enter a name for yourself.');
@@ -79,6 +94,19 @@ function CreateMatchForm({ onCreated }: { onCreated: (created: CreateMatchRespon
           </select>
         </label>
       </fieldset>
+      {decks.length > 1 && (
+        <label>
+          Deck
+          <select name="deckId" defaultValue={decks[0]?.id}>
+            {decks.map((deck) => (
+              <option key={deck.id} value={deck.id}>
+                {deck.name} (version {deck.version})
+                {deck.reconstructed ? ', partly reconstructed' : ''}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       <fieldset>
         <legend>Who can find it</legend>
         <label className="inline">

@@ -2,6 +2,8 @@ import {
   type CreateMatchRequest,
   type CreateMatchResponse,
   createMatchResponseSchema,
+  type DeckList,
+  deckListSchema,
   errorResponseSchema,
   type JoinMatchRequest,
   type LeaveMatchRequest,
@@ -29,6 +31,7 @@ export class LobbyError extends Error {
 
 export const lobbyPaths = {
   matches: '/api/matches',
+  decks: '/api/decks',
   match: (matchID: string) => `/api/matches/${encodeURIComponent(matchID)}`,
   join: (matchID: string) => `/api/matches/${encodeURIComponent(matchID)}/join`,
   leave: (matchID: string) => `/api/matches/${encodeURIComponent(matchID)}/leave`,
@@ -77,6 +80,7 @@ export const lobby = {
     request(leaveMatchResponseSchema, lobbyPaths.leave(matchID), { method: 'POST', body }),
   getMatch: (matchID: string): Promise<MatchInfo> =>
     request(matchInfoSchema, lobbyPaths.match(matchID)),
+  listDecks: (): Promise<DeckList> => request(deckListSchema, lobbyPaths.decks),
   listMatches: (status?: 'waiting' | 'playing'): Promise<MatchList> =>
     request(
       matchListSchema,
