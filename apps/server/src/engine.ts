@@ -67,17 +67,19 @@ interface Call {
 }
 
 /**
- * boardgame.io's storage interface, backed by one move at a time: Master reads the state we
- * loaded, and its write becomes our compare-and-set commit with the move appended to the log.
+ * boardgame.io's storage interface, backed by the moves in flight (at most one per match,
+ * as the caller queues them): Master reads the state we loaded, and its write becomes our
+ * compare-and-set commit with the move appended to the log.
  */
 class CallStorage extends Async {
-  call: Call | undefined;
+  readonly calls = new Map<string, Call>();
   constructor(private readonly store: Store) {
     super();
   }
   private current(matchID: string): Call {
-    if (!this.call || this.call.matchID !== matchID) throw new Error('no move in flight');
-    return this.call;
+    const call = this.calls.get(matchID);
+    if (!call) throw new Error(`no move in flight for match ${matchID}`);
+    return call;
   }
   connect() {}
   async fetch(matchID: string) {
@@ -117,8 +119,8 @@ class CallStorage extends Async {
 }
 
 /**
- * Runs moves of matches through boardgame.io's Master. Callers serialise moves per match
- * (see MatchQueues); the engine validates first so every refusal has a reason, then lets
+ * Runs moves of matches through boardgame.io's Master. Matches run concurrently; callers
+ * serialise the moves of one match (see MatchQueues); the engine validates first so every refusal has a reason, then lets
  * Master apply the move, and reports the stored result. Nothing is sent from here: the
  * caller broadcasts only what was committed.
  */
@@ -131,7 +133,8 @@ export class MatchEngine {
     this.master = new Master(IronCurtain, this.storage, {
       send: () => undefined,
       sendAll: (data) => {
-        if (data.type === 'update' && this.storage.call) this.storage.call.next = data.args[1];
+        const call = this.storage.calls.get(data.args[0]);
+        if (data.type === 'update' && call) call.next = data.args[1];
       },
     });
   }
@@ -154,8 +157,10 @@ export class MatchEngine {
     const probe = applyMove(structuredClone(G), request.seat, request.move, request.args);
     if (!probe.ok) return refused('INVALID_MOVE', probe.error);
 
+    if (this.storage.calls.has(matchID))
+      throw new Error(`a move of ${matchID} is already in flight`);
     const call: Call = { matchID, loaded, request, outcome: 'refused' };
-    this.storage.call = call;
+    this.storage.calls.set(matchID, call);
     try {
       await this.master.onUpdate(
         {
@@ -172,7 +177,7 @@ export class MatchEngine {
         request.seat,
       );
     } finally {
-      this.storage.call = undefined;
+      this.storage.calls.delete(matchID);
     }
     if (call.outcome === 'stale') {
       return refused('STALE_STATE', 'another move was stored first');

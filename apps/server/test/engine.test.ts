@@ -1,0 +1,112 @@
+import { legalMoves, type Seat, type State } from '@iron-curtain/game';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MatchEngine } from '../src/engine.ts';
+import { Lobby } from '../src/matches.ts';
+import { PresenceBook } from '../src/presence.ts';
+import type { Store } from '../src/storage/store.ts';
+import {
+  createAndJoin,
+  dropSchema,
+  openTestStore,
+  pickMove,
+  prng,
+  type StoreKind,
+  seatClient,
+  startServer,
+  tempDir,
+  uniqueSchema,
+} from './support.ts';
+
+describe.each(['sqlite', 'postgres'] as StoreKind[])('the engine on %s', (kind) => {
+  const where = kind === 'sqlite' ? tempDir() : uniqueSchema();
+  let store: Store | undefined;
+  afterAll(async () => {
+    await store?.close();
+    if (kind === 'postgres') await dropSchema(where);
+  });
+
+  it('runs moves of many matches at once, each in order', async () => {
+    store = await openTestStore(kind, where);
+    const s = store;
+    const lobby = new Lobby(s, new PresenceBook(), () => undefined);
+    const engine = new MatchEngine(s);
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const created = await lobby.create({
+        name: 'A',
+        side: 'random',
+        variants: {},
+        visibility: 'private',
+      });
+      const invite = decodeURIComponent(created.links.invite.split('#')[1] ?? '');
+      await lobby.join(created.matchID, { name: 'B', invite });
+      ids.push(created.matchID);
+    }
+    const counts = await Promise.all(
+      ids.map(async (matchID, i) => {
+        const random = prng(i);
+        let made = 0;
+        for (let n = 0; n < 12; n++) {
+          const state = (await s.loadState(matchID)) as NonNullable<
+            Awaited<ReturnType<Store['loadState']>>
+          >;
+          const G = state.G as State;
+          const seat = G.decision?.seat as Seat;
+          const moves = legalMoves(G, seat);
+          const move = moves[Math.floor(random() * moves.length)];
+          if (!move) break;
+          const result = await engine.move(matchID, 'playing', {
+            seat,
+            stateID: state._stateID,
+            move: move.move,
+            args: move.args,
+          });
+          expect(result).toMatchObject({ ok: true });
+          made += 1;
+        }
+        return made;
+      }),
+    );
+    expect(counts).toEqual(Array(8).fill(12));
+    for (const matchID of ids) {
+      expect((await s.readMoves(matchID)).map((m) => m.stateID)).toEqual(
+        Array.from({ length: 12 }, (_, i) => i + 1),
+      );
+    }
+  });
+});
+
+describe('a failing store', () => {
+  it('fails the move with SERVER_ERROR, keeps the process and the match alive', async () => {
+    const dir = tempDir();
+    const real = await openTestStore('sqlite', dir);
+    let failing = false;
+    const store: Store = {
+      ...real,
+      kind: real.kind,
+      commitMove: (...args) => {
+        if (failing) return Promise.reject(new Error('disk on fire'));
+        return real.commitMove(...args);
+      },
+    };
+    const server = await startServer({ store });
+    const { created, joined } = await createAndJoin(server.url);
+    const seats = {
+      '0': await seatClient(server.url, created.matchID, '0', created.credentials),
+      '1': await seatClient(server.url, created.matchID, '1', joined.credentials),
+    };
+    const decider = seats[seats['0'].view.decision?.seat as Seat];
+    const before = await real.loadState(created.matchID);
+    failing = true;
+    const syncs = decider.syncs;
+    const ack = await decider.move(pickMove(decider, prng(4)));
+    expect(ack).toMatchObject({ ok: false, error: { code: 'SERVER_ERROR' } });
+    await decider.until(() => decider.syncs > syncs, 're-sync');
+    expect(await real.loadState(created.matchID)).toEqual(before);
+    failing = false;
+    expect(await decider.move(pickMove(decider, prng(4)))).toEqual({ ok: true });
+    seats['0'].close();
+    seats['1'].close();
+    await server.close();
+  });
+});
