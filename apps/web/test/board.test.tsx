@@ -23,6 +23,7 @@ function renderView(state: State, seat: Seat | null, log = [] as ReturnType<type
       names={names}
       log={log}
       pending={false}
+      connected
       onMove={vi.fn()}
     />,
   );

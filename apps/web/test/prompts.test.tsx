@@ -6,11 +6,19 @@ import { newMatch, play, wireView } from './fixtures.ts';
 
 const names: Record<Seat, string> = { '0': 'Ann', '1': 'Boris' };
 
-function renderFor(state: State, seat: Seat | null, pending = false) {
+function renderFor(state: State, seat: Seat | null, pending = false, connected = true) {
   const onMove = vi.fn<(move: MoveName, args: unknown[]) => void>();
   const view = wireView(state, seat);
   const utils = render(
-    <MatchView view={view} seat={seat} names={names} log={[]} pending={pending} onMove={onMove} />,
+    <MatchView
+      view={view}
+      seat={seat}
+      names={names}
+      log={[]}
+      pending={pending}
+      connected={connected}
+      onMove={onMove}
+    />,
   );
   return { ...utils, onMove, view };
 }
@@ -68,6 +76,13 @@ describe('playing a card', () => {
     expect(container.querySelectorAll('[data-choice]').length).toBeGreaterThan(0);
     expect(choiceButtons(container)).toHaveLength(0);
     expect(prompt().textContent).toContain('Sending');
+  });
+
+  it('disables every control while the connection is down, and says why', () => {
+    const { container } = renderFor(afterIranTurn(), '0', false, false);
+    expect(container.querySelectorAll('[data-choice]').length).toBeGreaterThan(0);
+    expect(choiceButtons(container)).toHaveLength(0);
+    expect(prompt().textContent).toContain('Not connected');
   });
 });
 

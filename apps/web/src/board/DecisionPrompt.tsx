@@ -17,7 +17,10 @@ export interface DecisionPromptProps {
   selectedCard: CardId | null;
   /** Set when a cube target was chosen with an empty supply: where to take a cube back from. */
   pickFrom: { target: CardId; from: CardId[] } | null;
-  pending: boolean;
+  /** Controls are disabled: a move is on its way or the connection is down. */
+  blocked: boolean;
+  /** Why they are, in words. */
+  notice: string | null;
   onMove: (move: MoveName, args: unknown[]) => void;
   onCancel: () => void;
 }
@@ -44,7 +47,7 @@ export function DecisionPrompt(props: DecisionPromptProps) {
         Round {view.round}, turn {Math.min(view.plays + 1, 8)} of 8. {heading}
       </p>
       {mine && <Controls {...props} />}
-      {props.pending && <p className="pending">Sending…</p>}
+      {props.notice && <p className="pending">{props.notice}</p>}
     </section>
   );
 }
@@ -78,7 +81,7 @@ function Controls({
   choices,
   selectedCard,
   pickFrom,
-  pending,
+  blocked,
   onMove,
   onCancel,
 }: DecisionPromptProps) {
@@ -94,7 +97,7 @@ function Controls({
             <Choice
               key={side}
               label={`The ${side} goes first`}
-              disabled={pending}
+              disabled={blocked}
               onClick={() => onMove('chooseFirstPlayer', [side])}
             />
           ))}
@@ -123,7 +126,7 @@ function Controls({
                   ? `Resolve the event: ${deck.card(d.cardId).eventText.join('; ')}`
                   : `Command: place up to ${command} cubes`
               }
-              disabled={pending}
+              disabled={blocked}
               onClick={() => onMove('chooseAction', [action])}
             />
           ))}
@@ -142,7 +145,7 @@ function Controls({
               key={String(use)}
               label={use ? 'Resolve the event' : 'Decline the event'}
               kind={use ? 'primary' : 'secondary'}
-              disabled={pending}
+              disabled={blocked}
               onClick={() => onMove('decideEvent', [use])}
             />
           ))}
@@ -176,7 +179,7 @@ function Controls({
             <Choice
               label="Finish placing"
               kind="secondary"
-              disabled={pending}
+              disabled={blocked}
               onClick={() => onMove('finishStep', [])}
             />
           )}
@@ -194,7 +197,7 @@ function Controls({
             <Choice
               label="Finish removing"
               kind="secondary"
-              disabled={pending}
+              disabled={blocked}
               onClick={() => onMove('finishStep', [])}
             />
           )}
@@ -208,7 +211,7 @@ function Controls({
             <Choice
               label={`Leave ${name(d.cardId)} where it is`}
               kind="secondary"
-              disabled={pending}
+              disabled={blocked}
               onClick={() => onMove('finishStep', [])}
             />
           )}

@@ -25,11 +25,13 @@ export interface MatchViewProps {
   log: LogEntry[];
   /** A move is on its way: controls are disabled until the answer. */
   pending: boolean;
+  /** The page holds a live, synced connection; without one, controls are disabled. */
+  connected: boolean;
   onMove: (move: MoveName, args: unknown[]) => void;
 }
 
 /** The whole table for one viewer. It renders the view and offers only what legalMoves allows. */
-export function MatchView({ view, seat, names, log, pending, onMove }: MatchViewProps) {
+export function MatchView({ view, seat, names, log, pending, connected, onMove }: MatchViewProps) {
   const choices = useMemo(() => choicesFor(view, seat), [view, seat]);
   const [selectedCard, setSelectedCard] = useState<CardId | null>(null);
   const [pickFrom, setPickFrom] = useState<{ target: CardId; from: CardId[] } | null>(null);
@@ -77,6 +79,13 @@ export function MatchView({ view, seat, names, log, pending, onMove }: MatchView
     setPickFrom(null);
   };
 
+  const blocked = pending || !connected;
+  const notice = pending
+    ? 'Sending…'
+    : connected
+      ? null
+      : 'Not connected: your choices come back with the connection.';
+
   const boardChoices = pickFrom ? { ...choices, remove: new Set<CardId>() } : choices;
 
   return (
@@ -92,7 +101,8 @@ export function MatchView({ view, seat, names, log, pending, onMove }: MatchView
           choices={choices}
           selectedCard={selectedCard}
           pickFrom={pickFrom}
-          pending={pending}
+          blocked={blocked}
+          notice={notice}
           onMove={send}
           onCancel={cancel}
         />
@@ -104,7 +114,7 @@ export function MatchView({ view, seat, names, log, pending, onMove }: MatchView
             choices={boardChoices}
             selectedCard={selectedCard}
             pickFrom={pickFrom?.from ?? null}
-            disabled={pending}
+            disabled={blocked}
             onCell={onCell}
             onCard={onCard}
           />
@@ -114,7 +124,7 @@ export function MatchView({ view, seat, names, log, pending, onMove }: MatchView
               seat={seat}
               playable={new Set(choices.play.keys())}
               selected={selectedCard}
-              disabled={pending}
+              disabled={blocked}
               onSelect={(id) => setSelectedCard((card) => (card === id ? null : id))}
             />
           )}

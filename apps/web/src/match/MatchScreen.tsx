@@ -115,6 +115,7 @@ export function MatchScreen({
           names={names}
           log={game.log}
           pending={game.pending}
+          connected={game.connection === 'online' && game.synced}
           onMove={(move: MoveName, args: unknown[]) => void client.makeMove(move, args)}
         />
       ) : (
