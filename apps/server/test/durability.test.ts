@@ -193,5 +193,5 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('SIGKILL on %s', (kind) => 
     } finally {
       await store.close();
     }
-  });
+  }, 180_000);
 });

@@ -199,5 +199,5 @@ describe('hidden information on the wire', () => {
     }
     expect(probes).toBeGreaterThan(MATCHES);
     expect(frames).toBeGreaterThan(MATCHES * 100);
-  });
+  }, 240_000);
 });

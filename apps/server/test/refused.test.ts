@@ -340,7 +340,7 @@ describe('refused, state unchanged, process alive', () => {
     const { decider } = roles();
     expect(await decider.move(pickMove(decider, prng(9)))).toEqual({ ok: true });
     expect((await request(`${server.url}/healthz`, 'GET')).status).toBe(200);
-  });
+  }, 240_000);
 });
 
 describe('the state a socket is sent', () => {
