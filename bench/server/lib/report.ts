@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { OUT_DIR } from './targets.ts';
+import { OUT_DIR, SERVER_DIR } from './targets.ts';
 
 export interface Machine {
   date: string;
@@ -10,6 +10,8 @@ export interface Machine {
   memoryGiB: number;
   node: string;
   command: string;
+  /** Where our server was built from. */
+  server: string;
   /** 1-minute load average when the run started and when it ended. */
   loadStart: number;
   loadEnd?: number;
@@ -24,6 +26,7 @@ export function machine(): Machine {
     node: process.version,
     command:
       `npm run ${process.env.npm_lifecycle_event ?? path.basename(process.argv[1] ?? '')} -- ${process.argv.slice(2).join(' ')}`.trim(),
+    server: path.relative(process.cwd(), SERVER_DIR),
     loadStart: os.loadavg()[0] ?? Number.NaN,
   };
 }
@@ -45,7 +48,7 @@ export function record(
   console.log(
     `\n${bench}: ${run.date}, ${run.cores} cores ${run.cpu}, ${run.memoryGiB} GiB, Node ${run.node}, load ${run.loadStart.toFixed(2)} -> ${run.loadEnd.toFixed(2)}`,
   );
-  console.log(`command: ${run.command}\n`);
+  console.log(`command: ${run.command} (our server from ${run.server})\n`);
   const table = [header, ...rows.map((r) => r.map(String))];
   const widths = header.map((_h, i) => Math.max(...table.map((r) => (r[i] ?? '').length)));
   const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;

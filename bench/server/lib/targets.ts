@@ -1,7 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 
 /** The servers a benchmark can measure, in the order they run. */
@@ -19,7 +19,14 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const BENCH_DIR = path.resolve(HERE, '..');
 const REPO = path.resolve(BENCH_DIR, '../..');
 export const OUT_DIR = path.join(BENCH_DIR, 'out');
-const BUILD_DIR = path.join(BENCH_DIR, 'dist');
+/**
+ * Our server's sources: apps/server, or BENCH_SERVER_DIR to measure a variant (a copy of
+ * apps/server with a candidate change, its node_modules linked to apps/server's).
+ */
+export const SERVER_DIR = path.resolve(
+  process.env.BENCH_SERVER_DIR ?? path.join(REPO, 'apps/server'),
+);
+const BUILD_DIR = path.join(BENCH_DIR, 'dist', path.basename(SERVER_DIR));
 
 /** Postgres for the 'postgres' target; each run uses a schema of its own and drops it. */
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -58,13 +65,22 @@ process.on('exit', () => {
 /** Clock ticks per second of /proc/<pid>/stat times (USER_HZ; 100 on Linux). */
 const TICKS = 100;
 
-/** Bundles apps/server the way it ships (its own build script) into bench/server/dist. */
+/** Bundles our server the way it ships (its own scripts/bundle.ts) into bench/server/dist. */
 function buildOurServer(): void {
   if (built) return;
-  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts', BUILD_DIR], {
-    cwd: path.join(REPO, 'apps/server'),
-    stdio: 'inherit',
-  });
+  const bundle = pathToFileURL(path.join(SERVER_DIR, 'scripts/bundle.ts')).href;
+  const outfile = path.join(BUILD_DIR, 'main.js');
+  execFileSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      `const { bundleServer } = await import(${JSON.stringify(bundle)}); await bundleServer(${JSON.stringify(outfile)});`,
+    ],
+    { cwd: SERVER_DIR, stdio: 'inherit' },
+  );
   built = true;
 }
 
