@@ -1,0 +1,171 @@
+// Self-play harness: N seeded games between two bots on worker threads, with win rates and
+// 95 % intervals per player and side. Usage: npx tsx bench/selfplay.ts --help
+import { availableParallelism, cpus } from 'node:os';
+import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
+import {
+  type Contestant,
+  contestantLabel,
+  type Interval,
+  isStrategy,
+  type PlayerSummary,
+  type SelfPlayGame,
+  STRATEGIES,
+  summariseSelfPlay,
+} from '@iron-curtain/bots';
+import type { WorkerSetup } from './selfplay-worker.ts';
+
+const HELP = `npx tsx bench/selfplay.ts [options]
+  --a <level>          player A: ${STRATEGIES.join(', ')} (default hard)
+  --b <level>          player B (default random)
+  --a-iterations <n>   hard search iterations for A (default: the hard level's)
+  --b-iterations <n>   same for B
+  --time-ms <n>        wall-clock cap per hard decision (default: the hard level's)
+  --games <n>          games, even: each deal is played twice with the sides swapped (default 20)
+  --seed <text>        seed of the deals and the bots (default 1)
+  --workers <n>        worker threads (default: available cores)
+  --max-minutes <m>    stop handing out games after m minutes and report what finished
+  --json <file>        also write the summary as JSON`;
+
+function fail(message: string): never {
+  console.error(`selfplay: ${message}\n\n${HELP}`);
+  process.exit(2);
+}
+
+function positiveInt(
+  name: string,
+  value: string | undefined,
+  fallback?: number,
+): number | undefined {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0) fail(`--${name} must be a positive whole number`);
+  return n;
+}
+
+function contestant(name: string, level: string, iterations?: number, timeMs?: number): Contestant {
+  if (!isStrategy(level)) fail(`--${name} must be one of ${STRATEGIES.join(', ')}`);
+  const options: Contestant['options'] = {};
+  if (iterations !== undefined) options.iterations = iterations;
+  if (timeMs !== undefined) options.timeMs = timeMs;
+  return { strategy: level, options };
+}
+
+const { values } = (() => {
+  try {
+    return parseArgs({
+      options: {
+        a: { type: 'string', default: 'hard' },
+        b: { type: 'string', default: 'random' },
+        'a-iterations': { type: 'string' },
+        'b-iterations': { type: 'string' },
+        'time-ms': { type: 'string' },
+        games: { type: 'string', default: '20' },
+        seed: { type: 'string', default: '1' },
+        workers: { type: 'string' },
+        'max-minutes': { type: 'string' },
+        json: { type: 'string' },
+        help: { type: 'boolean', default: false },
+      },
+    });
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+})();
+if (values.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+
+const games = positiveInt('games', values.games) as number;
+if (games % 2 !== 0) fail('--games must be even, so that both sides are played equally');
+const workers = Math.min(
+  games,
+  positiveInt('workers', values.workers, availableParallelism()) as number,
+);
+const timeMs = positiveInt('time-ms', values['time-ms']);
+const aIterations = positiveInt('a-iterations', values['a-iterations']);
+const bIterations = positiveInt('b-iterations', values['b-iterations']);
+const maxMinutes = values['max-minutes'] === undefined ? Infinity : Number(values['max-minutes']);
+if (!(maxMinutes > 0)) fail('--max-minutes must be a positive number');
+const setup: WorkerSetup = {
+  seed: values.seed,
+  a: contestant('a', values.a, aIterations, timeMs),
+  b: contestant('b', values.b, bIterations, timeMs),
+};
+const labels = {
+  a: `A ${contestantLabel(setup.a.strategy, aIterations)}`,
+  b: `B ${contestantLabel(setup.b.strategy, bIterations)}`,
+};
+
+// Worker threads do not inherit tsx's loader hooks: boot each one through tsx's import API.
+const WORKER_BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) =>
+  tsx.tsImport(${JSON.stringify(new URL('./selfplay-worker.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}));`;
+
+const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+const interval = (i: Interval) => `${pct(i.share)} [${pct(i.low)}, ${pct(i.high)}]`;
+const ms = (x: number) => `${x.toFixed(1)}`;
+const playerRow = (p: PlayerSummary) =>
+  `| ${p.label} | ${p.wins}/${p.games} | ${interval(p.interval)} | ${interval(p.bySide.US.interval)} | ${interval(p.bySide.USSR.interval)} | ${ms(p.decisionMs.mean)} | ${ms(p.decisionMs.p95)} | ${ms(p.decisionMs.max)} |`;
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const deadline = started + maxMinutes * 60_000;
+  const finished: SelfPlayGame[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      const worker = new Worker(WORKER_BOOT, { eval: true, workerData: setup });
+      try {
+        while (next < games && performance.now() < deadline) {
+          const index = next++;
+          finished.push(
+            await new Promise<SelfPlayGame>((resolve, reject) => {
+              worker.once('message', resolve);
+              worker.once('error', reject);
+              worker.postMessage(index);
+            }),
+          );
+          worker.removeAllListeners('error');
+          if (finished.length % Math.max(1, Math.floor(games / 20)) === 0)
+            console.error(
+              `${finished.length}/${games} games, ${((performance.now() - started) / 1000).toFixed(0)} s`,
+            );
+        }
+      } finally {
+        await worker.terminate();
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  finished.sort((x, y) => x.index - y.index);
+  const summary = summariseSelfPlay(labels, finished);
+  const cpu = cpus()[0]?.model ?? 'unknown cpu';
+  console.log(`\nself-play: ${labels.a} vs ${labels.b}, seed ${setup.seed}`);
+  console.log(
+    `${summary.games}/${games} games in ${seconds.toFixed(0)} s (${(summary.games / seconds).toFixed(2)} games/s, ${workers} workers, ${cpu})`,
+  );
+  if (summary.games < games)
+    console.log(`stopped by --max-minutes: ${games - summary.games} games not played`);
+  console.log(
+    `US wins: ${summary.usWins}/${summary.games} = ${interval(summary.usShare)}; ended on the track: ${summary.trackEnds}`,
+  );
+  console.log(
+    '\n| player | wins | win rate [95 % CI] | as US | as USSR | ms/decision mean | p95 | max |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|');
+  console.log(playerRow(summary.players.a));
+  console.log(playerRow(summary.players.b));
+  if (values.json) {
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(
+      values.json,
+      `${JSON.stringify({ setup, games, seconds, workers, cpu, summary }, null, 2)}\n`,
+    );
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,90 @@
+import { isSeat, legalMoves, type Move, type Seat, type State, viewFor } from '@iron-curtain/game';
+import { checkView, determinize } from './determinize.ts';
+import { BotError } from './errors.ts';
+import { ismcts } from './ismcts.ts';
+import { candidateMoves } from './moves.ts';
+import { createRng, hashSeed, type Rng } from './random.ts';
+import { easyMove, greedyMove, mediumMove } from './simple.ts';
+
+/** The levels a player can choose. */
+export const BOT_LEVELS = ['easy', 'medium', 'hard'] as const;
+export type BotLevel = (typeof BOT_LEVELS)[number];
+
+/** Levels plus the two benchmark baselines. */
+export const STRATEGIES = ['random', 'greedy', ...BOT_LEVELS] as const;
+export type Strategy = (typeof STRATEGIES)[number];
+
+export const isStrategy = (value: unknown): value is Strategy =>
+  (STRATEGIES as readonly unknown[]).includes(value);
+
+export interface BotOptions {
+  /** Seeds the bot's choices; the same view, level and seed always give the same move. */
+  seed?: number | string;
+  /** Hard only: the most search iterations per decision (default HARD_ITERATIONS). */
+  iterations?: number;
+  /** Hard only: wall-clock cap in ms (default HARD_TIME_MS); it binds only on a slow machine. */
+  timeMs?: number;
+}
+
+/** The most iterations of the hard level per decision (see bench/results.md for its speed). */
+export const HARD_ITERATIONS = 1200;
+/** Hard searches a decision with more options longer: this many iterations per option, within bounds. */
+const ITERATIONS_PER_OPTION = 30;
+const MIN_ITERATIONS = 150;
+/** Never think longer than this per decision. */
+export const HARD_TIME_MS = 1000;
+
+/** A seed from the public situation, so a bot without an explicit seed is still deterministic. */
+function situationSeed(view: State): number {
+  const { table, marker, round, plays, decision, hands, aftermath } = view;
+  return hashSeed(JSON.stringify({ table, marker, round, plays, decision, hands, aftermath }));
+}
+
+function decide(view: State, seat: Seat, strategy: Strategy, rng: Rng, options: BotOptions): Move {
+  if (strategy === 'random') return rng.pick(legalMoves(view, seat));
+  const candidates = candidateMoves(view, seat);
+  if (candidates.length === 1) return candidates[0] as Move;
+  switch (strategy) {
+    case 'greedy':
+      return greedyMove(determinize(view, seat, rng), seat, rng);
+    case 'easy':
+      return easyMove(determinize(view, seat, rng), seat, rng);
+    case 'medium':
+      return mediumMove(determinize(view, seat, rng), seat, rng);
+    case 'hard': {
+      const most = options.iterations ?? HARD_ITERATIONS;
+      const budget = {
+        iterations: Math.min(
+          most,
+          Math.max(MIN_ITERATIONS, ITERATIONS_PER_OPTION * candidates.length),
+        ),
+        timeMs: options.timeMs ?? HARD_TIME_MS,
+      };
+      return ismcts(view, seat, budget, rng).move;
+    }
+  }
+}
+
+/**
+ * The move a bot makes for `seat`. It reads only what the seat may see: the
+ * input is masked with viewFor first, so a full state and the seat's view give
+ * the same move. Throws a BotError when it is not the seat's decision.
+ */
+export function chooseMove(
+  view: State,
+  seat: Seat,
+  strategy: Strategy,
+  options: BotOptions = {},
+): Move {
+  if (!isSeat(seat)) throw new BotError(`seat must be '0' or '1', not ${String(seat)}`);
+  if (!isStrategy(strategy))
+    throw new BotError(
+      `unknown bot level ${String(strategy)}: use one of ${STRATEGIES.join(', ')}`,
+    );
+  const own = viewFor(view, seat);
+  if (own.result) throw new BotError('the game is over');
+  if (own.decision?.seat !== seat) throw new BotError(`it is not seat ${seat}'s decision`);
+  checkView(own, seat);
+  const rng = createRng(options.seed ?? situationSeed(own));
+  return decide(own, seat, strategy, rng, options);
+}

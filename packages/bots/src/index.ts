@@ -1,0 +1,26 @@
+export {
+  BOT_LEVELS,
+  type BotLevel,
+  type BotOptions,
+  chooseMove,
+  HARD_ITERATIONS,
+  HARD_TIME_MS,
+  isStrategy,
+  STRATEGIES,
+  type Strategy,
+} from './bot.ts';
+export { checkView, determinize, unseenCards } from './determinize.ts';
+export { BotError } from './errors.ts';
+export { ismcts, type SearchBudget, type SearchReport } from './ismcts.ts';
+export { type Contestant, type GameRecord, type GameSpec, newGame, playGame } from './match.ts';
+export { candidateMoves, moveKey } from './moves.ts';
+export { createRng, hashSeed, type Rng } from './random.ts';
+export {
+  contestantLabel,
+  type Interval,
+  type PlayerSummary,
+  type SelfPlayGame,
+  type SelfPlaySummary,
+  summariseSelfPlay,
+  wilson,
+} from './stats.ts';
