@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { legalMoves, type Seat, type State } from '@iron-curtain/game';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MatchEngine } from '../src/engine.ts';
@@ -23,6 +24,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the engine on %s', (kind) 
   afterAll(async () => {
     await store?.close();
     if (kind === 'postgres') await dropSchema(where);
+    else fs.rmSync(where, { recursive: true, force: true });
   });
 
   it('runs moves of many matches at once, each in order', async () => {
@@ -108,5 +110,6 @@ describe('a failing store', () => {
     seats['0'].close();
     seats['1'].close();
     await server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

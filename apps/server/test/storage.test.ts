@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { State } from '@iron-curtain/game';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initialState } from '../src/engine.ts';
@@ -64,6 +65,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the %s store', (kind) => {
     if (twin !== store) await twin.close();
     await store.close();
     if (kind === 'postgres') await dropSchema(where);
+    else fs.rmSync(where, { recursive: true, force: true });
   });
 
   it('keeps a match, its seats and its initial state', async () => {
