@@ -15,13 +15,19 @@ import { newMatch, play, playUntil, seeded, wireView } from './fixtures.ts';
 const names: Record<Seat, string> = { '0': 'Ann', '1': 'Boris' };
 const deck = indexDeck(DEFAULT_DECK);
 
-function renderView(state: State, seat: Seat | null, log = [] as ReturnType<typeof play>) {
+function renderView(
+  state: State,
+  seat: Seat | null,
+  log = [] as ReturnType<typeof play>,
+  recent = [] as ReturnType<typeof play>,
+) {
   return render(
     <MatchView
       view={wireView(state, seat)}
       seat={seat}
       names={names}
       log={log}
+      recent={recent}
       pending={false}
       connected
       onMove={vi.fn()}
@@ -131,6 +137,22 @@ describe('the table for a player', () => {
     const { state } = midRound();
     renderView(state, null);
     expect(screen.getByText(/parts of this deck are a reconstruction/)).toBeTruthy();
+  });
+
+  it('says what the last move did and outlines the card played last', () => {
+    const state = newMatch();
+    const first = play(
+      state,
+      ['1', 'chooseFirstPlayer', 'USSR'],
+      ['1', 'playCard', 'iran', { x: 1, y: 0 }],
+    );
+    const last = play(state, ['0', 'decideEvent', false]);
+    renderView(state, '1', [...first, ...last], last);
+    const recent = screen.getByRole('region', { name: 'Just happened' });
+    expect(recent.textContent).toBe(
+      describeLogEntry(last[0] as (typeof last)[number], DEFAULT_DECK),
+    );
+    expect(document.querySelector('.table-card.last')?.getAttribute('data-card')).toBe('iran');
   });
 
   it('writes the log in words', () => {

@@ -97,6 +97,7 @@ describe('the game client', () => {
     expect(snap.pending).toBe(false);
     expect(snap.stateID).toBe(4);
     expect(snap.log).toEqual(entries);
+    expect(snap.recent).toEqual(entries);
     expect(snap.view?.decision).toEqual({ kind: 'playCard', seat: '0' });
   });
 

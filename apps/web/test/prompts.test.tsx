@@ -15,6 +15,7 @@ function renderFor(state: State, seat: Seat | null, pending = false, connected =
       seat={seat}
       names={names}
       log={[]}
+      recent={[]}
       pending={pending}
       connected={connected}
       onMove={onMove}

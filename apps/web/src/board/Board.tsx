@@ -25,6 +25,8 @@ export interface BoardProps {
   selectedCard: CardId | null;
   /** Cards a cube may be taken back from (the supply is empty), once a target is chosen. */
   pickFrom: CardId[] | null;
+  /** The card played or moved last, outlined. */
+  lastPlayed: CardId | null;
   disabled: boolean;
   onCell: (cell: Cell) => void;
   onCard: (cardId: CardId) => void;
@@ -50,6 +52,7 @@ export function Board({
   choices,
   selectedCard,
   pickFrom,
+  lastPlayed,
   disabled,
   onCell,
   onCard,
@@ -84,6 +87,7 @@ export function Board({
               cardId={placed.cardId}
               target={note !== null}
               moving={moving === placed.cardId}
+              last={lastPlayed === placed.cardId}
               disabled={disabled}
               onClick={() => onCard(placed.cardId)}
             >
@@ -124,15 +128,26 @@ interface TableCardProps {
   /** A card the current decision can act on: a button. */
   target: boolean;
   moving: boolean;
+  last: boolean;
   disabled: boolean;
   onClick: () => void;
   children: ReactNode;
 }
 
-function TableCard({ cardId, style, target, moving, disabled, onClick, children }: TableCardProps) {
+function TableCard({
+  cardId,
+  style,
+  target,
+  moving,
+  last,
+  disabled,
+  onClick,
+  children,
+}: TableCardProps) {
+  const marks = `${moving ? ' moving' : ''}${last ? ' last' : ''}`;
   if (!target) {
     return (
-      <div className={`table-card${moving ? ' moving' : ''}`} data-card={cardId} style={style}>
+      <div className={`table-card${marks}`} data-card={cardId} style={style}>
         {children}
       </div>
     );
@@ -140,7 +155,7 @@ function TableCard({ cardId, style, target, moving, disabled, onClick, children 
   return (
     <button
       type="button"
-      className="table-card target"
+      className={`table-card target${marks}`}
       data-card={cardId}
       data-choice="card"
       disabled={disabled}

@@ -13,7 +13,7 @@ import { choicesFor } from './choices.ts';
 import { DecisionPrompt } from './DecisionPrompt.tsx';
 import { EndScreen } from './EndScreen.tsx';
 import { OwnHand, Piles } from './Hands.tsx';
-import { MoveLog } from './MoveLog.tsx';
+import { MoveLog, RecentEntries } from './MoveLog.tsx';
 import { Regions } from './Regions.tsx';
 import { Track } from './Track.tsx';
 
@@ -23,6 +23,8 @@ export interface MatchViewProps {
   seat: Seat | null;
   names: Record<Seat, string>;
   log: LogEntry[];
+  /** What the last move did, shown above the table. */
+  recent: LogEntry[];
   /** A move is on its way: controls are disabled until the answer. */
   pending: boolean;
   /** The page holds a live, synced connection; without one, controls are disabled. */
@@ -31,7 +33,16 @@ export interface MatchViewProps {
 }
 
 /** The whole table for one viewer. It renders the view and offers only what legalMoves allows. */
-export function MatchView({ view, seat, names, log, pending, connected, onMove }: MatchViewProps) {
+export function MatchView({
+  view,
+  seat,
+  names,
+  log,
+  recent,
+  pending,
+  connected,
+  onMove,
+}: MatchViewProps) {
   const choices = useMemo(() => choicesFor(view, seat), [view, seat]);
   const [selectedCard, setSelectedCard] = useState<CardId | null>(null);
   const [pickFrom, setPickFrom] = useState<{ target: CardId; from: CardId[] } | null>(null);
@@ -86,6 +97,9 @@ export function MatchView({ view, seat, names, log, pending, connected, onMove }
       ? null
       : 'Not connected: your choices come back with the connection.';
 
+  const lastPlay = log.findLast((e) => e.type === 'play' || e.type === 'move');
+  const lastPlayed = lastPlay && 'cardId' in lastPlay ? lastPlay.cardId : null;
+
   const boardChoices = pickFrom ? { ...choices, remove: new Set<CardId>() } : choices;
 
   return (
@@ -107,6 +121,7 @@ export function MatchView({ view, seat, names, log, pending, connected, onMove }
           onCancel={cancel}
         />
       )}
+      <RecentEntries entries={recent} deck={view.deck} />
       <div className="match-main">
         <div className="match-board">
           <Board
@@ -114,6 +129,7 @@ export function MatchView({ view, seat, names, log, pending, connected, onMove }
             choices={boardChoices}
             selectedCard={selectedCard}
             pickFrom={pickFrom?.from ?? null}
+            lastPlayed={lastPlayed}
             disabled={blocked}
             onCell={onCell}
             onCard={onCard}

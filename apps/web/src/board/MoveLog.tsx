@@ -21,3 +21,25 @@ export function MoveLog({ log, deck }: { log: LogEntry[]; deck: Deck }) {
     </section>
   );
 }
+
+/** What the last move did (a scoring, a gain, the cubes placed), in words, above the table. */
+export function RecentEntries({ entries, deck }: { entries: LogEntry[]; deck: Deck }) {
+  if (entries.length === 0) return null;
+  return (
+    <section className="recent" aria-label="Just happened" aria-live="polite">
+      <ul>
+        {entries.map((entry, i) => (
+          <li
+            // biome-ignore lint/suspicious/noArrayIndexKey: one move's entries, replaced as a whole
+            key={i}
+            className={
+              entry.type === 'regionScored' || entry.type === 'aftermathRevealed' ? 'scoring' : ''
+            }
+          >
+            {describeLogEntry(entry, deck)}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -114,6 +114,7 @@ export function MatchScreen({
           seat={seat}
           names={names}
           log={game.log}
+          recent={game.recent}
           pending={game.pending}
           connected={game.connection === 'online' && game.synced}
           onMove={(move: MoveName, args: unknown[]) => void client.makeMove(move, args)}

@@ -22,6 +22,8 @@ export interface GameSnapshot {
   view: State | null;
   stateID: number;
   log: LogEntry[];
+  /** The entries of the last move seen live (empty after a sync): what just happened. */
+  recent: LogEntry[];
   presence: Presence | null;
   /** A move was sent and its answer has not arrived yet. */
   pending: boolean;
@@ -40,6 +42,7 @@ const initial: GameSnapshot = {
   view: null,
   stateID: 0,
   log: [],
+  recent: [],
   presence: null,
   pending: false,
   refusal: null,
@@ -175,6 +178,7 @@ export class GameClient {
       view: state.G as unknown as State,
       stateID: state.stateID,
       log,
+      recent: [],
       presence,
     });
   }
@@ -192,6 +196,7 @@ export class GameClient {
       view: state.G as unknown as State,
       stateID: state.stateID,
       log: [...this.snapshot.log, ...entries],
+      recent: entries,
       pending: false,
     });
   }
