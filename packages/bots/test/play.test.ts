@@ -1,0 +1,74 @@
+import { legalMoves, type Seat, viewFor } from '@iron-curtain/game';
+import { describe, expect, it } from 'vitest';
+import { chooseMove, moveKey, newGame, playGame, STRATEGIES, type Strategy } from '../src/index.ts';
+import { play } from '../src/simple.ts';
+
+/** Few iterations keep the tests fast; strength is measured in bench/, not here. */
+const QUICK = { iterations: 30, timeMs: 60_000 };
+
+describe('every level plays legal moves to the end of a game', () => {
+  for (const strategy of STRATEGIES) {
+    for (const side of ['US', 'USSR'] as const) {
+      it(`${strategy} as the ${side} against random`, () => {
+        const state = newGame(`legal-${strategy}-${side}`, side);
+        let decisions = 0;
+        while (state.decision && !state.result) {
+          const seat = state.decision.seat;
+          const level: Strategy = seat === '0' ? strategy : 'random';
+          const move = chooseMove(viewFor(state, seat), seat, level, { ...QUICK, seed: decisions });
+          const legal = legalMoves(state, seat).map(moveKey);
+          expect(legal).toContain(moveKey(move));
+          play(state, seat, move);
+          decisions += 1;
+        }
+        expect(state.result).not.toBeNull();
+        expect(decisions).toBeGreaterThan(10);
+      });
+    }
+  }
+});
+
+describe('self-play games', () => {
+  it('replay exactly from their seed', () => {
+    const spec = {
+      seed: 'replay',
+      players: {
+        '0': { strategy: 'hard', options: QUICK },
+        '1': { strategy: 'medium' },
+      } satisfies Record<Seat, { strategy: Strategy; options?: typeof QUICK }>,
+      seat0Side: 'USSR' as const,
+    };
+    const first = playGame(spec);
+    const second = playGame(spec);
+    expect(second.moves).toEqual(first.moves);
+    expect(second.result).toEqual(first.result);
+  });
+
+  it('hard beats the uniformly random player by a wide margin (fixed seeds)', () => {
+    let wins = 0;
+    const games = 8;
+    for (let i = 0; i < games; i++) {
+      const record = playGame({
+        seed: `strength-${i >> 1}`,
+        players: { '0': { strategy: 'hard', options: QUICK }, '1': { strategy: 'random' } },
+        seat0Side: i % 2 === 0 ? 'US' : 'USSR',
+      });
+      if (record.winner === '0') wins += 1;
+    }
+    expect(wins).toBeGreaterThanOrEqual(7);
+  });
+
+  it('medium beats the one-ply greedy player by a wide margin (fixed seeds)', () => {
+    let wins = 0;
+    const games = 10;
+    for (let i = 0; i < games; i++) {
+      const record = playGame({
+        seed: `medium-${i >> 1}`,
+        players: { '0': { strategy: 'medium' }, '1': { strategy: 'greedy' } },
+        seat0Side: i % 2 === 0 ? 'US' : 'USSR',
+      });
+      if (record.winner === '0') wins += 1;
+    }
+    expect(wins).toBeGreaterThanOrEqual(8);
+  });
+});
