@@ -138,15 +138,17 @@ async function main(): Promise<void> {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  finished.sort((x, y) => x.index - y.index);
-  const summary = summariseSelfPlay(labels, finished);
+  // A deal counts only with both its games, so that both sides stay played equally.
+  const played = new Set(finished.map((g) => g.index));
+  const paired = finished.filter((g) => played.has(g.index ^ 1)).sort((x, y) => x.index - y.index);
+  const summary = summariseSelfPlay(labels, paired);
   const cpu = cpus()[0]?.model ?? 'unknown cpu';
   console.log(`\nself-play: ${labels.a} vs ${labels.b}, seed ${setup.seed}`);
   console.log(
-    `${summary.games}/${games} games in ${seconds.toFixed(0)} s (${(summary.games / seconds).toFixed(2)} games/s, ${workers} workers, ${cpu})`,
+    `${finished.length}/${games} games in ${seconds.toFixed(0)} s (${(finished.length / seconds).toFixed(2)} games/s, ${workers} workers, ${cpu})`,
   );
   if (summary.games < games)
-    console.log(`stopped by --max-minutes: ${games - summary.games} games not played`);
+    console.log(`stopped by --max-minutes: ${summary.games} games in whole deals counted`);
   console.log(
     `US wins: ${summary.usWins}/${summary.games} = ${interval(summary.usShare)}; ended on the track: ${summary.trackEnds}`,
   );
