@@ -22,7 +22,7 @@ export interface BotOptions {
   seed?: number | string;
   /** Hard only: the most search iterations per decision (default HARD_ITERATIONS). */
   iterations?: number;
-  /** Hard only: wall-clock cap in ms (default HARD_TIME_MS); it binds only on a slow machine. */
+  /** Hard only: wall-clock cap in ms (default HARD_TIME_MS); it binds on a slow or busy machine. */
   timeMs?: number;
 }
 
@@ -31,8 +31,8 @@ export const HARD_ITERATIONS = 1200;
 /** Hard searches a decision with more options longer: this many iterations per option, within bounds. */
 const ITERATIONS_PER_OPTION = 30;
 const MIN_ITERATIONS = 150;
-/** Never think longer than this per decision. */
-export const HARD_TIME_MS = 1000;
+/** Stop searching after this many ms, leaving room within the 1 s goal per decision. */
+export const HARD_TIME_MS = 900;
 
 /** A seed from the public situation, so a bot without an explicit seed is still deterministic. */
 function situationSeed(view: State): number {
