@@ -2,6 +2,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import Koa from 'koa';
 import type { Config } from './config.ts';
 import { MatchEngine } from './engine.ts';
+import { type Fanout, localFanout } from './fanout.ts';
 import { GameService } from './game-service.ts';
 import { lobbyRouter } from './lobby-routes.ts';
 import type { Logger } from './logger.ts';
@@ -19,14 +20,22 @@ export interface App {
   metrics: Metrics;
   /** Starts listening; resolves with the port. */
   listen(): Promise<number>;
-  /** Stops accepting, finishes queued moves, closes sockets and the store. */
+  /** Stops accepting, finishes queued moves, closes sockets, the fan-out and the store. */
   close(): Promise<void>;
 }
 
-/** Lobby, game service and web client on one HTTP server, around one store. */
-export function createApp(config: Config, store: Store, logger: Logger): App {
+/**
+ * Lobby, game service and web client on one HTTP server, around one store; with a Redis
+ * fan-out, one of several instances sharing the store.
+ */
+export function createApp(
+  config: Config,
+  store: Store,
+  logger: Logger,
+  fanout: Fanout = localFanout(),
+): App {
   const metrics = createMetrics();
-  const presence = new PresenceBook();
+  const presence = new PresenceBook(fanout);
   const queues = new MatchQueues();
   const http = createServer();
   const game = new GameService(http, {
@@ -37,6 +46,7 @@ export function createApp(config: Config, store: Store, logger: Logger): App {
     presence,
     metrics,
     logger,
+    fanout,
   });
   const lobby = new Lobby(store, presence, (matchID) => game.matchChanged(matchID));
 
@@ -81,7 +91,10 @@ export function createApp(config: Config, store: Store, logger: Logger): App {
     async close() {
       // io.close() closes the HTTP server too; connections still open are ended with it.
       await game.close();
+      // Sockets closed above leave their matches through the queues: let them finish.
+      await queues.drain();
       http.closeAllConnections();
+      await fanout.close();
       await store.close();
     },
   };

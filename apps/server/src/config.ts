@@ -29,7 +29,8 @@ const origins = z
     ),
   );
 
-const envSchema = z.object({
+/** Every environment variable the server reads; anything else in the environment is ignored. */
+export const envSchema = z.object({
   PORT: port.default(8000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('data'),
@@ -41,8 +42,10 @@ const envSchema = z.object({
     .string()
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
     .default('public'),
-  /** Reserved for fanning updates out across instances; not used yet. */
-  REDIS_URL: z.url({ error: 'must be a URL' }).optional(),
+  /** Redis that fans updates out across instances sharing one Postgres (scale-out). */
+  REDIS_URL: z
+    .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })
+    .optional(),
   /** Comma-separated origins allowed besides the server's own (for example a Vite dev server). */
   ALLOWED_ORIGINS: origins.default([]),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -78,6 +81,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const config = parsed.data;
+  if (config.REDIS_URL !== undefined && config.DATABASE_URL === undefined) {
+    throw new ConfigError(
+      'invalid configuration:\n  REDIS_URL: needs DATABASE_URL (instances share matches through Postgres; the embedded store belongs to one server)',
+    );
+  }
   return {
     ...config,
     DATA_DIR: path.resolve(cwd, config.DATA_DIR),

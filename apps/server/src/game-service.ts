@@ -16,6 +16,7 @@ import { Server, type Socket } from 'socket.io';
 import type { z } from 'zod';
 import type { Config } from './config.ts';
 import { frameFor, type MatchEngine } from './engine.ts';
+import { type Fanout, type FanoutMessage, localFanout } from './fanout.ts';
 import type { Logger } from './logger.ts';
 import type { MatchQueues } from './match-queue.ts';
 import type { Metrics } from './metrics.ts';
@@ -34,6 +35,8 @@ interface Seating {
 interface SocketData {
   bucket: TokenBucket;
   seating?: Seating;
+  /** The state id this socket was last sent; an update is sent only on top of it. */
+  stateID?: number;
   /** Refusals for rate in a row; a socket that keeps flooding is disconnected. */
   flooding: number;
 }
@@ -50,6 +53,8 @@ interface ServerToClient {
 }
 type GameSocket = Socket<ClientToServer, ServerToClient, Record<string, never>, SocketData>;
 type AckFn = (ack: Ack) => void;
+type Frame = ReturnType<typeof frameFor>;
+type Frames = Extract<FanoutMessage, { kind: 'update' }>['frames'];
 
 const FLOOD_LIMIT = 50;
 /** Larger frames are dropped by the transport itself (the connection closes). */
@@ -77,21 +82,30 @@ export interface GameServiceDeps {
   presence: PresenceBook;
   metrics: Metrics;
   logger: Logger;
+  /** Other instances' sockets; without it this instance is alone. */
+  fanout?: Fanout;
 }
 
 /**
  * The socket.io game service: sockets attach to a match as a seat (with credentials) or as
  * spectators, send moves, and receive their own view of every stored state. Every message
  * is validated; whatever is refused gets a reason, and the socket is re-synced.
+ *
+ * With several instances, any of them may take a move: the store's compare-and-set lets
+ * exactly one writer win, the loser refuses (STALE_STATE) and re-syncs its socket, and only
+ * a stored state is ever sent, here and, through the fan-out, on every other instance.
  */
 export class GameService {
   readonly io: Server<ClientToServer, ServerToClient, Record<string, never>, SocketData>;
   private closing = false;
+  private readonly fanout: Fanout;
 
   constructor(
     http: HttpServer,
     private readonly deps: GameServiceDeps,
   ) {
+    this.fanout = deps.fanout ?? localFanout();
+    this.fanout.onMessage((message) => this.heard(message));
     this.io = new Server(http, {
       transports: ['websocket'],
       serveClient: false,
@@ -242,10 +256,10 @@ export class GameService {
         }
       }
       this.detach(socket);
-      this.attach(socket, { matchID, seat: playerID });
+      await this.attach(socket, { matchID, seat: playerID });
       await this.sendSync(socket, match);
       ack?.({ ok: true });
-      this.pushPresence(match);
+      await this.announce(match);
     });
   }
 
@@ -302,32 +316,37 @@ export class GameService {
         await this.sendSync(socket);
         return;
       }
-      this.broadcast(matchID, result.state, result.entries);
+      await this.broadcast(matchID, result.state, result.entries);
       ack?.({ ok: true });
       metrics.moves.inc();
       metrics.moveLatency.observe((performance.now() - received) / 1000);
       if (result.state.ctx.gameover !== undefined) {
         const finished = await store.getMatch(matchID);
-        if (finished) this.pushPresence(finished);
+        if (finished) await this.announce(finished);
       }
     });
   }
 
-  private attach(socket: GameSocket, seating: Seating): void {
+  /** Resolves once this instance hears the match's updates from other instances too. */
+  private async attach(socket: GameSocket, seating: Seating): Promise<void> {
     socket.data.seating = seating;
+    socket.data.stateID = undefined;
     void socket.join([matchRoom(seating.matchID), viewRoom(seating.matchID, seating.seat)]);
     this.deps.presence.join(seating.matchID, seating.seat);
     this.deps.metrics.matchesActive.set(this.deps.presence.size);
+    await this.fanout.watch(seating.matchID);
   }
 
   private detach(socket: GameSocket): void {
     const seating = socket.data.seating;
     if (!seating) return;
     socket.data.seating = undefined;
+    socket.data.stateID = undefined;
     void socket.leave(matchRoom(seating.matchID));
     void socket.leave(viewRoom(seating.matchID, seating.seat));
     this.deps.presence.leave(seating.matchID, seating.seat);
     this.deps.metrics.matchesActive.set(this.deps.presence.size);
+    this.fanout.unwatch(seating.matchID);
     this.matchChanged(seating.matchID);
   }
 
@@ -339,57 +358,120 @@ export class GameService {
     const match = known ?? (await store.getMatch(seating.matchID));
     const state = await store.loadState(seating.matchID);
     if (!match || !state) return;
-    const moves = await store.readMoves(seating.matchID);
+    // Another instance may store a move between the two reads: the log stops at the state.
+    const moves = (await store.readMoves(seating.matchID)).filter(
+      (m) => m.stateID <= state._stateID,
+    );
     const message: SyncMessage = {
       matchID: seating.matchID,
       playerID: seating.seat,
       state: frameFor(state, seating.seat),
       log: moves.flatMap((m) => m.entries),
-      presence: this.presenceOf(match),
+      presence: await this.presenceOf(match),
     };
+    if (!socket.connected || socket.data.seating !== seating) return;
+    socket.data.stateID = state._stateID;
     socket.emit(ServerEvents.sync, message);
   }
 
-  private broadcast(
+  /** A state this instance stored: to its own sockets, then to every other instance's. */
+  private async broadcast(
     matchID: string,
     state: Parameters<typeof frameFor>[0],
     entries: UpdateMessage['entries'],
-  ): void {
-    const nsp = this.io.of(GAME_NAMESPACE);
-    for (const seat of ['0', '1', null] as const) {
-      const message: UpdateMessage = { matchID, state: frameFor(state, seat), entries };
-      nsp.to(viewRoom(matchID, seat)).emit(ServerEvents.update, message);
-    }
+  ): Promise<void> {
+    const frames: Frames = {
+      '0': frameFor(state, '0'),
+      '1': frameFor(state, '1'),
+      spectators: frameFor(state, null),
+    };
+    this.fanout.publish({ kind: 'update', matchID, frames, entries });
+    await this.deliver(matchID, frames, entries);
   }
 
-  private presenceOf(match: MatchRecord): Presence {
-    const { presence } = this.deps;
+  /**
+   * Sends a stored state to this instance's sockets of the match, each its own view, only on
+   * top of the state it was last sent: an older or repeated state is dropped, and a socket
+   * that missed one (a fan-out message lost or overtaken) gets the whole picture instead.
+   */
+  private async deliver(
+    matchID: string,
+    frames: Frames,
+    entries: UpdateMessage['entries'],
+  ): Promise<void> {
+    const nsp = this.io.of(GAME_NAMESPACE);
+    const stateID = frames['0'].stateID;
+    const next: Record<'0' | '1' | 'spectators', string[]> = { '0': [], '1': [], spectators: [] };
+    const behind: GameSocket[] = [];
+    for (const id of nsp.adapter.rooms.get(matchRoom(matchID)) ?? []) {
+      const socket = nsp.sockets.get(id);
+      const seating = socket?.data.seating;
+      if (!socket || seating?.matchID !== matchID || socket.data.stateID === undefined) continue;
+      if (socket.data.stateID >= stateID) continue;
+      if (socket.data.stateID === stateID - 1) {
+        next[seating.seat ?? 'spectators'].push(id);
+        socket.data.stateID = stateID;
+      } else behind.push(socket);
+    }
+    for (const viewer of ['0', '1', 'spectators'] as const) {
+      if (next[viewer].length === 0) continue;
+      const message: UpdateMessage = { matchID, state: frames[viewer] as Frame, entries };
+      nsp.to(next[viewer]).emit(ServerEvents.update, message);
+    }
+    for (const socket of behind) await this.sendSync(socket);
+  }
+
+  /** A message from another instance, handled in the match's queue like local work. */
+  private heard(message: FanoutMessage): void {
+    const { matchID } = message;
+    void this.deps.queues
+      .run(matchID, async () => {
+        if (message.kind === 'update') {
+          await this.deliver(matchID, message.frames, message.entries);
+          return;
+        }
+        if (!this.io.of(GAME_NAMESPACE).adapter.rooms.has(matchRoom(matchID))) return;
+        const match = await this.deps.store.getMatch(matchID);
+        if (match) await this.pushPresence(match);
+      })
+      .catch((error) => this.deps.logger.error({ err: error, matchID }, 'fan-out delivery failed'));
+  }
+
+  private async presenceOf(match: MatchRecord): Promise<Presence> {
+    const attendance = await this.deps.presence.everywhere(match.matchID);
     const [p0, p1] = match.players;
     return {
       matchID: match.matchID,
       players: {
-        '0': { name: p0.name, connected: presence.connected(match.matchID, '0') },
-        '1': { name: p1.name, connected: presence.connected(match.matchID, '1') },
+        '0': { name: p0.name, connected: attendance.seats['0'] > 0 },
+        '1': { name: p1.name, connected: attendance.seats['1'] > 0 },
       },
-      spectators: presence.spectators(match.matchID),
+      spectators: attendance.spectators,
       status: match.status,
       result: match.result,
     };
   }
 
-  private pushPresence(match: MatchRecord): void {
+  private async pushPresence(match: MatchRecord): Promise<void> {
     this.io
       .of(GAME_NAMESPACE)
       .to(matchRoom(match.matchID))
-      .emit(ServerEvents.presence, this.presenceOf(match));
+      .emit(ServerEvents.presence, await this.presenceOf(match));
   }
 
-  /** A seat was taken or a match ended through the lobby: tell the match's sockets. */
+  /** Presence changed here: record this instance's sockets, tell ours, then the other instances. */
+  private async announce(match: MatchRecord): Promise<void> {
+    await this.fanout.share(match.matchID, this.deps.presence.here(match.matchID));
+    await this.pushPresence(match);
+    this.fanout.publish({ kind: 'presence', matchID: match.matchID });
+  }
+
+  /** A socket left, a seat was taken or a match ended through the lobby: tell the match's sockets. */
   matchChanged(matchID: string): void {
     void this.deps.queues
       .run(matchID, async () => {
         const match = await this.deps.store.getMatch(matchID);
-        if (match) this.pushPresence(match);
+        if (match) await this.announce(match);
       })
       .catch((error) => this.deps.logger.error({ err: error, matchID }, 'presence push failed'));
   }

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { localFanout, openRedisFanout } from './fanout.ts';
 import { createLogger } from './logger.ts';
 import { openStore } from './storage/index.ts';
 
@@ -21,14 +22,19 @@ async function main(): Promise<void> {
   process.on('unhandledRejection', (reason) => {
     logger.error({ err: reason }, 'unhandled rejection');
   });
-  if (config.REDIS_URL) logger.warn('REDIS_URL is reserved for scaling out and not used yet');
 
   const store = await openStore(config);
-  const app = createApp(config, store, logger);
+  const fanout = config.REDIS_URL
+    ? await openRedisFanout(config.REDIS_URL, `iron-curtain:${config.DATABASE_SCHEMA}`, logger)
+    : localFanout();
+  const app = createApp(config, store, logger, fanout);
   const port = await app.listen();
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}/`;
-  logger.info({ port, store: store.kind, webDist: config.WEB_DIST }, 'listening');
+  logger.info(
+    { port, store: store.kind, fanout: fanout.kind, webDist: config.WEB_DIST },
+    'listening',
+  );
   console.log(`Iron Curtain Online is running at ${url}`);
 
   let stopping = false;

@@ -182,11 +182,12 @@ export class Lobby {
 
   async list(status: MatchStatus | undefined, limit: number): Promise<MatchInfo[]> {
     const matches = await this.store.listPublicMatches({ status, limit });
-    return matches.map((m) => this.describe(m));
+    return Promise.all(matches.map((m) => this.describe(m)));
   }
 
   /** The public face of a match: no seed, no credentials, no invite. */
-  describe(match: MatchRecord): MatchInfo {
+  async describe(match: MatchRecord): Promise<MatchInfo> {
+    const attendance = await this.presence.everywhere(match.matchID);
     return {
       matchID: match.matchID,
       status: match.status,
@@ -195,9 +196,9 @@ export class Lobby {
         seat: p.seat,
         side: p.side,
         name: p.name,
-        connected: this.presence.connected(match.matchID, p.seat),
+        connected: attendance.seats[p.seat] > 0,
       })),
-      spectators: this.presence.spectators(match.matchID),
+      spectators: attendance.spectators,
       variants: match.variants,
       deck: match.deck,
       createdAt: match.createdAt,

@@ -1,0 +1,237 @@
+import { randomBytes } from 'node:crypto';
+import type { LogEntry, Seat } from '@iron-curtain/game';
+import { matchIdSchema, stateFrameSchema } from '@iron-curtain/protocol';
+import { Redis } from 'ioredis';
+import { z } from 'zod';
+import type { Logger } from './logger.ts';
+
+/** Sockets attached to one match: per seat, and spectators. */
+export interface Attendance {
+  seats: Record<Seat, number>;
+  spectators: number;
+}
+
+export const noAttendance = (): Attendance => ({ seats: { '0': 0, '1': 0 }, spectators: 0 });
+
+const count = z.number().int().nonnegative();
+const attendanceSchema = z.object({
+  seats: z.object({ '0': count, '1': count }),
+  spectators: count,
+});
+
+const fanoutMessageSchema = z.discriminatedUnion('kind', [
+  /** A stored state, already cut into what each viewer may see. */
+  z.object({
+    kind: z.literal('update'),
+    matchID: matchIdSchema,
+    frames: z.object({
+      '0': stateFrameSchema,
+      '1': stateFrameSchema,
+      spectators: stateFrameSchema,
+    }),
+    entries: z.array(z.custom<LogEntry>()),
+  }),
+  /** Seats, spectators or the match's status changed: re-read and tell the sockets. */
+  z.object({ kind: z.literal('presence'), matchID: matchIdSchema }),
+]);
+export type FanoutMessage = z.output<typeof fanoutMessageSchema>;
+
+const wireSchema = z.object({ from: z.string(), message: fanoutMessageSchema });
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * How one server instance hears about matches whose moves are made on another: state
+ * updates and presence changes, and who is attached where. Without Redis there is only
+ * one instance and nothing to hear.
+ */
+export interface Fanout {
+  readonly kind: 'local' | 'redis';
+  /** Receive this match's messages from now on; counted, once per attached socket. */
+  watch(matchID: string): Promise<void>;
+  unwatch(matchID: string): void;
+  /** Tells the other instances; never throws (a lost message heals at the next state). */
+  publish(message: FanoutMessage): void;
+  onMessage(handler: (message: FanoutMessage) => void): void;
+  /** Records this instance's sockets of a match for the others to count. */
+  share(matchID: string, attendance: Attendance): Promise<void>;
+  /** Sockets of a match attached to the other live instances. */
+  elsewhere(matchID: string): Promise<Attendance>;
+  close(): Promise<void>;
+}
+
+/** One instance alone. */
+export function localFanout(): Fanout {
+  return {
+    kind: 'local',
+    watch: async () => undefined,
+    unwatch: () => undefined,
+    publish: () => undefined,
+    onMessage: () => undefined,
+    share: async () => undefined,
+    elsewhere: async () => noAttendance(),
+    close: async () => undefined,
+  };
+}
+
+/** An instance that has not refreshed its key for this long counts as gone (killed, cut off). */
+const ALIVE_MS = 15_000;
+const HEARTBEAT_MS = 5_000;
+/** Attendance of a match nobody touches any more disappears on its own. */
+const ATTENDANCE_TTL_S = 24 * 60 * 60;
+
+/**
+ * Redis pub/sub, one channel per match, subscribed while this instance holds a socket of it.
+ * Attendance lives in one hash per match (a field per instance), counted only for instances
+ * whose heartbeat key is alive, so a killed instance stops counting after ALIVE_MS.
+ */
+export async function openRedisFanout(
+  url: string,
+  namespace: string,
+  logger: Logger,
+): Promise<Fanout> {
+  const options = { lazyConnect: true, commandTimeout: 2_000, maxRetriesPerRequest: 2 };
+  const commands = new Redis(url, { ...options, connectionName: 'ic-commands' });
+  const subscriber = new Redis(url, { ...options, connectionName: 'ic-subscriber' });
+  for (const [role, connection] of [
+    ['commands', commands],
+    ['subscriber', subscriber],
+  ] as const) {
+    connection.on('error', (error) => logger.warn({ err: error, role }, 'redis connection error'));
+  }
+  try {
+    await Promise.all([commands.connect(), subscriber.connect()]);
+  } catch (error) {
+    commands.disconnect();
+    subscriber.disconnect();
+    throw new Error(`cannot reach Redis at REDIS_URL: ${(error as Error).message}`);
+  }
+
+  const instanceID = randomBytes(8).toString('hex');
+  const channel = (matchID: string) => `${namespace}:match:${matchID}`;
+  const attendanceKey = (matchID: string) => `${namespace}:attendance:${matchID}`;
+  const aliveKey = (id: string) => `${namespace}:instance:${id}`;
+  const channelPrefix = `${namespace}:match:`;
+
+  const beat = () =>
+    commands
+      .set(aliveKey(instanceID), String(process.pid), 'PX', ALIVE_MS)
+      .catch((error) => logger.warn({ err: error }, 'redis heartbeat failed'));
+  await beat();
+  const heartbeat = setInterval(beat, HEARTBEAT_MS);
+  heartbeat.unref();
+
+  const handlers: ((message: FanoutMessage) => void)[] = [];
+  subscriber.on('message', (from: string, text: string) => {
+    if (!from.startsWith(channelPrefix)) return;
+    const parsed = wireSchema.safeParse(parseJson(text));
+    if (!parsed.success) {
+      logger.warn({ channel: from }, 'ignored a malformed fan-out message');
+      return;
+    }
+    if (parsed.data.from === instanceID) return;
+    for (const handler of handlers) handler(parsed.data.message);
+  });
+
+  const watched = new Map<string, { count: number; subscribed: Promise<unknown> }>();
+
+  return {
+    kind: 'redis',
+
+    async watch(matchID) {
+      let entry = watched.get(matchID);
+      if (!entry) {
+        entry = { count: 0, subscribed: subscriber.subscribe(channel(matchID)) };
+        watched.set(matchID, entry);
+      }
+      entry.count += 1;
+      try {
+        await entry.subscribed;
+      } catch (error) {
+        logger.warn({ err: error, matchID }, 'could not subscribe to the match');
+      }
+    },
+
+    unwatch(matchID) {
+      const entry = watched.get(matchID);
+      if (!entry) return;
+      entry.count -= 1;
+      if (entry.count > 0) return;
+      watched.delete(matchID);
+      subscriber
+        .unsubscribe(channel(matchID))
+        .catch((error) => logger.warn({ err: error, matchID }, 'could not unsubscribe'));
+    },
+
+    publish(message) {
+      commands
+        .publish(channel(message.matchID), JSON.stringify({ from: instanceID, message }))
+        .catch((error) =>
+          logger.warn({ err: error, matchID: message.matchID }, 'fan-out publish failed'),
+        );
+    },
+
+    onMessage(handler) {
+      handlers.push(handler);
+    },
+
+    async share(matchID, attendance) {
+      const key = attendanceKey(matchID);
+      const empty =
+        attendance.spectators === 0 && attendance.seats['0'] === 0 && attendance.seats['1'] === 0;
+      try {
+        if (empty) await commands.hdel(key, instanceID);
+        else {
+          await commands
+            .multi()
+            .hset(key, instanceID, JSON.stringify(attendance))
+            .expire(key, ATTENDANCE_TTL_S)
+            .exec();
+        }
+      } catch (error) {
+        logger.warn({ err: error, matchID }, 'could not share attendance');
+      }
+    },
+
+    async elsewhere(matchID) {
+      const total = noAttendance();
+      try {
+        const key = attendanceKey(matchID);
+        const others = Object.entries(await commands.hgetall(key)).filter(
+          ([id]) => id !== instanceID,
+        );
+        if (others.length === 0) return total;
+        const alive = await commands.mget(others.map(([id]) => aliveKey(id)));
+        const gone: string[] = [];
+        others.forEach(([id, text], i) => {
+          if (alive[i] === null) {
+            gone.push(id);
+            return;
+          }
+          const parsed = attendanceSchema.safeParse(parseJson(text));
+          if (!parsed.success) return;
+          total.seats['0'] += parsed.data.seats['0'];
+          total.seats['1'] += parsed.data.seats['1'];
+          total.spectators += parsed.data.spectators;
+        });
+        if (gone.length > 0) await commands.hdel(key, ...gone);
+      } catch (error) {
+        logger.warn({ err: error, matchID }, 'could not read attendance elsewhere');
+      }
+      return total;
+    },
+
+    async close() {
+      clearInterval(heartbeat);
+      // Gone at once: the others stop counting this instance's sockets.
+      await commands.del(aliveKey(instanceID)).catch(() => undefined);
+      await Promise.all([commands, subscriber].map((c) => c.quit().catch(() => c.disconnect())));
+    },
+  };
+}
