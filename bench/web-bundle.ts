@@ -15,7 +15,11 @@ const DIST = path.join(REPO, 'apps/web/dist');
 const GOAL_KB = 150;
 
 if (!process.argv.includes('--no-build')) {
-  execFileSync('npm', ['run', 'build', '-w', '@iron-curtain/web'], { cwd: REPO, stdio: 'ignore' });
+  execFileSync('npm', ['run', 'build', '-w', '@iron-curtain/web'], {
+    cwd: REPO,
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdio: 'ignore',
+  });
 }
 
 const html = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');

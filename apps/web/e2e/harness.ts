@@ -29,6 +29,8 @@ const SERVER_BUNDLE = path.join(ARTIFACTS, 'web-e2e-server', 'main.js');
 export async function buildAll(): Promise<void> {
   execFileSync('npm', ['run', 'build', '-w', '@iron-curtain/web'], {
     cwd: REPO,
+    // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
+    env: { ...process.env, NODE_ENV: 'production' },
     stdio: 'pipe',
     timeout: 240_000,
   });

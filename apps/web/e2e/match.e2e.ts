@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { boardShown, isOver, offered, refusal, stateID, synced, tableCards } from './drive.ts';
 import { ARTIFACTS, buildAll, launchBrowser, type RunningServer, startServer } from './harness.ts';
 
@@ -53,6 +53,18 @@ async function nextActor(players: Page[]) {
   }
 }
 
+/** Waits until every page shows the same state id (an update may still be on its way to one). */
+async function sameState(pages: Page[]) {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const ids = await Promise.all(pages.map(stateID));
+    if (ids.every((id) => id === ids[0])) return;
+    if (Date.now() > deadline)
+      throw new Error(`the pages disagree on the state: ${ids.join(', ')}`);
+    await sleep(25);
+  }
+}
+
 describe('a match in the browser', () => {
   it('is created, joined by invite, watched, played to the end, and survives a reload and a lost network', async () => {
     const base = { baseURL: server.url };
@@ -70,6 +82,15 @@ describe('a match in the browser', () => {
     });
     for (const context of [hostContext, guestContext, watchContext])
       context.setDefaultTimeout(15_000);
+    // On a failure, keep what every page showed.
+    onTestFailed(async () => {
+      const contexts = { host: hostContext, guest: guestContext, spectator: watchContext };
+      for (const [who, context] of Object.entries(contexts)) {
+        for (const [i, page] of context.pages().entries()) {
+          await shot(page, `failure-${who}-${i}`).catch(() => undefined);
+        }
+      }
+    });
 
     // 1. Ann creates a public match as the US.
     const ann = await hostContext.newPage();
@@ -124,6 +145,8 @@ describe('a match in the browser', () => {
       // 5. Midway, Boris reloads: the same seat and the same hand come back.
       if (!reloaded && (await stateID(boris)) >= 15 && !(await isOver(boris))) {
         reloaded = true;
+        // Compare like with like: both seats and the spectator hold the latest state first.
+        await sameState([ann, boris, watcher]);
         await shot(boris, '3-before-reload');
         const hand = await boris
           .locator('section[aria-label="Your hand"] [data-card]')
@@ -149,7 +172,7 @@ describe('a match in the browser', () => {
         await sleep(1500);
         await hostContext.setOffline(false);
         await synced(ann);
-        expect(await stateID(ann)).toBe(await stateID(boris));
+        await sameState([ann, boris, watcher]);
         expect(await ann.locator('[data-player="0"]').textContent()).toContain('(you)');
       }
     }
