@@ -1,0 +1,290 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse, parseDocument } from 'yaml';
+import { envSchema, loadConfig } from '../src/config.ts';
+import {
+  dockerIgnored,
+  envOf,
+  interpolate,
+  parseDockerfile,
+  ROOT,
+  readRoot,
+  type Stage,
+} from './deploy-files.ts';
+
+/**
+ * Static checks of the Docker assets (no Docker engine runs here): the compose file, the
+ * nginx configuration of its `scale` profile, the Dockerfile and the CI workflow.
+ */
+
+interface Service {
+  image?: string;
+  build?: string | { context: string };
+  profiles?: string[];
+  ports?: string[];
+  environment?: Record<string, string | number | boolean>;
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test: string[] | string };
+  volumes?: string[];
+  command?: string[];
+}
+interface Compose {
+  name?: string;
+  services: Record<string, Service>;
+  volumes?: Record<string, unknown>;
+}
+
+const composeText = readRoot('docker-compose.yml');
+const compose = parse(composeText, { merge: true }) as Compose;
+const services = Object.entries(compose.services);
+const inScale = (s: Service) => s.profiles?.includes('scale') ?? false;
+const always = services.filter(([, s]) => s.profiles === undefined).map(([n]) => n);
+const scaleOnly = services.filter(([, s]) => inScale(s)).map(([n]) => n);
+const appServices = services.filter(([, s]) => s.build !== undefined);
+const envOfService = (s: Service) =>
+  Object.fromEntries(
+    Object.entries(s.environment ?? {}).map(([k, v]) => [k, interpolate(String(v))]),
+  );
+
+const dockerfile = parseDockerfile(readRoot('Dockerfile'));
+const [build, runtime] = dockerfile.stages as [Stage, Stage];
+const runtimeOf = (keyword: string) => runtime.instructions.filter((i) => i.keyword === keyword);
+const healthcheckCommand = (() => {
+  const check = runtimeOf('HEALTHCHECK')[0];
+  const cmd = check?.args.indexOf('CMD') ?? -1;
+  return check ? (JSON.parse(check.args.slice(cmd + 1).join(' ')) as string[]) : [];
+})();
+
+describe('docker-compose.yml', () => {
+  it('parses without errors or warnings', () => {
+    const document = parseDocument(composeText, { merge: true });
+    expect(document.errors).toEqual([]);
+    expect(document.warnings).toEqual([]);
+    expect(compose.name).toBe('iron-curtain');
+  });
+
+  it('every service has an image or a build, and a health check', () => {
+    for (const [name, service] of services) {
+      expect(service.image ?? service.build, name).toBeDefined();
+      expect(service.healthcheck?.test, name).toBeDefined();
+    }
+  });
+
+  it('`docker compose up` is one server and Postgres, on one published port', () => {
+    expect(always.sort()).toEqual(['app', 'postgres']);
+    const { app, postgres } = compose.services as Record<string, Service>;
+    expect(app?.build).toBe('.');
+    expect(app?.ports?.map((p) => interpolate(p))).toEqual(['8000:8000']);
+    expect(postgres?.image).toMatch(/^postgres:\d+/);
+    expect(postgres?.ports).toBeUndefined();
+    expect(postgres?.healthcheck?.test).toEqual([
+      'CMD-SHELL',
+      'pg_isready -U iron_curtain -d iron_curtain',
+    ]);
+    // Postgres keeps its data in a named volume.
+    expect(postgres?.volumes).toEqual(['postgres-data:/var/lib/postgresql/data']);
+    expect(Object.keys(compose.volumes ?? {})).toEqual(['postgres-data']);
+    expect(app?.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+  });
+
+  it('waits only for healthy services that run in the same profiles', () => {
+    for (const [name, service] of services) {
+      for (const [target, { condition }] of Object.entries(service.depends_on ?? {})) {
+        const dependency = compose.services[target];
+        expect(dependency, `${name} -> ${target}`).toBeDefined();
+        expect(condition, `${name} -> ${target}`).toBe('service_healthy');
+        expect(dependency?.healthcheck, target).toBeDefined();
+        // A service that always runs cannot wait for one that only runs with a profile.
+        if (dependency?.profiles) {
+          expect(service.profiles, `${name} -> ${target}`).toEqual(dependency.profiles);
+        }
+      }
+    }
+  });
+
+  it('the `scale` profile: two app replicas, Redis and nginx from official images', () => {
+    expect(scaleOnly.sort()).toEqual(['app-1', 'app-2', 'proxy', 'redis']);
+    const s = compose.services as Record<string, Service>;
+    expect(s.redis?.image).toMatch(/^redis:\d+/);
+    expect(s.redis?.healthcheck?.test).toEqual(['CMD', 'redis-cli', 'ping']);
+    expect(s.proxy?.image).toMatch(/^nginx:\d+\.\d+/);
+    expect(s.proxy?.ports?.map((p) => interpolate(p))).toEqual(['8080:8080']);
+    expect(s.proxy?.volumes).toEqual(['./deploy/nginx.conf:/etc/nginx/nginx.conf:ro']);
+    expect(s.proxy?.depends_on).toEqual({
+      'app-1': { condition: 'service_healthy' },
+      'app-2': { condition: 'service_healthy' },
+    });
+    for (const replica of ['app-1', 'app-2']) {
+      const service = s[replica] as Service;
+      // The same image as the single server; reachable only through the proxy.
+      expect(service.build).toBe(s.app?.build);
+      expect(service.image).toBe(s.app?.image);
+      expect(service.ports).toBeUndefined();
+      expect(envOfService(service)).toMatchObject({
+        REDIS_URL: 'redis://redis:6379',
+        TRUST_PROXY: 'true',
+        DATABASE_URL: envOfService(s.app as Service).DATABASE_URL,
+      });
+      expect(service.depends_on).toEqual({
+        postgres: { condition: 'service_healthy' },
+        redis: { condition: 'service_healthy' },
+      });
+    }
+  });
+
+  it('sets only variables the server reads, and values it accepts', () => {
+    const known = Object.keys(envSchema.shape);
+    expect(appServices.map(([n]) => n).sort()).toEqual(['app', 'app-1', 'app-2']);
+    for (const [name, service] of appServices) {
+      const env = envOfService(service);
+      for (const key of Object.keys(env)) expect(known, `${name}: ${key}`).toContain(key);
+      // With the image's own variables, exactly as the container sees them.
+      const config = loadConfig({ ...envOf(runtime), ...env }, '/app');
+      expect(config.DATABASE_URL).toBe(
+        'postgres://iron_curtain:iron-curtain@postgres:5432/iron_curtain',
+      );
+      expect(config.HOST).toBe('0.0.0.0');
+      expect(config.PORT).toBe(8000);
+    }
+  });
+
+  it('the app health check is the one the image ships', () => {
+    for (const [name, service] of appServices) {
+      expect(service.healthcheck?.test, name).toEqual(['CMD', ...healthcheckCommand]);
+    }
+    const copied = runtimeOf('COPY').find((c) => c.args[0] === 'deploy/healthcheck.mjs');
+    expect(copied?.args[1]).toBe('healthcheck.mjs');
+    expect(healthcheckCommand).toEqual(['node', '/app/healthcheck.mjs']);
+  });
+
+  it('its Postgres password default is the same for the server and for Postgres', () => {
+    const s = compose.services as Record<string, Service>;
+    const password = interpolate(String(s.postgres?.environment?.POSTGRES_PASSWORD));
+    expect(envOfService(s.app as Service).DATABASE_URL).toContain(`:${password}@postgres:5432/`);
+    expect(
+      interpolate(String(s.app?.environment?.DATABASE_URL), { POSTGRES_PASSWORD: 'chosen' }),
+    ).toContain(':chosen@');
+  });
+});
+
+describe('deploy/nginx.conf', () => {
+  const conf = readRoot('deploy/nginx.conf').replace(/#.*$/gm, '');
+  const block = (name: string) => {
+    const found = new RegExp(`${name}\\s*\\{([^}]*)\\}`).exec(conf);
+    if (!found?.[1]) throw new Error(`no block ${name}`);
+    return found[1];
+  };
+  const servers = (upstream: string) =>
+    [...block(`upstream ${upstream}`).matchAll(/server\s+([\w.-]+):(\d+)/g)].map(
+      (m) => `${m[1]}:${m[2]}`,
+    );
+
+  it('hashes game sockets on the match id and balances the lobby, over both replicas', () => {
+    expect(block('upstream game_sockets')).toMatch(/hash \$arg_matchID consistent;/);
+    expect(block('upstream lobby')).not.toMatch(/\bhash\b/);
+    expect(block('upstream lobby')).toMatch(/least_conn;/);
+    const replicas = scaleOnly.filter((n) => n.startsWith('app-')).map((n) => `${n}:8000`);
+    expect(servers('game_sockets')).toEqual(replicas);
+    expect(servers('lobby')).toEqual(replicas);
+  });
+
+  it('sends socket.io (with the WebSocket upgrade) to the hashed upstream, the rest to the lobby', () => {
+    const sockets = block('location /socket.io/');
+    expect(sockets).toMatch(/proxy_pass http:\/\/game_sockets;/);
+    expect(sockets).toMatch(/proxy_set_header Upgrade \$http_upgrade;/);
+    expect(sockets).toMatch(/proxy_set_header Connection \$connection_upgrade;/);
+    // The server checks Origin against Host: the browser's Host must reach it unchanged.
+    expect(sockets).toMatch(/proxy_set_header Host \$http_host;/);
+    const rest = block('location /');
+    expect(rest).toMatch(/proxy_pass http:\/\/lobby;/);
+    expect(rest).toMatch(/proxy_set_header Host \$http_host;/);
+    expect(conf).toMatch(/listen 8080;/);
+  });
+
+  it('the web client sends the match id in the handshake query under that name', () => {
+    const transport = fs.readFileSync(path.join(ROOT, 'apps/web/src/match/transport.ts'), 'utf8');
+    expect(transport).toMatch(/query: \{ matchID \}/);
+  });
+});
+
+describe('Dockerfile', () => {
+  it('builds in one stage and runs from a slim Node 22 image in another', () => {
+    expect(dockerfile.stages.map((s) => s.name)).toEqual(['build', 'runtime']);
+    for (const stage of dockerfile.stages) expect(stage.image).toMatch(/^node:22-[\w-]*slim$/);
+  });
+
+  it('installs from the lockfile with every workspace manifest in place, then builds', () => {
+    const workspaces = (JSON.parse(readRoot('package.json')) as { workspaces: string[] })
+      .workspaces;
+    const steps = build.instructions.map((i) => `${i.keyword} ${i.text}`);
+    const install = steps.indexOf('RUN npm ci --ignore-scripts --no-audit --no-fund');
+    expect(install).toBeGreaterThan(0);
+    const before = steps.slice(0, install);
+    expect(before).toContain('COPY package.json package-lock.json ./');
+    for (const w of workspaces) expect(before).toContain(`COPY ${w}/package.json ${w}/`);
+    expect(steps.slice(install + 1)).toEqual([
+      'COPY . .',
+      'RUN npm run build -w @iron-curtain/web && npm run build -w @iron-curtain/server',
+    ]);
+  });
+
+  it('runs as a non-root user under tini, with a health check, a data volume and no dev dependencies', () => {
+    const user = runtimeOf('USER')[0]?.args[0];
+    expect(user).toBe('node');
+    expect(runtimeOf('ENTRYPOINT')[0]?.args).toEqual(['/usr/bin/tini', '--']);
+    expect(runtimeOf('RUN')[0]?.text).toContain('apt-get install -y --no-install-recommends tini');
+    expect(runtimeOf('RUN')[0]?.text).toContain('chown node:node /data');
+    expect(runtimeOf('VOLUME')[0]?.args).toEqual(['/data']);
+    expect(envOf(runtime)).toMatchObject({ DATA_DIR: '/data', HOST: '0.0.0.0', PORT: '8000' });
+    expect(runtimeOf('CMD')[0]?.args).toEqual(['node', 'apps/server/dist/main.js']);
+
+    // node_modules in the image: only what the bundle leaves outside, each a runtime dependency.
+    const server = JSON.parse(readRoot('apps/server/package.json')) as {
+      dependencies: Record<string, string>;
+    };
+    const modules = runtimeOf('COPY')
+      .map((c) => c.args[1] as string)
+      .filter((to) => to.startsWith('node_modules/'))
+      .map((to) => to.slice('node_modules/'.length));
+    expect(modules).toEqual(['node-sqlite3-wasm']);
+    for (const m of modules) expect(Object.keys(server.dependencies)).toContain(m);
+    const bundler = readRoot('apps/server/scripts/bundle.ts');
+    expect(/external: \[([^\]]*)\]/.exec(bundler)?.[1]).toBe("'node-sqlite3-wasm', 'pg-native'");
+  });
+
+  it('variables it sets are the server’s own (NODE_ENV aside)', () => {
+    const known = [...Object.keys(envSchema.shape), 'NODE_ENV'];
+    for (const key of Object.keys(envOf(runtime))) expect(known).toContain(key);
+  });
+
+  it('.dockerignore keeps installed and built files and the history out of the context', () => {
+    const ignored = dockerIgnored();
+    for (const p of ['node_modules', 'apps/server/node_modules', 'apps/web/dist', '.git']) {
+      expect(ignored(p), p).toBe(true);
+    }
+    for (const p of ['package.json', 'apps/server/src/main.ts', 'deploy/healthcheck.mjs']) {
+      expect(ignored(p), p).toBe(false);
+    }
+  });
+});
+
+describe('.github/workflows/ci.yml', () => {
+  const workflow = parse(readRoot('.github/workflows/ci.yml')) as {
+    jobs: Record<
+      string,
+      { services?: Record<string, { image: string }>; steps: { run?: string; uses?: string }[] }
+    >;
+  };
+
+  it('runs .ci/run with Postgres and Redis, and builds the image', () => {
+    const jobs = Object.values(workflow.jobs);
+    const test = jobs.find((j) => j.steps.some((s) => s.run === 'bash .ci/run'));
+    expect(Object.values(test?.services ?? {}).map((s) => s.image.split(':')[0])).toEqual([
+      'postgres',
+      'redis',
+    ]);
+    const image = jobs.flatMap((j) => j.steps).find((s) => s.run?.includes('docker build'));
+    expect(image?.run).toMatch(/docker build .*-f Dockerfile/);
+  });
+});
