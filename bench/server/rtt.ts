@@ -37,7 +37,7 @@ bounded(60 + options.targets.length * (options.seconds + options.warmup + 30), a
   record(
     'rtt',
     run,
-    ['target', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'moves', 'p50 / echo p50'],
+    ['target', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'moves', 'CPU ms/move', 'p50 / echo p50'],
     runs.map((r) => [
       TARGET_LABELS[r.kind],
       ms(r.latency.p50),
@@ -45,6 +45,7 @@ bounded(60 + options.targets.length * (options.seconds + options.warmup + 30), a
       ms(r.latency.p99),
       ms(r.latency.max),
       r.result.moves,
+      r.cpuPerMove.toFixed(2),
       ratio(r.latency.p50, echo),
     ]),
     {

@@ -10,6 +10,8 @@ export interface LoadRun {
   movesPerSecond: number;
   /** Share of one core the server used during the window. */
   serverCpu: number;
+  /** Server CPU time per completed move in the window, ms: hardly changes with the machine's load. */
+  cpuPerMove: number;
   opened: number;
   openMs: number;
   openErrors: string[];
@@ -45,6 +47,7 @@ export async function measureLoad(
         latency: summarize(result.latencies),
         movesPerSecond: result.moves / (options.windowMs / 1000),
         serverCpu: (cpuEnd - cpuStart) / (options.windowMs / 1000),
+        cpuPerMove: ((cpuEnd - cpuStart) * 1000) / result.moves,
         opened: pool.opened,
         openMs: pool.openMs,
         openErrors: pool.errors,
