@@ -143,6 +143,7 @@ describe('the game client', () => {
     await Promise.resolve();
     await Promise.resolve();
     expect(client.getSnapshot().fatal?.code).toBe('UNAUTHORIZED');
+    expect(transport.closed).toBe(1);
   });
 
   it('reports a message it cannot read instead of freezing', () => {

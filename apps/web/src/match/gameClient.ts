@@ -206,6 +206,8 @@ export class GameClient {
     const refusal = parsed.success ? parsed.data : notUnderstood('a refusal');
     const fatal = FATAL_CODES.has(refusal.code) && !this.snapshot.synced;
     this.set({ pending: false, refusal, ...(fatal ? { fatal: refusal } : {}) });
+    // Reconnecting cannot fix a refused seat or an unknown match: stop trying.
+    if (fatal) this.stop();
   }
 
   private set(change: Partial<GameSnapshot>): void {
