@@ -7,7 +7,7 @@ import {
   type Seat,
   type State,
 } from '@iron-curtain/game';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Board } from './Board.tsx';
 import { choicesFor } from './choices.ts';
 import { DecisionPrompt } from './DecisionPrompt.tsx';
@@ -52,6 +52,12 @@ export function MatchView({
     setSelectedCard((card) => (card && choices.play.has(card) ? card : null));
     setPickFrom(null);
   }, [choices]);
+
+  // On a phone the hand sits below the table: once a card is chosen, bring its cells into view.
+  const boardArea = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (selectedCard) boardArea.current?.scrollIntoView?.({ behavior: 'smooth', block: 'center' });
+  }, [selectedCard]);
 
   // The tab title tells a player whose turn it is while they look elsewhere.
   const myDecision = seat !== null && view.decision?.seat === seat;
@@ -124,16 +130,18 @@ export function MatchView({
       <RecentEntries entries={recent} deck={view.deck} />
       <div className="match-main">
         <div className="match-board">
-          <Board
-            view={view}
-            choices={boardChoices}
-            selectedCard={selectedCard}
-            pickFrom={pickFrom?.from ?? null}
-            lastPlayed={lastPlayed}
-            disabled={blocked}
-            onCell={onCell}
-            onCard={onCard}
-          />
+          <div ref={boardArea}>
+            <Board
+              view={view}
+              choices={boardChoices}
+              selectedCard={selectedCard}
+              pickFrom={pickFrom?.from ?? null}
+              lastPlayed={lastPlayed}
+              disabled={blocked}
+              onCell={onCell}
+              onCard={onCard}
+            />
+          </div>
           {seat !== null && (
             <OwnHand
               view={view}
