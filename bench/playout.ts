@@ -17,7 +17,10 @@ import {
 } from '@iron-curtain/game';
 
 const { values } = parseArgs({
-  options: { playouts: { type: 'string', default: '20000' }, seed: { type: 'string', default: '1' } },
+  options: {
+    playouts: { type: 'string', default: '20000' },
+    seed: { type: 'string', default: '1' },
+  },
 });
 const playouts = Number(values.playouts);
 const rng = createRng(values.seed);
@@ -50,8 +53,13 @@ for (let i = 0; i < playouts; i++) {
 }
 const elapsed = (performance.now() - started) / 1000;
 times.sort((a, b) => a - b);
-const at = (q: number) => (times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0).toFixed(3);
+const at = (q: number) =>
+  (times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0).toFixed(3);
 
-console.log(`deck ${DEFAULT_DECK.id}, ${strategy.length} strategy cards, ${playouts} playouts, seed ${values.seed}`);
+console.log(
+  `deck ${DEFAULT_DECK.id}, ${strategy.length} strategy cards, ${playouts} playouts, seed ${values.seed}`,
+);
 console.log(`median ${at(0.5)} ms, p95 ${at(0.95)} ms, p99 ${at(0.99)} ms per playout`);
-console.log(`${(playouts / elapsed).toFixed(0)} playouts/s, ${(totalMoves / playouts).toFixed(1)} moves per game`);
+console.log(
+  `${(playouts / elapsed).toFixed(0)} playouts/s, ${(totalMoves / playouts).toFixed(1)} moves per game`,
+);
