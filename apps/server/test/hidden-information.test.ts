@@ -140,19 +140,20 @@ describe('hidden information on the wire', () => {
         const seat = seats['0'].view.decision?.seat as Seat;
         const player = seats[seat];
         const other = seats[seat === '0' ? '1' : '0'];
-        // Now and then both seats probe with moves that must be refused without a hint.
+        // At every card play of round 1 the player probes with the opponent's card and a
+        // reserve card: both must be refused alike, without a hint of where the card is.
+        const G = (await server.store.loadState(matchID))?.G as State;
+        const theirs = G.hands[other.playerID as Seat][0];
+        const reserved = G.reserve[0];
+        if (G.decision?.kind === 'playCard' && theirs && reserved) {
+          const a = await player.move({ move: 'playCard', args: [theirs, { x: 1, y: 0 }] });
+          const b = await player.move({ move: 'playCard', args: [reserved, { x: 1, y: 0 }] });
+          expect(a).toEqual(b);
+          expect(a.ok).toBe(false);
+          probes += 1;
+        }
+        // Now and then the other seat tries to move out of turn.
         if (random() < 0.15) {
-          const match = await server.store.loadState(matchID);
-          const G = match?.G as State;
-          const theirs = G.hands[other.playerID as Seat][0];
-          const reserved = G.reserve[0];
-          if (G.decision?.kind === 'playCard' && theirs && reserved) {
-            const a = await player.move({ move: 'playCard', args: [theirs, { x: 1, y: 0 }] });
-            const b = await player.move({ move: 'playCard', args: [reserved, { x: 1, y: 0 }] });
-            expect(a).toEqual(b);
-            expect(a.ok).toBe(false);
-            probes += 1;
-          }
           const out = await other.move({ move: 'finishStep', args: [] });
           expect(out.ok).toBe(false);
         }
@@ -197,7 +198,8 @@ describe('hidden information on the wire', () => {
       }
       for (const c of [spectator, seats['0'], seats['1']]) c.close();
     }
-    expect(probes).toBeGreaterThan(MATCHES);
+    // Round 1 has eight card plays (fewer only if the track ends a match early): each probes.
+    expect(probes).toBeGreaterThanOrEqual(MATCHES * 4);
     expect(frames).toBeGreaterThan(MATCHES * 100);
   }, 240_000);
 });
