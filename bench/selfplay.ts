@@ -22,6 +22,7 @@ const HELP = `npx tsx bench/selfplay.ts [options]
   --b-iterations <n>   same for B
   --time-ms <n>        wall-clock cap per hard decision (default: the hard level's)
   --games <n>          games, even: each deal is played twice with the sides swapped (default 20)
+  --from <n>           start at game n (even), to finish a run stopped by --max-minutes
   --seed <text>        seed of the deals and the bots (default 1)
   --workers <n>        worker threads (default: available cores)
   --max-minutes <m>    stop handing out games after m minutes and report what finished
@@ -61,6 +62,7 @@ const { values } = (() => {
         'b-iterations': { type: 'string' },
         'time-ms': { type: 'string' },
         games: { type: 'string', default: '20' },
+        from: { type: 'string', default: '0' },
         seed: { type: 'string', default: '1' },
         workers: { type: 'string' },
         'max-minutes': { type: 'string' },
@@ -79,8 +81,11 @@ if (values.help) {
 
 const games = positiveInt('games', values.games) as number;
 if (games % 2 !== 0) fail('--games must be even, so that both sides are played equally');
+const from = Number(values.from);
+if (!Number.isSafeInteger(from) || from < 0 || from % 2 !== 0 || from >= games)
+  fail('--from must be an even game number below --games');
 const workers = Math.min(
-  games,
+  games - from,
   positiveInt('workers', values.workers, availableParallelism()) as number,
 );
 const timeMs = positiveInt('time-ms', values['time-ms']);
@@ -112,7 +117,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const deadline = started + maxMinutes * 60_000;
   const finished: SelfPlayGame[] = [];
-  let next = 0;
+  let next = from;
   await Promise.all(
     Array.from({ length: workers }, async () => {
       const worker = new Worker(WORKER_BOOT, { eval: true, workerData: setup });
@@ -127,9 +132,9 @@ async function main(): Promise<void> {
             }),
           );
           worker.removeAllListeners('error');
-          if (finished.length % Math.max(1, Math.floor(games / 20)) === 0)
+          if (finished.length % Math.max(1, Math.floor((games - from) / 20)) === 0)
             console.error(
-              `${finished.length}/${games} games, ${((performance.now() - started) / 1000).toFixed(0)} s`,
+              `${finished.length}/${games - from} games, ${((performance.now() - started) / 1000).toFixed(0)} s`,
             );
         }
       } finally {
@@ -145,9 +150,9 @@ async function main(): Promise<void> {
   const cpu = cpus()[0]?.model ?? 'unknown cpu';
   console.log(`\nself-play: ${labels.a} vs ${labels.b}, seed ${setup.seed}`);
   console.log(
-    `${finished.length}/${games} games in ${seconds.toFixed(0)} s (${(finished.length / seconds).toFixed(2)} games/s, ${workers} workers, ${cpu})`,
+    `${finished.length}/${games - from} games (${from} to ${games - 1}) in ${seconds.toFixed(0)} s (${(finished.length / seconds).toFixed(2)} games/s, ${workers} workers, ${cpu})`,
   );
-  if (summary.games < games)
+  if (summary.games < games - from)
     console.log(`stopped by --max-minutes: ${summary.games} games in whole deals counted`);
   console.log(
     `US wins: ${summary.usWins}/${summary.games} = ${interval(summary.usShare)}; ended on the track: ${summary.trackEnds}`,
@@ -162,7 +167,7 @@ async function main(): Promise<void> {
     const { writeFile } = await import('node:fs/promises');
     await writeFile(
       values.json,
-      `${JSON.stringify({ setup, games, seconds, workers, cpu, summary }, null, 2)}\n`,
+      `${JSON.stringify({ setup, from, games, seconds, workers, cpu, summary }, null, 2)}\n`,
     );
   }
 }
