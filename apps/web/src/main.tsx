@@ -1,10 +1,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
+import { detectLanguage, setLanguage } from './i18n/i18n.ts';
 import './styles.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
+// The chosen language's texts load before the first paint, so no page flashes in English.
+const language = detectLanguage();
+await setLanguage(language, { remember: false }).catch(() => undefined);
 createRoot(root).render(
   <StrictMode>
     <App />

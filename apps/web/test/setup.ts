@@ -1,5 +1,6 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import '../src/i18n/i18n.ts';
 
 afterEach(() => {
   cleanup();

@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { en, type Resources } from '../src/i18n/en.ts';
+import { allResources, LANGUAGES } from '../src/i18n/i18n.ts';
+
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+
+/** Every leaf key as a dotted path. */
+function leaves(resources: Resources, prefix = ''): string[] {
+  return Object.entries(resources).flatMap(([key, value]) =>
+    typeof value === 'string' ? [`${prefix}${key}`] : leaves(value, `${prefix}${key}.`),
+  );
+}
+
+/** Keys with plural suffixes folded: `watching_one` and `watching_other` are both `watching#`. */
+const baseKeys = (keys: string[]) => new Set(keys.map((k) => k.replace(PLURAL, '#')));
+
+describe('the translations', () => {
+  it('give every language exactly the keys English has', async () => {
+    const all = await allResources();
+    const english = baseKeys(leaves(en));
+    for (const language of LANGUAGES) {
+      const own = baseKeys(leaves(all[language]));
+      const missing = [...english].filter((k) => !own.has(k));
+      const extra = [...own].filter((k) => !english.has(k));
+      expect({ language, missing, extra }).toEqual({ language, missing: [], extra: [] });
+    }
+  });
+
+  it('give every counted text each plural form its language needs', async () => {
+    const all = await allResources();
+    for (const language of LANGUAGES) {
+      const keys = new Set(leaves(all[language]));
+      const categories = new Intl.PluralRules(language).resolvedOptions().pluralCategories;
+      const plurals = [...keys].filter((k) => PLURAL.test(k)).map((k) => k.replace(PLURAL, ''));
+      for (const base of new Set(plurals)) {
+        const absent = categories.filter((c) => !keys.has(`${base}_${c}`));
+        expect({ language, base, absent }).toEqual({ language, base, absent: [] });
+      }
+    }
+  });
+
+  it('keep each text’s placeholders in every language', async () => {
+    const all = await allResources();
+    const englishLeaves = new Map<string, string>();
+    const walk = (r: Resources, prefix: string, into: Map<string, string>) => {
+      for (const [k, v] of Object.entries(r)) {
+        if (typeof v === 'string') into.set(`${prefix}${k}`.replace(PLURAL, ''), v);
+        else walk(v, `${prefix}${k}.`, into);
+      }
+    };
+    walk(en, '', englishLeaves);
+    const holes = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+    for (const language of LANGUAGES) {
+      const own = new Map<string, string>();
+      walk(all[language], '', own);
+      for (const [key, text] of own) {
+        const english = englishLeaves.get(key) ?? '';
+        // Plural forms may leave the number out ("one card"); every other placeholder stays.
+        const want = holes(english).filter((h) => h !== 'count');
+        const have = holes(text).filter((h) => h !== 'count');
+        expect({ language, key, have }).toEqual({ language, key, have: want });
+      }
+    }
+  });
+
+  it('have an English text for every key the source code names', () => {
+    const src = path.resolve(import.meta.dirname, '../src');
+    const files = fs
+      .readdirSync(src, { recursive: true, encoding: 'utf8' })
+      .filter((f) => /\.tsx?$/.test(f) && !f.startsWith('i18n'));
+    const english = baseKeys(leaves(en));
+    const unknown: string[] = [];
+    for (const file of files) {
+      const text = fs.readFileSync(path.join(src, file), 'utf8');
+      for (const m of text.matchAll(/\bt\(\s*'([\w.-]+)'/g)) {
+        const key = m[1] as string;
+        if (!english.has(key) && !english.has(`${key}#`)) unknown.push(`${file}: ${key}`);
+      }
+    }
+    expect(unknown).toEqual([]);
+  });
+});
