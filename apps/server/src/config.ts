@@ -57,6 +57,14 @@ export const envSchema = z.object({
   RATE_LIMIT_BURST: positiveInt.default(20),
   /** How long SIGTERM waits for queued moves before closing the store anyway. */
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+  /** How long a player must be disconnected before the opponent may claim the win. */
+  ABANDON_GRACE_SECONDS: positiveInt.default(60),
+  /** Worker threads where computer players think (a hard decision is up to a second of CPU). */
+  BOT_THREADS: positiveInt.default(1),
+  /** Pause before each computer move, so people can follow its play. */
+  BOT_MOVE_DELAY_MS: z.coerce.number({ error: 'must be a number' }).int().min(0).default(600),
+  /** Matches with a computer player this instance runs at once; more are refused until one ends. */
+  BOT_MAX_MATCHES: positiveInt.default(16),
   /** Trust X-Forwarded-* headers (set when behind a reverse proxy). */
   TRUST_PROXY: z
     .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })

@@ -1,0 +1,76 @@
+import type { Logger } from '../logger.ts';
+import type { Store } from '../storage/index.ts';
+import { BotPlayer } from './bot-player.ts';
+import { botSeatsOf } from './credentials.ts';
+import { BotThinker } from './thinker.ts';
+
+export interface BotSeatsConfig {
+  BOT_THREADS: number;
+  BOT_MOVE_DELAY_MS: number;
+  BOT_MAX_MATCHES: number;
+}
+
+/**
+ * Runs the computer players of the matches this instance serves. A bot starts when its
+ * seat is taken, and again after a restart as soon as anyone syncs with its match.
+ */
+export class BotSeats {
+  private readonly thinker: BotThinker;
+  /** Bot players by match id. */
+  private readonly players = new Map<string, BotPlayer[]>();
+  private url: string | undefined;
+
+  constructor(
+    private readonly config: BotSeatsConfig,
+    private readonly store: Store,
+    private readonly logger: Logger,
+  ) {
+    this.thinker = new BotThinker(config.BOT_THREADS);
+  }
+
+  /** Matches with a computer player running here. */
+  get activeMatches(): number {
+    return this.players.size;
+  }
+
+  get full(): boolean {
+    return this.players.size >= this.config.BOT_MAX_MATCHES;
+  }
+
+  /** Bots connect to the server's own address, known once it listens. */
+  serve(url: string): void {
+    this.url = url;
+  }
+
+  /** Starts the computer players of a match in play, unless they already run. */
+  async ensure(matchID: string): Promise<void> {
+    if (!this.url || this.players.has(matchID)) return;
+    const match = await this.store.getMatch(matchID);
+    if (match?.status !== 'playing' || this.players.has(matchID)) return;
+    const bots = botSeatsOf(match);
+    if (bots.length === 0) return;
+    const url = this.url;
+    const stop = () => this.players.delete(matchID);
+    this.players.set(
+      matchID,
+      bots.map(
+        (bot) =>
+          new BotPlayer({
+            url,
+            matchID,
+            bot,
+            thinker: this.thinker,
+            moveDelayMs: this.config.BOT_MOVE_DELAY_MS,
+            logger: this.logger,
+            onStop: stop,
+          }),
+      ),
+    );
+    this.logger.info({ matchID, bots: bots.map((b) => `${b.seat}:${b.level}`) }, 'bots playing');
+  }
+
+  async close(): Promise<void> {
+    for (const players of [...this.players.values()]) for (const p of players) p.stop();
+    await this.thinker.close();
+  }
+}
