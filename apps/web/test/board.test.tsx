@@ -38,13 +38,15 @@ function renderView(
 describe('a card', () => {
   it('shows country, region name and symbol, flag, command value and event, with reconstructed fields marked', () => {
     const card = deck.card('east-germany');
-    const { container } = render(<CardFace card={card} region={deck.region(card.region)} />);
+    const { container } = render(
+      <CardFace deck={DEFAULT_DECK} card={card} region={deck.region(card.region)} />,
+    );
     const text = container.textContent ?? '';
     expect(text).toContain('East Germany');
     expect(text).toContain('★ Europe');
     expect(text).toContain('USSR');
     expect(text).toContain('Cmd 3');
-    expect(text).toContain('Gain 1;');
+    expect(text).toContain('Gain 1 IP;');
     expect(text).toContain('Infiltrate 2 on any card');
     // deck.md: East Germany's flag and event are confirmed, its command value is reconstructed.
     expect(screen.getByTitle('Command value').textContent).toContain('(reconstructed)');
@@ -57,12 +59,16 @@ describe('a card', () => {
     const card = deck.card('iran');
     const region = deck.region(card.region);
     const { container, rerender } = render(
-      <CardFace card={card} region={region} cubes={{ US: 1, USSR: 3 }} />,
+      <CardFace deck={DEFAULT_DECK} card={card} region={region} cubes={{ US: 1, USSR: 3 }} />,
     );
     expect(container.querySelector('.cubes')?.textContent).toBe(' US 1 USSR 3USSR controls');
-    rerender(<CardFace card={card} region={region} cubes={{ US: 2, USSR: 1 }} />);
+    rerender(
+      <CardFace deck={DEFAULT_DECK} card={card} region={region} cubes={{ US: 2, USSR: 1 }} />,
+    );
     expect(container.querySelector('.cube-status')?.textContent).toBe('US dominates');
-    rerender(<CardFace card={card} region={region} cubes={{ US: 1, USSR: 1 }} />);
+    rerender(
+      <CardFace deck={DEFAULT_DECK} card={card} region={region} cubes={{ US: 1, USSR: 1 }} />,
+    );
     expect(container.querySelector('.cube-status')?.textContent).toBe('tied');
   });
 });

@@ -94,7 +94,7 @@ describe('event or command', () => {
     const { onMove } = renderFor(state, '0');
     fireEvent.click(screen.getByRole('button', { name: /Command: place up to 3 cubes/ }));
     expect(onMove).toHaveBeenCalledWith('chooseAction', ['command']);
-    fireEvent.click(screen.getByRole('button', { name: /Resolve the event: infiltrate 2/ }));
+    fireEvent.click(screen.getByRole('button', { name: /Resolve the event: Infiltrate 2/ }));
     expect(onMove).toHaveBeenLastCalledWith('chooseAction', ['event']);
   });
 

@@ -9,7 +9,9 @@ import {
   useRef,
   useState,
 } from 'react';
-import { CardFace } from './CardFace.tsx';
+import { useTranslation } from 'react-i18next';
+import { useGameWords } from '../i18n/gameWords.ts';
+import { CardFace, useCubeStatus } from './CardFace.tsx';
 import { type Choices, cellKey } from './choices.ts';
 
 const CELL_W = 156;
@@ -38,11 +40,12 @@ function offeredCells(choices: Choices, selectedCard: CardId | null): Cell[] {
   return choices.moveTo;
 }
 
+/** The key of what a click on this card does now, or null when it does nothing. */
 function cardNote(cardId: CardId, choices: Choices, pickFrom: CardId[] | null): string | null {
-  if (pickFrom) return pickFrom.includes(cardId) ? 'Take a cube back from here' : null;
+  if (pickFrom) return pickFrom.includes(cardId) ? 'board.takeBack' : null;
   const place = choices.place.get(cardId);
-  if (place) return place.cost === 2 ? 'Place a cube: costs 2' : 'Place a cube: costs 1';
-  if (choices.remove.has(cardId)) return 'Remove a cube';
+  if (place) return place.cost === 2 ? 'board.placeCost2' : 'board.placeCost1';
+  if (choices.remove.has(cardId)) return 'board.removeCube';
   return null;
 }
 
@@ -57,6 +60,9 @@ export function Board({
   onCell,
   onCard,
 }: BoardProps) {
+  const { t } = useTranslation();
+  const words = useGameWords();
+  const cubeStatus = useCubeStatus();
   const deck = indexDeck(view.deck);
   const cells = offeredCells(choices, selectedCard);
   const all = [...view.table, ...cells];
@@ -76,13 +82,22 @@ export function Board({
 
   return (
     <Viewport width={width} height={height}>
-      <section className="board-grid" aria-label="The table" style={{ width, height }}>
+      <section className="board-grid" aria-label={t('board.table')} style={{ width, height }}>
         {view.table.map((placed) => {
           const card = deck.card(placed.cardId);
-          const note = cardNote(placed.cardId, choices, pickFrom);
+          const noteKey = cardNote(placed.cardId, choices, pickFrom);
+          const note = noteKey ? t(noteKey) : null;
+          const label = t('board.cardOnTable', {
+            card: words.cardName(view.deck, card.id),
+            region: words.regionName(view.deck, card.region),
+            x: placed.x,
+            y: placed.y,
+            cubes: `${words.side('US')} ${placed.cubes.US}, ${words.side('USSR')} ${placed.cubes.USSR}, ${cubeStatus(placed.cubes)}`,
+          });
           return (
             <TableCard
               key={placed.cardId}
+              label={note ? `${label}. ${note}` : label}
               style={at(placed)}
               cardId={placed.cardId}
               target={note !== null}
@@ -92,10 +107,11 @@ export function Board({
               onClick={() => onCard(placed.cardId)}
             >
               <CardFace
+                deck={view.deck}
                 card={card}
                 region={deck.region(card.region)}
                 cubes={placed.cubes}
-                note={note ?? (moving === placed.cardId ? 'Being moved' : null)}
+                note={note ?? (moving === placed.cardId ? t('board.beingMoved') : null)}
               />
             </TableCard>
           );
@@ -111,7 +127,9 @@ export function Board({
             style={at(cell)}
             onClick={() => onCell(cell)}
           >
-            {selectedCard ? `Play ${deck.card(selectedCard).name} here` : 'Move here'}
+            {selectedCard
+              ? t('board.playHere', { card: words.cardName(view.deck, selectedCard) })
+              : t('board.moveHere')}
             <span className="cell-coords">
               ({cell.x}, {cell.y})
             </span>
@@ -124,6 +142,8 @@ export function Board({
 
 interface TableCardProps {
   cardId: CardId;
+  /** Name, region, place and cubes in words: what a screen reader announces. */
+  label: string;
   style: CSSProperties;
   /** A card the current decision can act on: a button. */
   target: boolean;
@@ -136,6 +156,7 @@ interface TableCardProps {
 
 function TableCard({
   cardId,
+  label,
   style,
   target,
   moving,
@@ -147,7 +168,13 @@ function TableCard({
   const marks = `${moving ? ' moving' : ''}${last ? ' last' : ''}`;
   if (!target) {
     return (
-      <div className={`table-card${marks}`} data-card={cardId} style={style}>
+      <div
+        className={`table-card${marks}`}
+        data-card={cardId}
+        style={style}
+        role="img"
+        aria-label={label}
+      >
         {children}
       </div>
     );
@@ -158,6 +185,7 @@ function TableCard({
       className={`table-card target${marks}`}
       data-card={cardId}
       data-choice="card"
+      aria-label={label}
       disabled={disabled}
       style={style}
       onClick={onClick}
@@ -177,6 +205,7 @@ function Viewport({
   height: number;
   children: ReactNode;
 }) {
+  const { t } = useTranslation();
   const frame = useRef<HTMLDivElement>(null);
   const [scale, setScale] = useState(1);
   const [fit, setFit] = useState(true);
@@ -225,18 +254,25 @@ function Viewport({
   return (
     <div className="board">
       <div className="board-tools">
-        <button type="button" onClick={() => zoom(1 / 1.2)} aria-label="Zoom out">
+        <button type="button" onClick={() => zoom(1 / 1.2)} aria-label={t('board.zoomOut')}>
           −
         </button>
         <span className="zoom-level">{Math.round(scale * 100)}%</span>
-        <button type="button" onClick={() => zoom(1.2)} aria-label="Zoom in">
+        <button type="button" onClick={() => zoom(1.2)} aria-label={t('board.zoomIn')}>
           +
         </button>
         <button type="button" onClick={() => setFit(true)} aria-pressed={fit}>
-          Fit
+          {t('board.fit')}
         </button>
       </div>
-      <div className="board-frame" ref={frame}>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling table must be reachable by keyboard */}
+      <div
+        className="board-frame"
+        ref={frame}
+        tabIndex={0}
+        role="group"
+        aria-label={t('board.tableFrame')}
+      >
         <div className="board-sizer" style={{ width: width * scale, height: height * scale }}>
           <div className="board-scaled" style={{ transform: `scale(${scale})` }}>
             {children}

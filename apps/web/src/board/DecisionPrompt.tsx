@@ -6,8 +6,9 @@ import {
   type Seat,
   type State,
 } from '@iron-curtain/game';
+import { useTranslation } from 'react-i18next';
+import { useGameWords } from '../i18n/gameWords.ts';
 import type { Choices } from './choices.ts';
-import { decisionWords } from './decisionWords.ts';
 
 export interface DecisionPromptProps {
   view: State;
@@ -28,23 +29,29 @@ export interface DecisionPromptProps {
 /** Whose turn it is and what they decide; for the deciding seat, the controls of that decision. */
 export function DecisionPrompt(props: DecisionPromptProps) {
   const { view, seat, names } = props;
+  const { t } = useTranslation();
+  const words = useGameWords();
   const d = view.decision;
   if (!d) return null;
   const side = view.sides[d.seat];
   const mine = seat === d.seat;
+  const what = words.decision(view, d);
   const heading = mine
-    ? `Your turn (${side}): ${decisionWords(view, d)}.`
-    : `${seat === null ? '' : 'Waiting: '}the ${side} (${names[d.seat]}) must ${decisionWords(view, d)}.`;
+    ? t('prompt.yourTurn', { side: words.side(side), what })
+    : t(seat === null ? 'prompt.theyMust' : 'prompt.waiting', {
+        side: seat === null ? words.TheSide(side) : words.theSide(side),
+        name: names[d.seat],
+        what,
+      });
   return (
     <section
       className={`panel prompt${mine ? ' mine' : ''}`}
-      aria-label="Decision"
-      aria-live="polite"
+      aria-label={t('prompt.label')}
       data-decision={d.kind}
       data-decider={d.seat}
     >
       <p className="prompt-heading">
-        Round {view.round}, turn {Math.min(view.plays + 1, 8)} of 8. {heading}
+        {t('prompt.turnLine', { round: view.round, turn: Math.min(view.plays + 1, 8) })} {heading}
       </p>
       {mine && <Controls {...props} />}
       {props.notice && <p className="pending">{props.notice}</p>}
@@ -85,9 +92,12 @@ function Controls({
   onMove,
   onCancel,
 }: DecisionPromptProps) {
+  const { t } = useTranslation();
+  const words = useGameWords();
   const d = view.decision;
   const deck = indexDeck(view.deck);
-  const name = (id: CardId) => deck.card(id).name;
+  const name = (id: CardId) => words.cardName(view.deck, id);
+  const event = (id: CardId) => words.eventText(view.deck, deck.card(id));
   if (!d) return null;
   switch (d.kind) {
     case 'chooseFirstPlayer':
@@ -96,7 +106,7 @@ function Controls({
           {choices.firstPlayer.map((side) => (
             <Choice
               key={side}
-              label={`The ${side} goes first`}
+              label={t('prompt.goesFirst', { side: words.TheSide(side) })}
               disabled={blocked}
               onClick={() => onMove('chooseFirstPlayer', [side])}
             />
@@ -106,13 +116,13 @@ function Controls({
     case 'playCard':
       return selectedCard ? (
         <div className="choices">
-          <p>Choose a highlighted cell on the table for {name(selectedCard)}.</p>
+          <p>{t('prompt.chooseCell', { card: name(selectedCard) })}</p>
           <button type="button" className="secondary" onClick={onCancel}>
-            Choose another card
+            {t('prompt.otherCard')}
           </button>
         </div>
       ) : (
-        <p>Choose a card from your hand; its legal cells light up on the table.</p>
+        <p>{t('prompt.chooseHand')}</p>
       );
     case 'chooseAction': {
       const command = deck.card(d.cardId).command ?? 0;
@@ -123,8 +133,8 @@ function Controls({
               key={action}
               label={
                 action === 'event'
-                  ? `Resolve the event: ${deck.card(d.cardId).eventText.join('; ')}`
-                  : `Command: place up to ${command} cubes`
+                  ? t('prompt.resolveWith', { event: event(d.cardId) })
+                  : t('prompt.commandUpTo', { count: command })
               }
               disabled={blocked}
               onClick={() => onMove('chooseAction', [action])}
@@ -137,13 +147,16 @@ function Controls({
       return (
         <div className="choices">
           <p>
-            The {opponentOf(view.sides[d.seat])} played {name(d.cardId)}, which carries your flag.
-            Its event: {deck.card(d.cardId).eventText.join('; ')}.
+            {t('prompt.yourFlagPlayed', {
+              side: words.TheSide(opponentOf(view.sides[d.seat])),
+              card: name(d.cardId),
+              event: event(d.cardId),
+            })}
           </p>
           {choices.decideEvent.map((use) => (
             <Choice
               key={String(use)}
-              label={use ? 'Resolve the event' : 'Decline the event'}
+              label={use ? t('prompt.resolve') : t('prompt.decline')}
               kind={use ? 'primary' : 'secondary'}
               disabled={blocked}
               onClick={() => onMove('decideEvent', [use])}
@@ -155,12 +168,9 @@ function Controls({
       if (pickFrom) {
         return (
           <div className="choices">
-            <p>
-              Your supply is empty: choose a highlighted card to take one of your cubes back from,
-              to place it on {name(pickFrom.target)}.
-            </p>
+            <p>{t('prompt.supplyEmpty', { card: name(pickFrom.target) })}</p>
             <button type="button" className="secondary" onClick={onCancel}>
-              Choose another target
+              {t('prompt.otherTarget')}
             </button>
           </div>
         );
@@ -169,15 +179,15 @@ function Controls({
       return (
         <div className="choices">
           <p>
-            {d.mode === 'command'
-              ? `Command: ${d.remaining} left. Click a highlighted card to place one cube.`
-              : `Infiltrate: ${d.remaining} left. Click a highlighted card to place one cube, anywhere it names.`}
-            {doubled && ' A card the opponent controls costs 2 for 1 cube.'}
-            {d.maxPerCard !== null && ` At most ${d.maxPerCard} per card.`}
+            {t(d.mode === 'command' ? 'prompt.commandLeft' : 'prompt.infiltrateLeft', {
+              count: d.remaining,
+            })}
+            {doubled && t('prompt.doubled')}
+            {d.maxPerCard !== null && t('prompt.maxPerCard', { count: d.maxPerCard })}
           </p>
           {choices.finish && (
             <Choice
-              label="Finish placing"
+              label={t('prompt.finishPlacing')}
               kind="secondary"
               disabled={blocked}
               onClick={() => onMove('finishStep', [])}
@@ -190,12 +200,11 @@ function Controls({
       return (
         <div className="choices">
           <p>
-            Remove up to {d.remaining} {opponentOf(d.side)} cubes: click a highlighted card to
-            remove one.
+            {t('prompt.removeUpTo', { count: d.remaining, side: words.side(opponentOf(d.side)) })}
           </p>
           {choices.finish && (
             <Choice
-              label="Finish removing"
+              label={t('prompt.finishRemoving')}
               kind="secondary"
               disabled={blocked}
               onClick={() => onMove('finishStep', [])}
@@ -206,10 +215,10 @@ function Controls({
     case 'moveCard':
       return (
         <div className="choices">
-          <p>Choose a highlighted cell to move {name(d.cardId)} to, with its cubes.</p>
+          <p>{t('prompt.chooseMoveCell', { card: name(d.cardId) })}</p>
           {choices.finish && (
             <Choice
-              label={`Leave ${name(d.cardId)} where it is`}
+              label={t('prompt.leave', { card: name(d.cardId) })}
               kind="secondary"
               disabled={blocked}
               onClick={() => onMove('finishStep', [])}

@@ -1,62 +1,98 @@
 import { type FinalScoringStep, indexDeck, type Seat, type State } from '@iron-curtain/game';
+import { useTranslation } from 'react-i18next';
+import { useGameWords } from '../i18n/gameWords.ts';
+import { FinalScoringShow } from './FinalScoringShow.tsx';
 import { Flag } from './Flag.tsx';
-import { markerWords } from './Track.tsx';
 
 function StepLine({ view, step }: { view: State; step: FinalScoringStep }) {
+  const { t } = useTranslation();
+  const words = useGameWords();
   const deck = indexDeck(view.deck);
+  const marker = t('end.markerNow', { where: words.marker(step.marker) });
   if (step.kind === 'aftermath') {
     const { cards, sums, delta } = step.score;
     const names = cards.map((id) => {
       const card = deck.card(id);
-      return `${card.name} (${card.flag}, ${card.command})`;
+      return t('end.aftermathCard', {
+        card: words.cardName(view.deck, id),
+        side: card.flag ? words.side(card.flag) : '–',
+        command: card.command,
+      });
     });
     return (
       <li data-step="aftermath">
-        <strong>Aftermath:</strong> {names.length > 0 ? names.join(' and ') : 'no cards'} revealed.
-        US {sums.US}, USSR {sums.USSR}
-        {delta === 0 ? ': no change' : `: ${Math.abs(delta)} to the ${delta > 0 ? 'US' : 'USSR'}`}
-        {view.variants.aftermathCap !== null && ` (at most ${view.variants.aftermathCap})`}. Marker{' '}
-        {markerWords(step.marker)}.
+        <strong>{t('end.aftermathTitle')}</strong>{' '}
+        {names.length > 0
+          ? t('end.aftermathCards', { cards: words.list(names) })
+          : t('end.noCards')}{' '}
+        {t('end.sums', { us: sums.US, ussr: sums.USSR })}
+        {delta === 0
+          ? t('end.noChange')
+          : t('end.gains', {
+              count: Math.abs(delta),
+              side: words.theSide(delta > 0 ? 'US' : 'USSR'),
+            })}
+        {view.variants.aftermathCap !== null && t('end.cap', { count: view.variants.aftermathCap })}
+        . {marker}
       </li>
     );
   }
   const { region, cards, bonusTo, points } = step.score;
-  const info = deck.region(region);
   const dominated = cards
     .filter((c) => c.dominatedBy)
-    .map((c) => `${deck.card(c.cardId).name} ${c.dominatedBy}`);
+    .map((c) =>
+      t('end.cardSide', {
+        card: words.cardName(view.deck, c.cardId),
+        side: words.side(c.dominatedBy as 'US' | 'USSR'),
+      }),
+    );
   return (
     <li data-step={`region:${region}`}>
-      <strong>{info.name}:</strong> US {points.US}, USSR {points.USSR}
-      {dominated.length > 0 ? ` (dominated: ${dominated.join(', ')}` : ' (no card dominated'}
-      {bonusTo ? `; bonus ${info.bonus} to the ${bonusTo})` : '; no bonus)'}. Marker{' '}
-      {markerWords(step.marker)}.
+      <strong>{words.regionName(view.deck, region)}:</strong>{' '}
+      {t('end.regionPoints', { us: points.US, ussr: points.USSR })}
+      {dominated.length > 0
+        ? t('end.dominatedList', { cards: dominated.join(t('end.listSep')) })
+        : t('end.noneDominated')}
+      {bonusTo
+        ? t('end.bonusTo', { count: deck.region(region).bonus, side: words.theSide(bonusTo) })
+        : t('end.noBonus')}
+      . {marker}
     </li>
   );
 }
 
-/** The winner, why, and the final scoring step by step. */
+/** The winner, why, and the final scoring: shown step by step, then kept as a list. */
 export function EndScreen({ view, names }: { view: State; names: Record<Seat, string> }) {
+  const { t } = useTranslation();
+  const words = useGameWords();
   const result = view.result;
   if (!result) return null;
   const winnerSeat: Seat = view.sides['0'] === result.winnerSide ? '0' : '1';
   const steps = view.finalScoring ?? [];
+  const side = words.theSide(result.winnerSide);
   return (
-    <section className="panel end-screen" aria-label="Result" data-winner={result.winnerSide}>
+    <section
+      className="panel end-screen"
+      aria-label={t('match.result')}
+      data-winner={result.winnerSide}
+    >
       <h2>
-        <Flag side={result.winnerSide} size={32} /> The {result.winnerSide} ({names[winnerSeat]})
-        wins
+        <Flag side={result.winnerSide} size={32} />{' '}
+        {t('end.wins', { side: words.TheSide(result.winnerSide), name: names[winnerSeat] })}
       </h2>
       <p className="end-reason" data-reason={result.reason}>
         {result.reason === 'track'
-          ? `The marker reached the ${result.winnerSide} flag on the ideology track${steps.length > 0 ? ' during final scoring' : ''}.`
+          ? t(steps.length > 0 ? 'end.byTrackFinal' : 'end.byTrack', {
+              side: words.side(result.winnerSide),
+            })
           : view.marker === 0
-            ? 'After final scoring the marker is at the centre: a tie goes to the US.'
-            : `After final scoring the marker is ${markerWords(view.marker)}.`}
+            ? t('end.tie')
+            : t('end.afterFinal', { where: words.marker(view.marker) })}
       </p>
       {steps.length > 0 && (
         <>
-          <h3>Final scoring</h3>
+          <FinalScoringShow view={view} />
+          <h3>{t('end.finalScoring')}</h3>
           <ol className="final-steps">
             {steps.map((step) => (
               <StepLine

@@ -8,6 +8,8 @@ import {
   supplyOf,
 } from '@iron-curtain/game';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useGameWords } from '../i18n/gameWords.ts';
 import { CardBack, CardFace } from './CardFace.tsx';
 import { Flag } from './Flag.tsx';
 
@@ -22,11 +24,13 @@ interface OwnHandProps {
 
 /** The seat's own cards, face up; the playable ones are buttons. */
 export function OwnHand({ view, seat, playable, selected, disabled, onSelect }: OwnHandProps) {
+  const { t } = useTranslation();
+  const words = useGameWords();
   const deck = indexDeck(view.deck);
   const cards = view.hands[seat].filter((id) => id !== HIDDEN_CARD);
   return (
-    <section className="panel hand own-hand" aria-label="Your hand">
-      <h2>Your hand ({cards.length})</h2>
+    <section className="panel hand own-hand" aria-label={t('board.yourHandLabel')}>
+      <h2>{t('board.yourHand', { count: cards.length })}</h2>
       <div className="hand-cards">
         {cards.map((id) => {
           const card = deck.card(id);
@@ -34,16 +38,17 @@ export function OwnHand({ view, seat, playable, selected, disabled, onSelect }: 
             <HandCard
               key={id}
               cardId={id}
+              label={`${words.cardName(view.deck, id)}: ${words.eventText(view.deck, card) || t('board.noEvent')}`}
               playable={playable.has(id)}
               selected={selected === id}
               disabled={disabled}
               onSelect={() => onSelect(id)}
             >
-              <CardFace card={card} region={deck.region(card.region)} />
+              <CardFace deck={view.deck} card={card} region={deck.region(card.region)} />
             </HandCard>
           );
         })}
-        {cards.length === 0 && <p className="empty">No cards in hand.</p>}
+        {cards.length === 0 && <p className="empty">{t('board.noCards')}</p>}
       </div>
     </section>
   );
@@ -51,6 +56,8 @@ export function OwnHand({ view, seat, playable, selected, disabled, onSelect }: 
 
 interface HandCardProps {
   cardId: CardId;
+  /** The card's name and event, for the button's accessible name. */
+  label: string;
   playable: boolean;
   selected: boolean;
   disabled: boolean;
@@ -58,7 +65,15 @@ interface HandCardProps {
   children: ReactNode;
 }
 
-function HandCard({ cardId, playable, selected, disabled, onSelect, children }: HandCardProps) {
+function HandCard({
+  cardId,
+  label,
+  playable,
+  selected,
+  disabled,
+  onSelect,
+  children,
+}: HandCardProps) {
   if (!playable) {
     return (
       <div className="hand-card" data-card={cardId}>
@@ -72,6 +87,7 @@ function HandCard({ cardId, playable, selected, disabled, onSelect, children }: 
       className={`hand-card playable${selected ? ' selected' : ''}`}
       data-card={cardId}
       data-choice="hand"
+      aria-label={label}
       aria-pressed={selected}
       disabled={disabled}
       onClick={onSelect}
@@ -83,10 +99,12 @@ function HandCard({ cardId, playable, selected, disabled, onSelect, children }: 
 
 /** A hand the viewer may not see: card backs and how many. */
 export function HiddenHand({ side, count, name }: { side: Side; count: number; name: string }) {
+  const { t } = useTranslation();
+  const words = useGameWords();
   return (
     <div className="hidden-hand" data-hidden-hand={side}>
       <span className="hidden-hand-label">
-        <Flag side={side} /> {side} ({name}): {count} {count === 1 ? 'card' : 'cards'} in hand
+        <Flag side={side} /> {t('board.hiddenHand', { side: words.side(side), name, count })}
       </span>
       <span className="backs" aria-hidden="true">
         {Array.from({ length: count }, (_, i) => (
@@ -106,20 +124,21 @@ interface PilesProps {
 
 /** Supplies, the hands the viewer cannot see, the reserve and the aftermath pile. */
 export function Piles({ view, seat, names }: PilesProps) {
-  const deck = indexDeck(view.deck);
+  const { t } = useTranslation();
+  const words = useGameWords();
   const seats: Seat[] = ['0', '1'];
   const aftermath = seats.map((s) => view.aftermath[s]).filter((c) => c !== null);
   const known = aftermath.filter((c) => c !== HIDDEN_CARD);
   return (
-    <section className="panel piles" aria-label="Supplies and piles">
-      <h2>Supplies and piles</h2>
+    <section className="panel piles" aria-label={t('board.piles')}>
+      <h2>{t('board.piles')}</h2>
       <ul className="supplies">
         {seats.map((s) => {
           const side = view.sides[s];
           return (
             <li key={s} data-supply={side}>
-              <span className={`cube ${side === 'US' ? 'us' : 'ussr'}`} aria-hidden="true" /> {side}{' '}
-              supply: {supplyOf(view, side)} cubes
+              <span className={`cube ${side === 'US' ? 'us' : 'ussr'}`} aria-hidden="true" />{' '}
+              {t('board.supply', { side: words.side(side), count: supplyOf(view, side) })}
             </li>
           );
         })}
@@ -129,12 +148,15 @@ export function Piles({ view, seat, names }: PilesProps) {
         .map((s) => (
           <HiddenHand key={s} side={view.sides[s]} count={view.hands[s].length} name={names[s]} />
         ))}
-      <p data-pile="reserve">Reserve: {view.reserve.length} cards</p>
+      <p data-pile="reserve">{t('board.reserve', { count: view.reserve.length })}</p>
       <p data-pile="aftermath">
-        Aftermath pile: {aftermath.length} {aftermath.length === 1 ? 'card' : 'cards'}
-        {known.length > 0 && view.finalScoring === null && seat !== null && (
-          <> (yours: {known.map((id) => deck.card(id).name).join(', ')})</>
-        )}
+        {t('board.aftermath', { count: aftermath.length })}
+        {known.length > 0 &&
+          view.finalScoring === null &&
+          seat !== null &&
+          t('board.aftermathYours', {
+            cards: words.list(known.map((id) => words.cardName(view.deck, id))),
+          })}
       </p>
     </section>
   );

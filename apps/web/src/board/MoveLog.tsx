@@ -1,22 +1,27 @@
-import { type Deck, describeLogEntry, type LogEntry } from '@iron-curtain/game';
+import type { Deck, LogEntry } from '@iron-curtain/game';
 import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useGameWords } from '../i18n/gameWords.ts';
 
 /** The public log in words, newest at the bottom. */
 export function MoveLog({ log, deck }: { log: LogEntry[]; deck: Deck }) {
+  const { t } = useTranslation();
+  const words = useGameWords();
   const list = useRef<HTMLOListElement>(null);
   useEffect(() => {
     const el = list.current;
     if (el && log.length > 0) el.scrollTop = el.scrollHeight;
   }, [log.length]);
   return (
-    <section className="panel move-log" aria-label="Move log">
-      <h2>Move log</h2>
-      <ol ref={list}>
+    <section className="panel move-log" aria-label={t('board.moveLog')}>
+      <h2>{t('board.moveLog')}</h2>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling list must be reachable by keyboard */}
+      <ol ref={list} tabIndex={0} aria-label={t('board.moveLog')}>
         {log.map((entry, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: the log only grows, an entry keeps its index
-          <li key={i}>{describeLogEntry(entry, deck)}</li>
+          <li key={i}>{words.logLine(entry, deck)}</li>
         ))}
-        {log.length === 0 && <li className="empty">Nothing has happened yet.</li>}
+        {log.length === 0 && <li className="empty">{t('board.nothingYet')}</li>}
       </ol>
     </section>
   );
@@ -24,9 +29,11 @@ export function MoveLog({ log, deck }: { log: LogEntry[]; deck: Deck }) {
 
 /** What the last move did (a scoring, a gain, the cubes placed), in words, above the table. */
 export function RecentEntries({ entries, deck }: { entries: LogEntry[]; deck: Deck }) {
+  const { t } = useTranslation();
+  const words = useGameWords();
   if (entries.length === 0) return null;
   return (
-    <section className="recent" aria-label="Just happened" aria-live="polite">
+    <section className="recent" aria-label={t('board.justHappened')}>
       <ul>
         {entries.map((entry, i) => (
           <li
@@ -36,7 +43,7 @@ export function RecentEntries({ entries, deck }: { entries: LogEntry[]; deck: De
               entry.type === 'regionScored' || entry.type === 'aftermathRevealed' ? 'scoring' : ''
             }
           >
-            {describeLogEntry(entry, deck)}
+            {words.logLine(entry, deck)}
           </li>
         ))}
       </ul>

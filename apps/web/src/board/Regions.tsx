@@ -1,19 +1,23 @@
 import { indexDeck, regionScore, type State } from '@iron-curtain/game';
+import { useTranslation } from 'react-i18next';
+import { useGameWords } from '../i18n/gameWords.ts';
 import { Reconstructed, RegionTag } from './CardFace.tsx';
 
 /** Each region's progress (placed/size), bonus, whether it scored during play and who leads it now. */
 export function Regions({ view }: { view: State }) {
+  const { t } = useTranslation();
+  const words = useGameWords();
   const deck = indexDeck(view.deck);
   return (
-    <section className="panel regions" aria-label="Regions">
-      <h2>Regions</h2>
+    <section className="panel regions" aria-label={t('board.regions')}>
+      <h2>{t('board.regions')}</h2>
       <table>
         <thead>
           <tr>
-            <th scope="col">Region</th>
-            <th scope="col">Placed</th>
-            <th scope="col">Bonus</th>
-            <th scope="col">Leads</th>
+            <th scope="col">{t('board.region')}</th>
+            <th scope="col">{t('board.placed')}</th>
+            <th scope="col">{t('board.bonus')}</th>
+            <th scope="col">{t('board.leads')}</th>
           </tr>
         </thead>
         <tbody>
@@ -24,17 +28,17 @@ export function Regions({ view }: { view: State }) {
             return (
               <tr key={region.id} data-region={region.id}>
                 <td>
-                  <RegionTag region={region} />
+                  <RegionTag deck={view.deck} region={region} />
                 </td>
                 <td>
                   {placed.length}/{region.size}
-                  {scored && <span className="scored"> scored</span>}
+                  {scored && <span className="scored">{t('board.scored')}</span>}
                 </td>
                 <td>
                   {region.bonus}
                   <Reconstructed status={region.status.bonus} />
                 </td>
-                <td>{score.bonusTo ?? '–'}</td>
+                <td>{score.bonusTo ? words.side(score.bonusTo) : '–'}</td>
               </tr>
             );
           })}

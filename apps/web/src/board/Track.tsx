@@ -1,18 +1,19 @@
 import { TRACK_END } from '@iron-curtain/game';
+import { useTranslation } from 'react-i18next';
+import { useGameWords } from '../i18n/gameWords.ts';
 import { Flag } from './Flag.tsx';
 
-export const markerWords = (marker: number) =>
-  marker === 0 ? 'at the centre' : `${Math.abs(marker)} towards the ${marker > 0 ? 'US' : 'USSR'}`;
-
 /** The ideology track: the USSR flag at -8 (left), the US flag at +8 (right). */
-export function Track({ marker }: { marker: number }) {
+export function Track({ marker, label }: { marker: number; label?: string }) {
+  const { t } = useTranslation();
+  const words = useGameWords();
   const steps = Array.from({ length: 2 * TRACK_END + 1 }, (_, i) => i - TRACK_END);
   return (
-    <section className="track" aria-label="Ideology track">
+    <section className="track" aria-label={label ?? t('board.track')}>
       <span className="track-end">
-        <Flag side="USSR" size={24} /> USSR
+        <Flag side="USSR" size={24} /> {words.side('USSR')}
       </span>
-      <ol className="track-steps">
+      <ol className="track-steps" aria-hidden="true">
         {steps.map((step) => (
           <li
             key={step}
@@ -25,9 +26,9 @@ export function Track({ marker }: { marker: number }) {
         ))}
       </ol>
       <span className="track-end">
-        US <Flag side="US" size={24} />
+        {words.side('US')} <Flag side="US" size={24} />
       </span>
-      <p className="track-words">Marker {markerWords(marker)}</p>
+      <p className="track-words">{t('board.marker', { where: words.marker(marker) })}</p>
     </section>
   );
 }

@@ -1,0 +1,241 @@
+import {
+  type Card,
+  type Decision,
+  type Deck,
+  type EffectStep,
+  indexDeck,
+  type LogEntry,
+  opponentOf,
+  type RegionScore,
+  type Side,
+  type State,
+  type TargetSet,
+} from '@iron-curtain/game';
+import type { TFunction } from 'i18next';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { en, type Resources } from './en.ts';
+
+const englishCards = en.cards as Resources;
+const englishRegions = en.regions as Resources;
+
+/**
+ * The game's words in the current language, built from the engine's structured data:
+ * names, event texts (from each card's parsed effects) and log entries. A deck supplied by an
+ * owner keeps its own names for the cards and regions we have no translation of.
+ */
+export class GameWords {
+  constructor(readonly t: TFunction) {}
+
+  side = (side: Side): string => this.t(`sides.${side}`);
+  /** "the US" / "die USA": a side inside a sentence. */
+  theSide = (side: Side): string => this.t(`sides.the_${side}`);
+  /** "The US" / "Die USA": a side opening a sentence. */
+  TheSide = (side: Side): string => this.t(`sides.The_${side}`);
+
+  cardName = (deck: Deck, id: string): string => {
+    const card = indexDeck(deck).card(id);
+    return englishCards[id] === card.name ? this.t(`cards.${id}`) : card.name;
+  };
+
+  regionName = (deck: Deck, id: string): string => {
+    const region = indexDeck(deck).region(id);
+    return englishRegions[id] === region.name ? this.t(`regions.${id}`) : region.name;
+  };
+
+  list = (items: string[]): string =>
+    items.length <= 1
+      ? (items[0] ?? '')
+      : `${items.slice(0, -1).join(this.t('end.listSep'))}${this.t('end.and')}${items.at(-1)}`;
+
+  targets = (deck: Deck, targets: TargetSet): string => {
+    switch (targets.kind) {
+      case 'any':
+        return this.t('effects.any');
+      case 'region':
+        return this.t('effects.region', { region: this.regionName(deck, targets.region) });
+      case 'cards':
+        return this.t('effects.cards', {
+          cards: this.list(targets.cards.map((id) => this.cardName(deck, id))),
+        });
+      case 'adjacent':
+        return this.t(targets.includeSelf ? 'effects.adjacentSelf' : 'effects.adjacent', {
+          card: this.cardName(deck, targets.card),
+        });
+    }
+  };
+
+  effect = (deck: Deck, step: EffectStep): string => {
+    switch (step.op) {
+      case 'gain':
+        return this.t('effects.gain', { count: step.amount });
+      case 'command':
+      case 'remove':
+        return this.t(`effects.${step.op}`, {
+          count: step.amount,
+          targets: this.targets(deck, step.targets),
+        });
+      case 'infiltrate':
+        return step.maxPerCard === null
+          ? this.t('effects.infiltrate', {
+              count: step.amount,
+              targets: this.targets(deck, step.targets),
+            })
+          : this.t('effects.infiltrateMax', {
+              count: step.amount,
+              targets: this.targets(deck, step.targets),
+              max: step.maxPerCard,
+            });
+      case 'move':
+        return this.t('effects.move', { card: this.cardName(deck, step.card) });
+    }
+  };
+
+  /** A card's event, one translated line per step of its parsed effects. */
+  eventLines = (deck: Deck, card: Card): string[] => card.effects.map((s) => this.effect(deck, s));
+
+  eventText = (deck: Deck, card: Card): string =>
+    this.eventLines(deck, card).join(this.t('effects.separator'));
+
+  marker = (marker: number): string =>
+    marker === 0
+      ? this.t('board.markerCentre')
+      : this.t('board.markerTowards', {
+          count: Math.abs(marker),
+          side: this.theSide(marker > 0 ? 'US' : 'USSR'),
+        });
+
+  /** What the decider is deciding, e.g. "play a card". */
+  decision = (view: State, d: Decision): string => {
+    const name = (id: string) => this.cardName(view.deck, id);
+    switch (d.kind) {
+      case 'chooseFirstPlayer':
+        return this.t('prompt.chooseFirst', { round: view.round });
+      case 'playCard':
+        return this.t('prompt.playCard');
+      case 'chooseAction':
+        return this.t('prompt.chooseAction', { card: name(d.cardId) });
+      case 'decideEvent':
+        return this.t('prompt.decideEvent', { card: name(d.cardId) });
+      case 'placeCubes':
+        return this.t(d.mode === 'command' ? 'prompt.placeCommand' : 'prompt.placeInfiltrate', {
+          card: name(d.source),
+          count: d.remaining,
+        });
+      case 'removeCubes':
+        return this.t('prompt.removeCubes', {
+          side: this.side(opponentOf(d.side)),
+          card: name(d.source),
+          count: d.remaining,
+        });
+      case 'moveCard':
+        return this.t('prompt.moveCard', { card: name(d.cardId), source: name(d.source) });
+    }
+  };
+
+  private scoreWords = (deck: Deck, score: RegionScore, marker: number): string =>
+    this.t('log.regionScored', {
+      region: this.regionName(deck, score.region),
+      us: score.points.US,
+      ussr: score.points.USSR,
+      bonus: score.bonusTo
+        ? this.t('log.bonusTo', {
+            count: indexDeck(deck).region(score.region).bonus,
+            side: this.theSide(score.bonusTo),
+          })
+        : this.t('log.noBonus'),
+      where: this.marker(marker),
+    });
+
+  /** One log entry in words, from its fields (never from the engine's English text). */
+  logLine = (entry: LogEntry, deck: Deck): string => {
+    const t = this.t;
+    const card = (id: string) => this.cardName(deck, id);
+    switch (entry.type) {
+      case 'firstPlayer':
+        return entry.chooser === entry.first
+          ? t('log.firstPlayerSelf', { chooser: this.TheSide(entry.chooser), round: entry.round })
+          : t('log.firstPlayerOther', {
+              chooser: this.TheSide(entry.chooser),
+              first: this.theSide(entry.first),
+              round: entry.round,
+            });
+      case 'play':
+        return t('log.play', {
+          side: this.TheSide(entry.side),
+          card: card(entry.cardId),
+          x: entry.x,
+          y: entry.y,
+        });
+      case 'action':
+        return t(entry.choice === 'event' ? 'log.actionEvent' : 'log.actionCommand', {
+          side: this.TheSide(entry.side),
+          card: card(entry.cardId),
+        });
+      case 'eventDecision':
+        return t(entry.use ? 'log.eventResolved' : 'log.eventDeclined', {
+          side: this.TheSide(entry.side),
+          card: card(entry.cardId),
+        });
+      case 'gain':
+        return t('log.gain', {
+          side: this.TheSide(entry.side),
+          count: entry.amount,
+          where: this.marker(entry.marker),
+        });
+      case 'place': {
+        return t(entry.mode === 'infiltrate' ? 'log.infiltrated' : 'log.placed', {
+          side: this.TheSide(entry.side),
+          card: card(entry.cardId),
+          from: entry.from ? t('log.takenBack', { card: card(entry.from) }) : '',
+          cost: entry.cost === 2 ? t('log.paidTwo') : '',
+        });
+      }
+      case 'remove':
+        return t('log.remove', {
+          side: this.TheSide(entry.side),
+          other: this.theSide(opponentOf(entry.side)),
+          card: card(entry.cardId),
+        });
+      case 'move':
+        return t('log.move', {
+          side: this.TheSide(entry.side),
+          card: card(entry.cardId),
+          x: entry.x,
+          y: entry.y,
+        });
+      case 'finishStep':
+        return t('log.finishStep', { side: this.TheSide(entry.side) });
+      case 'noTarget':
+        return t('log.noTarget', {
+          side: this.TheSide(entry.side),
+          op: t(`log.op_${entry.op}`),
+          card: card(entry.cardId),
+        });
+      case 'regionScored':
+        return `${entry.final ? t('log.finalPrefix') : ''}${this.scoreWords(deck, entry.score, entry.marker)}`;
+      case 'aftermathSetAside':
+        return t('log.aftermathSetAside');
+      case 'roundStarted':
+        return t('log.roundStarted', { round: entry.round });
+      case 'aftermathRevealed':
+        return t('log.aftermathRevealed', {
+          cards: this.list(entry.score.cards.map(card)),
+          us: entry.score.sums.US,
+          ussr: entry.score.sums.USSR,
+          where: this.marker(entry.marker),
+        });
+      case 'gameOver':
+        return t(entry.result.reason === 'track' ? 'log.gameOverTrack' : 'log.gameOverFinal', {
+          side: this.TheSide(entry.result.winnerSide),
+        });
+    }
+  };
+}
+
+/** The game's words for the current language; a new object when the language changes. */
+export function useGameWords(): GameWords {
+  const { t, i18n } = useTranslation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: t changes identity with the language
+  return useMemo(() => new GameWords(t), [t, i18n.language]);
+}
