@@ -7,10 +7,14 @@ import { GameService } from './game-service.ts';
 import { lobbyRouter } from './lobby-routes.ts';
 import type { Logger } from './logger.ts';
 import { MatchQueues } from './match-queue.ts';
+import { matchRouter } from './match-routes.ts';
 import { Lobby, LobbyError } from './matches.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { PresenceBook } from './presence.ts';
+import { Referee } from './referee.ts';
+import { RematchDesk } from './rematch.ts';
 import type { Store } from './storage/index.ts';
+import { systemTime, type TimeSource } from './time.ts';
 import { webClient } from './web-client.ts';
 
 export interface App {
@@ -33,7 +37,10 @@ export function createApp(
   store: Store,
   logger: Logger,
   fanout: Fanout = localFanout(),
+  /** Turn clocks and absences run on it; tests pass a clock they move by hand. */
+  time: TimeSource = systemTime,
 ): App {
+  const graceMs = config.ABANDON_GRACE_SECONDS * 1000;
   const metrics = createMetrics();
   const presence = new PresenceBook(fanout);
   const queues = new MatchQueues();
@@ -47,8 +54,25 @@ export function createApp(
     metrics,
     logger,
     fanout,
+    time,
+    graceMs,
   });
-  const lobby = new Lobby(store, presence, (matchID) => game.matchChanged(matchID));
+  const lobby = new Lobby(
+    store,
+    presence,
+    (matchID) => game.matchChanged(matchID),
+    time,
+  );
+  const changed = (matchID: string) => game.matchChanged(matchID);
+  const referee = new Referee({
+    store,
+    presence,
+    time,
+    graceMs,
+    awaySince: (match, seat) => game.awaySince(match, seat),
+    changed,
+  });
+  const rematches = new RematchDesk(store, changed);
 
   const koa = new Koa({ proxy: config.TRUST_PROXY });
   koa.use(async (ctx, next) => {
@@ -63,7 +87,11 @@ export function createApp(
       ctx.status = known ? error.status : 500;
       ctx.body = {
         error: known
-          ? { code: error.code, message: error.message }
+          ? {
+              code: error.code,
+              message: error.message,
+              ...(error.issues ? { issues: error.issues } : {}),
+            }
           : { code: 'SERVER_ERROR', message: 'the server failed; try again' },
       };
     }
@@ -71,6 +99,9 @@ export function createApp(
   const router = lobbyRouter(lobby, store, metrics);
   koa.use(router.routes());
   koa.use(router.allowedMethods());
+  const around = matchRouter(lobby, store, rematches, referee);
+  koa.use(around.routes());
+  koa.use(around.allowedMethods());
   koa.use(webClient(config.WEB_DIST));
   http.on('request', koa.callback());
 
@@ -79,15 +110,18 @@ export function createApp(
     lobby,
     game,
     metrics,
-    listen: () =>
-      new Promise((resolve, reject) => {
+    listen: async () => {
+      // Clocks of matches in play keep running across restarts: re-arm their timers.
+      await game.resumeClocks();
+      return new Promise((resolve, reject) => {
         http.once('error', reject);
         http.listen(config.PORT, config.HOST, () => {
           http.off('error', reject);
           const address = http.address();
           resolve(typeof address === 'object' && address ? address.port : config.PORT);
         });
-      }),
+      });
+    },
     async close() {
       // io.close() closes the HTTP server too; connections still open are ended with it.
       await game.close();

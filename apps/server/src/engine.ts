@@ -13,7 +13,8 @@ import type { RefusedMessage } from '@iron-curtain/protocol';
 import type { LogEntry as BgioLogEntry, State as BgioState } from 'boardgame.io';
 import { Async, InitializeGame } from 'boardgame.io/internal';
 import { Master } from 'boardgame.io/master';
-import type { MatchResult, MatchStatus, Store, StoredState } from './storage/index.ts';
+import { switchClock } from './match-clock.ts';
+import type { ClockRecord, MatchResult, MatchStatus, Store, StoredState } from './storage/index.ts';
 
 /** The state a match starts in, dealt from the match's secret seed. */
 export function initialState(setupData: SetupData, seed: string): StoredState {
@@ -48,8 +49,14 @@ export interface MoveRequest {
   args: unknown[];
 }
 
+/** A match's clock and the time a move arrived: the move is charged to the seat that made it. */
+export interface ClockAt {
+  clock: ClockRecord;
+  now: number;
+}
+
 export type MoveResult =
-  | { ok: true; state: StoredState; entries: LogEntry[] }
+  | { ok: true; state: StoredState; entries: LogEntry[]; clock?: ClockRecord }
   | { ok: false; error: RefusedMessage };
 
 const refused = (code: RefusedMessage['code'], message: string): MoveResult => ({
@@ -62,6 +69,9 @@ interface Call {
   matchID: string;
   loaded: StoredState;
   request: MoveRequest;
+  clockAt?: ClockAt | undefined;
+  /** The clock as committed with the move. */
+  clock?: ClockRecord;
   next?: BgioState;
   outcome: 'refused' | 'committed' | 'stale';
 }
@@ -95,6 +105,10 @@ class CallStorage extends Async {
     const result: MatchResult | null = gameover
       ? { winner: gameover.winner, winnerSide: gameover.winnerSide, reason: gameover.reason }
       : null;
+    if (call.clockAt) {
+      const decider = gameover ? null : ((next.G as State).decision?.seat ?? null);
+      call.clock = switchClock(call.clockAt.clock, decider, call.clockAt.now);
+    }
     const ok = await this.store.commitMove(
       matchID,
       call.loaded._stateID,
@@ -108,6 +122,7 @@ class CallStorage extends Async {
         at: new Date().toISOString(),
       },
       result,
+      call.clock,
     );
     call.outcome = ok ? 'committed' : 'stale';
   }
@@ -139,7 +154,12 @@ export class MatchEngine {
     });
   }
 
-  async move(matchID: string, status: MatchStatus, request: MoveRequest): Promise<MoveResult> {
+  async move(
+    matchID: string,
+    status: MatchStatus,
+    request: MoveRequest,
+    clockAt?: ClockAt,
+  ): Promise<MoveResult> {
     if (status === 'waiting') return refused('INVALID_MOVE', 'waiting for the second player');
     if (status === 'finished') return refused('INVALID_MOVE', 'the match is over');
     const loaded = await this.store.loadState(matchID);
@@ -159,7 +179,7 @@ export class MatchEngine {
 
     if (this.storage.calls.has(matchID))
       throw new Error(`a move of ${matchID} is already in flight`);
-    const call: Call = { matchID, loaded, request, outcome: 'refused' };
+    const call: Call = { matchID, loaded, request, clockAt, outcome: 'refused' };
     this.storage.calls.set(matchID, call);
     try {
       await this.master.onUpdate(
@@ -186,6 +206,11 @@ export class MatchEngine {
       return refused('INVALID_MOVE', `${request.move} was refused by the game flow`);
     }
     const { deltalog, ...state } = call.next;
-    return { ok: true, state, entries: entriesOf(deltalog) };
+    return {
+      ok: true,
+      state,
+      entries: entriesOf(deltalog),
+      ...(call.clock ? { clock: call.clock } : {}),
+    };
   }
 }

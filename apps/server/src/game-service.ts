@@ -18,12 +18,15 @@ import type { Config } from './config.ts';
 import { frameFor, type MatchEngine } from './engine.ts';
 import { type Fanout, type FanoutMessage, localFanout } from './fanout.ts';
 import type { Logger } from './logger.ts';
+import { clockState, flagFallen, switchClock } from './match-clock.ts';
 import type { MatchQueues } from './match-queue.ts';
 import type { Metrics } from './metrics.ts';
 import type { PresenceBook } from './presence.ts';
 import { TokenBucket } from './rate-limit.ts';
 import { secretMatches } from './secrets.ts';
-import type { MatchRecord, Store } from './storage/index.ts';
+import type { ClockRecord, MatchRecord, Store } from './storage/index.ts';
+import { systemTime, type TimeSource } from './time.ts';
+import { Timekeeper } from './timekeeper.ts';
 
 /** What the game service remembers about one socket. */
 interface Seating {
@@ -84,7 +87,15 @@ export interface GameServiceDeps {
   logger: Logger;
   /** Other instances' sockets; without it this instance is alone. */
   fanout?: Fanout;
+  /** Turn clocks and absences are measured with it; tests move it by hand. */
+  time?: TimeSource;
+  /** How long a seat must be away before its opponent may claim the win (ms). */
+  graceMs?: number;
 }
+
+/** The seat a match's clock should run for: the one whose decision it is. */
+const deciderOf = (state: { G: unknown }): Seat | null =>
+  (state.G as { decision?: { seat: Seat } | null }).decision?.seat ?? null;
 
 /**
  * The socket.io game service: sockets attach to a match as a seat (with credentials) or as
@@ -99,12 +110,19 @@ export class GameService {
   readonly io: Server<ClientToServer, ServerToClient, Record<string, never>, SocketData>;
   private closing = false;
   private readonly fanout: Fanout;
+  private readonly time: TimeSource;
+  private readonly timekeeper: Timekeeper;
+  /** Absences before this instance started are counted from here at the earliest. */
+  readonly startedAt: number;
 
   constructor(
     http: HttpServer,
     private readonly deps: GameServiceDeps,
   ) {
     this.fanout = deps.fanout ?? localFanout();
+    this.time = deps.time ?? systemTime;
+    this.startedAt = this.time.now();
+    this.timekeeper = new Timekeeper(this.time, (matchID) => this.timeUp(matchID));
     this.fanout.onMessage((message) => this.heard(message));
     this.io = new Server(http, {
       transports: ['websocket'],
@@ -296,14 +314,25 @@ export class GameService {
         this.refuse(socket, { code: 'UNKNOWN_MATCH', message: 'no such match' }, ack);
         return;
       }
+      const now = this.time.now();
+      if (match.status === 'playing' && match.clock && flagFallen(match.clock, now) !== null) {
+        await this.finishOnTime(match, now);
+        this.refuse(socket, { code: 'INVALID_MOVE', message: 'the clock ran out' }, ack);
+        return;
+      }
       let result: Awaited<ReturnType<MatchEngine['move']>>;
       try {
-        result = await engine.move(matchID, match.status, {
-          seat,
-          stateID,
-          move: action.payload.type as MoveName,
-          args: action.payload.args as unknown[],
-        });
+        result = await engine.move(
+          matchID,
+          match.status,
+          {
+            seat,
+            stateID,
+            move: action.payload.type as MoveName,
+            args: action.payload.args as unknown[],
+          },
+          match.clock ? { clock: match.clock, now } : undefined,
+        );
       } catch (error) {
         this.deps.logger.error({ err: error, matchID }, 'move failed');
         result = {
@@ -316,13 +345,17 @@ export class GameService {
         await this.sendSync(socket);
         return;
       }
-      await this.broadcast(matchID, result.state, result.entries);
+      await this.broadcast(matchID, result.state, result.entries, result.clock);
+      if (result.clock) this.timekeeper.track({ ...match, clock: result.clock });
       ack?.({ ok: true });
       metrics.moves.inc();
       metrics.moveLatency.observe((performance.now() - received) / 1000);
       if (result.state.ctx.gameover !== undefined) {
         const finished = await store.getMatch(matchID);
-        if (finished) await this.announce(finished);
+        if (finished) {
+          this.timekeeper.track(finished);
+          await this.announce(finished);
+        }
       }
     });
   }
@@ -335,6 +368,7 @@ export class GameService {
     this.deps.presence.join(seating.matchID, seating.seat);
     this.deps.metrics.matchesActive.set(this.deps.presence.size);
     await this.fanout.watch(seating.matchID);
+    if (seating.seat !== null) await this.deps.store.setAway(seating.matchID, seating.seat, null);
   }
 
   private detach(socket: GameSocket): void {
@@ -347,7 +381,19 @@ export class GameService {
     this.deps.presence.leave(seating.matchID, seating.seat);
     this.deps.metrics.matchesActive.set(this.deps.presence.size);
     this.fanout.unwatch(seating.matchID);
+    if (seating.seat !== null) this.seatLeft(seating.matchID, seating.seat);
     this.matchChanged(seating.matchID);
+  }
+
+  /** The seat's last socket anywhere has gone: it is away from now (abandonment counts from here). */
+  private seatLeft(matchID: string, seat: Seat): void {
+    void this.deps.queues
+      .run(matchID, async () => {
+        const attendance = await this.deps.presence.everywhere(matchID);
+        if (attendance.seats[seat] > 0) return;
+        await this.deps.store.setAway(matchID, seat, new Date(this.time.now()).toISOString());
+      })
+      .catch((error) => this.deps.logger.error({ err: error, matchID }, 'absence not stored'));
   }
 
   /** Sends a socket the whole picture of its match, as its seat sees it. */
@@ -362,10 +408,11 @@ export class GameService {
     const moves = (await store.readMoves(seating.matchID)).filter(
       (m) => m.stateID <= state._stateID,
     );
+    const clock = match.clock ? { clock: clockState(match.clock, this.time.now()) } : {};
     const message: SyncMessage = {
       matchID: seating.matchID,
       playerID: seating.seat,
-      state: frameFor(state, seating.seat),
+      state: { ...frameFor(state, seating.seat), ...clock },
       log: moves.flatMap((m) => m.entries),
       presence: await this.presenceOf(match),
     };
@@ -379,11 +426,13 @@ export class GameService {
     matchID: string,
     state: Parameters<typeof frameFor>[0],
     entries: UpdateMessage['entries'],
+    clockRecord?: ClockRecord,
   ): Promise<void> {
+    const clock = clockRecord ? { clock: clockState(clockRecord, this.time.now()) } : {};
     const frames: Frames = {
-      '0': frameFor(state, '0'),
-      '1': frameFor(state, '1'),
-      spectators: frameFor(state, null),
+      '0': { ...frameFor(state, '0'), ...clock },
+      '1': { ...frameFor(state, '1'), ...clock },
+      spectators: { ...frameFor(state, null), ...clock },
     };
     this.fanout.publish({ kind: 'update', matchID, frames, entries });
     await this.deliver(matchID, frames, entries);
@@ -439,17 +488,36 @@ export class GameService {
 
   private async presenceOf(match: MatchRecord): Promise<Presence> {
     const attendance = await this.deps.presence.everywhere(match.matchID);
-    const [p0, p1] = match.players;
+    const now = this.time.now();
+    const seatPresence = (seat: Seat) => {
+      const connected = attendance.seats[seat] > 0;
+      const away = this.awaySince(match, seat);
+      return {
+        name: match.players[Number(seat)]?.name ?? null,
+        connected,
+        awayMs: connected ? null : Math.max(0, now - away),
+      };
+    };
     return {
       matchID: match.matchID,
-      players: {
-        '0': { name: p0.name, connected: attendance.seats['0'] > 0 },
-        '1': { name: p1.name, connected: attendance.seats['1'] > 0 },
-      },
+      players: { '0': seatPresence('0'), '1': seatPresence('1') },
       spectators: attendance.spectators,
       status: match.status,
       result: match.result,
+      graceMs: this.deps.graceMs ?? 60_000,
+      clock: match.clock ? clockState(match.clock, now) : null,
+      rematch: match.rematch ?? { offers: [], matchID: null },
     };
+  }
+
+  /**
+   * Since when a disconnected seat counts as away: as stored, else since the last move or
+   * this instance's start, whichever is later (a server killed outright stored nothing).
+   */
+  awaySince(match: MatchRecord, seat: Seat): number {
+    const stored = match.players[Number(seat)]?.awaySince;
+    if (stored) return Date.parse(stored);
+    return Math.max(this.startedAt, Date.parse(match.updatedAt));
   }
 
   private async pushPresence(match: MatchRecord): Promise<void> {
@@ -471,13 +539,66 @@ export class GameService {
     void this.deps.queues
       .run(matchID, async () => {
         const match = await this.deps.store.getMatch(matchID);
-        if (match) await this.announce(match);
+        if (!match) return;
+        const timed = await this.startClock(match);
+        this.timekeeper.track(timed);
+        await this.announce(timed);
       })
       .catch((error) => this.deps.logger.error({ err: error, matchID }, 'presence push failed'));
   }
 
+  /** A match that has just begun starts its clock for the seat deciding first. */
+  private async startClock(match: MatchRecord): Promise<MatchRecord> {
+    const clock = match.clock;
+    if (match.status !== 'playing' || !clock || clock.running !== null || clock.since !== null) {
+      return match;
+    }
+    const state = await this.deps.store.loadState(match.matchID);
+    if (!state) return match;
+    const started = switchClock(clock, deciderOf(state), this.time.now());
+    await this.deps.store.setClock(match.matchID, started);
+    return { ...match, clock: started };
+  }
+
+  /** Arms the timers of every match in play with a running clock (on start). */
+  async resumeClocks(): Promise<void> {
+    for (const match of await this.deps.store.listRunningClocks()) this.timekeeper.track(match);
+  }
+
+  /** A timer fired: ends the match if the running seat's time is really up. */
+  private timeUp(matchID: string): void {
+    void this.deps.queues
+      .run(matchID, async () => {
+        const match = await this.deps.store.getMatch(matchID);
+        if (match?.status !== 'playing' || !match.clock) return;
+        const now = this.time.now();
+        if (flagFallen(match.clock, now) === null) this.timekeeper.track(match);
+        else await this.finishOnTime(match, now);
+      })
+      .catch((error) => this.deps.logger.error({ err: error, matchID }, 'clock check failed'));
+  }
+
+  /** The running seat ran out of time: its opponent wins, reason 'timeout'. */
+  private async finishOnTime(match: MatchRecord, now: number): Promise<void> {
+    const clock = match.clock;
+    const loser = clock ? flagFallen(clock, now) : null;
+    if (!clock || loser === null) return;
+    const winner: Seat = loser === '0' ? '1' : '0';
+    const result = {
+      winner,
+      winnerSide: match.players[Number(winner)]?.side ?? 'US',
+      reason: 'timeout' as const,
+    };
+    const stopped = switchClock(clock, null, now);
+    await this.deps.store.finishMatch(match.matchID, result, new Date(now).toISOString(), stopped);
+    this.timekeeper.clear(match.matchID);
+    const finished = await this.deps.store.getMatch(match.matchID);
+    if (finished) await this.announce(finished);
+  }
+
   /** Stops taking messages, lets queued moves finish, then closes every socket. */
   async close(): Promise<void> {
+    this.timekeeper.stop();
     this.closing = true;
     await this.deps.queues.drain();
     this.io.of(GAME_NAMESPACE).disconnectSockets(true);

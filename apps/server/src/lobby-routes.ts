@@ -21,27 +21,27 @@ const firstIssue = (error: z.ZodError): string =>
     .map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message))
     .join('; ');
 
-function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw new LobbyError(400, 'BAD_REQUEST', firstIssue(parsed.error));
   return parsed.data;
 }
 
-/** Reads a JSON body; only application/json, at most MAX_BODY_BYTES. */
-async function jsonBody(ctx: Context): Promise<unknown> {
+/** Reads a JSON body; only application/json, at most `limit` bytes. */
+export async function jsonBody(ctx: Context, limit = MAX_BODY_BYTES): Promise<unknown> {
   if (!ctx.is('application/json')) {
     throw new LobbyError(415, 'UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json');
   }
   const declared = Number(ctx.get('content-length') || 0);
-  if (declared > MAX_BODY_BYTES) {
-    throw new LobbyError(413, 'TOO_LARGE', `the body may be at most ${MAX_BODY_BYTES} bytes`);
+  if (declared > limit) {
+    throw new LobbyError(413, 'TOO_LARGE', `the body may be at most ${limit} bytes`);
   }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of ctx.req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) {
-      throw new LobbyError(413, 'TOO_LARGE', `the body may be at most ${MAX_BODY_BYTES} bytes`);
+    if (size > limit) {
+      throw new LobbyError(413, 'TOO_LARGE', `the body may be at most ${limit} bytes`);
     }
     chunks.push(chunk as Buffer);
   }
@@ -52,7 +52,7 @@ async function jsonBody(ctx: Context): Promise<unknown> {
   }
 }
 
-const matchParam = (ctx: Context & { params: Record<string, string> }) =>
+export const matchParam = (ctx: Context & { params: Record<string, string> }) =>
   parse(matchIdSchema, ctx.params.id);
 
 /** The lobby REST API under /api, plus health, readiness and metrics. */
@@ -78,8 +78,8 @@ export function lobbyRouter(lobby: Lobby, store: Store, metrics: Metrics): Route
     ctx.body = await metrics.registry.metrics();
   });
 
-  router.get('/api/decks', (ctx) => {
-    ctx.body = { decks: lobby.decks() };
+  router.get('/api/decks', async (ctx) => {
+    ctx.body = { decks: await lobby.decks() };
   });
 
   router.post('/api/matches', async (ctx) => {

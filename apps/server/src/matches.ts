@@ -1,8 +1,5 @@
-import { createHash, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import {
-  DEFAULT_DECK,
-  type Deck,
-  isReconstructed,
   opponentOf,
   parseSetupData,
   type Seat,
@@ -20,7 +17,9 @@ import {
   spectatePath,
 } from '@iron-curtain/protocol';
 import type { z } from 'zod';
+import { DeckLibrary } from './decks.ts';
 import { initialState } from './engine.ts';
+import { clockState, newClock } from './match-clock.ts';
 import type { PresenceBook } from './presence.ts';
 import {
   hashSecret,
@@ -31,6 +30,7 @@ import {
   secretMatches,
 } from './secrets.ts';
 import type { DeckInfo, MatchRecord, MatchStatus, Store } from './storage/index.ts';
+import { systemTime, type TimeSource } from './time.ts';
 
 /** A lobby failure with its HTTP status and a stable code for the client. */
 export class LobbyError extends Error {
@@ -38,26 +38,13 @@ export class LobbyError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Each bad field of a refused upload. */
+    readonly issues?: { path: string; message: string }[],
   ) {
     super(message);
     this.name = 'LobbyError';
   }
 }
-
-function describeDeck(deck: Deck): DeckInfo {
-  return {
-    id: deck.id,
-    version: deck.version,
-    name: deck.name,
-    hash: createHash('sha256').update(JSON.stringify(deck)).digest('hex'),
-    reconstructed: isReconstructed(deck),
-  };
-}
-
-/** The decks this server can deal; only the default deck for now. */
-const DECKS = new Map<string, { deck: Deck; info: DeckInfo }>([
-  [DEFAULT_DECK.id, { deck: DEFAULT_DECK, info: describeDeck(DEFAULT_DECK) }],
-]);
 
 const otherSeat = (seat: Seat): Seat => (seat === '0' ? '1' : '0');
 
@@ -72,19 +59,21 @@ export class Lobby {
     private readonly presence: PresenceBook,
     /** Called after a seat is taken or a match ends, to tell connected sockets. */
     private readonly changed: (matchID: string) => void,
+    private readonly time: TimeSource = systemTime,
+    readonly library: DeckLibrary = new DeckLibrary(store),
   ) {}
 
-  decks(): DeckInfo[] {
-    return [...DECKS.values()].map((d) => d.info);
+  decks(): Promise<DeckInfo[]> {
+    return this.library.list();
   }
 
   async create(request: z.output<typeof createMatchRequestSchema>): Promise<CreateMatchResponse> {
-    const deck = DECKS.get(request.deckId ?? DEFAULT_DECK.id);
-    if (!deck) throw new LobbyError(400, 'UNKNOWN_DECK', `no deck '${request.deckId}' here`);
+    const deck = await this.library.choose(request.deckId);
+    const deckFile = deck.file === undefined ? {} : { deck: deck.file };
     const side: Side =
       request.side === 'random' ? (randomInt(2) === 0 ? 'US' : 'USSR') : request.side;
     const sides = { '0': side, '1': opponentOf(side) } as const;
-    const setupData: SetupData = { sides, variants: request.variants };
+    const setupData: SetupData = { sides, variants: request.variants, ...deckFile };
     // Normalises the variants (defaults filled in) exactly as the game will see them.
     const setup = parseSetupData(setupData);
     const matchID = newMatchID();
@@ -98,7 +87,7 @@ export class Lobby {
       status: 'waiting',
       variants: setup.variants,
       deck: deck.info,
-      setupData: { sides, variants: setup.variants },
+      setupData: { sides, variants: setup.variants, ...deckFile },
       seed,
       inviteHash: hashSecret(invite),
       players: [
@@ -113,6 +102,7 @@ export class Lobby {
       createdAt: now,
       updatedAt: now,
       result: null,
+      clock: request.clockMinutes === undefined ? null : newClock(request.clockMinutes),
     };
     await this.store.createMatch(match, initialState(setupData, seed));
     return {
@@ -204,6 +194,9 @@ export class Lobby {
       createdAt: match.createdAt,
       updatedAt: match.updatedAt,
       result: match.result,
+      clock: match.clock ? clockState(match.clock, this.time.now()) : null,
+      rematch: match.rematch ?? { offers: [], matchID: null },
+      rematchOf: match.rematchOf ?? null,
     };
   }
 

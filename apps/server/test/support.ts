@@ -20,6 +20,7 @@ import { createLogger } from '../src/logger.ts';
 import { openPostgresStore } from '../src/storage/postgres.ts';
 import { openSqliteStore } from '../src/storage/sqlite.ts';
 import type { Store } from '../src/storage/store.ts';
+import type { TimeSource } from '../src/time.ts';
 
 export const POSTGRES_URL =
   process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -59,7 +60,7 @@ export interface TestServer {
 
 /** The whole server in this process, on an ephemeral port of 127.0.0.1. */
 export async function startServer(
-  options: { store?: Store; env?: Record<string, string> } = {},
+  options: { store?: Store; env?: Record<string, string>; time?: TimeSource } = {},
 ): Promise<TestServer> {
   const dir = tempDir();
   const config = loadConfig({
@@ -72,7 +73,7 @@ export async function startServer(
     ...options.env,
   });
   const store = options.store ?? openSqliteStore(dir);
-  const app = createApp(config, store, createLogger(config));
+  const app = createApp(config, store, createLogger(config), undefined, options.time);
   const port = await app.listen();
   return {
     url: `http://127.0.0.1:${port}`,

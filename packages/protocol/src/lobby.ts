@@ -17,8 +17,15 @@ export const createMatchRequestSchema = z.strictObject({
   side: z.enum(['US', 'USSR', 'random']).default('random'),
   variants: variantsSchema.partial().default({}),
   visibility: z.enum(['public', 'private']).default('private'),
-  /** A deck the server knows (see GET /api/decks); the default deck when absent. */
+  /** A deck the server knows (see GET /api/decks): a built-in deck's id or an uploaded deck's hash; the default deck when absent. */
   deckId: z.string().max(64).optional(),
+  /** Minutes on each player's clock; no clock when absent. */
+  clockMinutes: z
+    .number()
+    .int()
+    .min(1, 'at least 1 minute')
+    .max(180, 'at most 180 minutes')
+    .optional(),
 });
 export type CreateMatchRequest = z.input<typeof createMatchRequestSchema>;
 
@@ -55,12 +62,35 @@ export type LeaveMatchRequest = z.input<typeof leaveMatchRequestSchema>;
 
 export const matchStatusSchema = z.enum(['waiting', 'playing', 'finished']);
 
-/** How a match ended; reason 'resigned' when a seat left a match in play. */
+/**
+ * How a match ended: 'track' or 'final' by the game, 'resigned' when a seat left a match in
+ * play, 'timeout' when a seat's clock ran out, 'abandoned' when the opponent claimed the win
+ * from a seat disconnected longer than the grace period.
+ */
 export const matchResultSchema = z.object({
   winner: seatSchema,
   winnerSide: sideSchema,
   reason: z.string(),
 });
+
+/**
+ * A match's clock as the server last computed it: each seat's time left, and whose time is
+ * running (null when none is). The running seat's time goes down from the moment the message
+ * was sent.
+ */
+export const clockStateSchema = z.object({
+  perPlayerMs: z.number().int().positive(),
+  remainingMs: z.object({ '0': z.number().int(), '1': z.number().int() }),
+  running: seatSchema.nullable(),
+});
+export type ClockState = z.infer<typeof clockStateSchema>;
+
+/** Rematch offers after the end, and the match they led to once both seats agreed. */
+export const rematchStateSchema = z.object({
+  offers: z.array(seatSchema),
+  matchID: matchIdSchema.nullable(),
+});
+export type RematchState = z.infer<typeof rematchStateSchema>;
 
 /** Public data about a match: safe for anyone holding its link. */
 export const matchInfoSchema = z.object({
@@ -88,6 +118,10 @@ export const matchInfoSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   result: matchResultSchema.nullable(),
+  clock: clockStateSchema.nullable().optional(),
+  rematch: rematchStateSchema.optional(),
+  /** The finished match this one is the rematch of. */
+  rematchOf: matchIdSchema.nullable().optional(),
 });
 export type MatchInfo = z.infer<typeof matchInfoSchema>;
 
@@ -107,8 +141,34 @@ export type DeckList = z.infer<typeof deckListSchema>;
 export const matchListSchema = z.object({ matches: z.array(matchInfoSchema) });
 export type MatchList = z.infer<typeof matchListSchema>;
 
-/** Every lobby error, whatever the status code. */
+/** Every lobby error, whatever the status code; `issues` names each bad field (a refused deck). */
 export const errorResponseSchema = z.object({
-  error: z.object({ code: z.string(), message: z.string() }),
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  }),
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
+
+/** POST /api/matches/:id/rematch: a seat of a finished match offers (or accepts) a rematch. */
+export const rematchRequestSchema = leaveMatchRequestSchema;
+export type RematchRequest = z.input<typeof rematchRequestSchema>;
+
+/** The offers so far; once both agreed, the new match and this seat's place in it. */
+export const rematchResponseSchema = z.object({
+  rematch: rematchStateSchema,
+  seat: seatGrantSchema.nullable(),
+});
+export type RematchResponse = z.infer<typeof rematchResponseSchema>;
+
+/** POST /api/matches/:id/claim: a seat claims the win from an absent or timed-out opponent. */
+export const claimWinRequestSchema = leaveMatchRequestSchema;
+export type ClaimWinRequest = z.input<typeof claimWinRequestSchema>;
+
+/** POST /api/decks answers with the stored deck (201, or 200 when it was already there). */
+export const deckUploadResponseSchema = z.object({ deck: deckInfoSchema });
+export type DeckUploadResponse = z.infer<typeof deckUploadResponseSchema>;
+
+/** Largest deck file POST /api/decks accepts, in bytes. */
+export const MAX_DECK_BYTES = 64 * 1024;

@@ -1,10 +1,12 @@
 import type { LogEntry, MoveName } from '@iron-curtain/game';
 import { z } from 'zod';
 import {
+  clockStateSchema,
   credentialsSchema,
   matchIdSchema,
   matchResultSchema,
   matchStatusSchema,
+  rematchStateSchema,
   seatSchema,
   sideSchema,
 } from './lobby.ts';
@@ -70,18 +72,30 @@ export const stateFrameSchema = z.object({
   G: z.record(z.string(), z.unknown()),
   ctx: z.record(z.string(), z.unknown()),
   stateID: z.number().int().nonnegative(),
+  /** The match's clock when it has one, as of this state. */
+  clock: clockStateSchema.optional(),
+});
+
+const seatPresence = z.object({
+  name: z.string().nullable(),
+  connected: z.boolean(),
+  /** How long the seat had been disconnected when this was sent (ms); null while connected. */
+  awayMs: z.number().int().nonnegative().nullable().optional(),
 });
 
 export const presenceSchema = z.object({
   matchID: matchIdSchema,
-  players: z.object({
-    '0': z.object({ name: z.string().nullable(), connected: z.boolean() }),
-    '1': z.object({ name: z.string().nullable(), connected: z.boolean() }),
-  }),
+  players: z.object({ '0': seatPresence, '1': seatPresence }),
   spectators: z.number().int().nonnegative(),
   /** The match's lobby status: a match also ends when a seat leaves (resigns). */
   status: matchStatusSchema.optional(),
   result: matchResultSchema.nullable().optional(),
+  /** How long a seat must be away before its opponent may claim the win (ms). */
+  graceMs: z.number().int().nonnegative().optional(),
+  /** The match's clock, now (a timeout ends the match without a state change). */
+  clock: clockStateSchema.nullable().optional(),
+  /** Rematch offers; `matchID` once both agreed: players and spectators move on to it. */
+  rematch: rematchStateSchema.optional(),
 });
 export type Presence = z.infer<typeof presenceSchema>;
 

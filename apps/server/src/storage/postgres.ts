@@ -1,12 +1,15 @@
 import type { Seat } from '@iron-curtain/game';
 import pg from 'pg';
-import { matchFromRows, moveFromRow } from './rows.ts';
+import { deckFromRow, matchFromRows, moveFromRow } from './rows.ts';
 import type {
+  ClockRecord,
   MatchListQuery,
   MatchRecord,
   MatchResult,
   MoveRecord,
+  RematchRecord,
   Store,
+  StoredDeck,
   StoredState,
 } from './store.ts';
 
@@ -56,6 +59,18 @@ const MIGRATIONS: ((S: string) => string)[] = [
      BEGIN RAISE EXCEPTION 'the move log is append-only'; END $$;
    CREATE TRIGGER moves_append_only BEFORE UPDATE OR DELETE ON ${S}.moves
      FOR EACH STATEMENT EXECUTE FUNCTION ${S}.moves_append_only();`,
+  // Turn clock, rematch links, seats' absence (abandonment), uploaded decks.
+  (S) => `
+   ALTER TABLE ${S}.matches ADD COLUMN clock json;
+   ALTER TABLE ${S}.matches ADD COLUMN rematch json;
+   ALTER TABLE ${S}.matches ADD COLUMN rematch_of text;
+   ALTER TABLE ${S}.seats ADD COLUMN away_since timestamptz;
+   CREATE TABLE ${S}.decks (
+     hash text PRIMARY KEY,
+     info json NOT NULL,
+     file json NOT NULL,
+     created_at timestamptz NOT NULL
+   );`,
 ];
 
 async function inTransaction<T>(pool: pg.Pool, work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -117,42 +132,48 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
     );
   };
 
+  const orNull = (value: unknown) => (value == null ? null : JSON.stringify(value));
+  const insertMatch = async (c: pg.PoolClient, match: MatchRecord, initial: StoredState) => {
+    await c.query(
+      `INSERT INTO ${S}.matches (match_id, visibility, status, variants, deck, setup_data,
+         seed, invite_hash, created_at, updated_at, result, clock, rematch, rematch_of)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+      [
+        match.matchID,
+        match.visibility,
+        match.status,
+        JSON.stringify(match.variants),
+        JSON.stringify(match.deck),
+        JSON.stringify(match.setupData),
+        match.seed,
+        match.inviteHash,
+        match.createdAt,
+        match.updatedAt,
+        orNull(match.result),
+        orNull(match.clock),
+        orNull(match.rematch),
+        match.rematchOf ?? null,
+      ],
+    );
+    for (const p of match.players) {
+      await c.query(
+        `INSERT INTO ${S}.seats (match_id, seat, side, name, credentials_hash)
+         VALUES ($1, $2, $3, $4, $5)`,
+        [match.matchID, p.seat, p.side, p.name, p.credentialsHash],
+      );
+    }
+    await c.query(`INSERT INTO ${S}.states (match_id, state_id, state) VALUES ($1, $2, $3)`, [
+      match.matchID,
+      initial._stateID,
+      JSON.stringify(initial),
+    ]);
+  };
+
   return {
     kind: 'postgres',
 
     async createMatch(match: MatchRecord, initial: StoredState) {
-      await inTransaction(pool, async (c) => {
-        await c.query(
-          `INSERT INTO ${S}.matches (match_id, visibility, status, variants, deck, setup_data,
-             seed, invite_hash, created_at, updated_at, result)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-          [
-            match.matchID,
-            match.visibility,
-            match.status,
-            JSON.stringify(match.variants),
-            JSON.stringify(match.deck),
-            JSON.stringify(match.setupData),
-            match.seed,
-            match.inviteHash,
-            match.createdAt,
-            match.updatedAt,
-            match.result === null ? null : JSON.stringify(match.result),
-          ],
-        );
-        for (const p of match.players) {
-          await c.query(
-            `INSERT INTO ${S}.seats (match_id, seat, side, name, credentials_hash)
-             VALUES ($1, $2, $3, $4, $5)`,
-            [match.matchID, p.seat, p.side, p.name, p.credentialsHash],
-          );
-        }
-        await c.query(`INSERT INTO ${S}.states (match_id, state_id, state) VALUES ($1, $2, $3)`, [
-          match.matchID,
-          initial._stateID,
-          JSON.stringify(initial),
-        ]);
-      });
+      await inTransaction(pool, (c) => insertMatch(c, match, initial));
     },
 
     async getMatch(matchID) {
@@ -198,11 +219,12 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
       });
     },
 
-    async finishMatch(matchID, result: MatchResult | null, at) {
+    async finishMatch(matchID, result: MatchResult | null, at, clock?: ClockRecord) {
       const { rowCount } = await pool.query(
-        `UPDATE ${S}.matches SET status = 'finished', result = $1, updated_at = $2
+        `UPDATE ${S}.matches SET status = 'finished', result = $1, updated_at = $2,
+           clock = coalesce($4::json, clock)
          WHERE match_id = $3 AND status <> 'finished'`,
-        [result === null ? null : JSON.stringify(result), at, matchID],
+        [orNull(result), at, matchID, orNull(clock)],
       );
       return rowCount === 1;
     },
@@ -214,7 +236,7 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
       return rows[0]?.state as StoredState | undefined;
     },
 
-    async commitMove(matchID, expectedStateID, next, move: MoveRecord, result) {
+    async commitMove(matchID, expectedStateID, next, move: MoveRecord, result, clock?) {
       return inTransaction(pool, async (c) => {
         const written = await c.query(
           `UPDATE ${S}.states SET state_id = $1, state = $2
@@ -239,12 +261,94 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
           `UPDATE ${S}.matches
            SET updated_at = $1,
                status = CASE WHEN $2::json IS NULL THEN status ELSE 'finished' END,
-               result = COALESCE($2::json, result)
+               result = COALESCE($2::json, result),
+               clock = COALESCE($4::json, clock)
            WHERE match_id = $3`,
-          [move.at, result === null ? null : JSON.stringify(result), matchID],
+          [move.at, orNull(result), matchID, orNull(clock)],
         );
         return true;
       });
+    },
+
+    async listRunningClocks() {
+      const { rows } = await pool.query(
+        `SELECT * FROM ${S}.matches WHERE status = 'playing' AND clock IS NOT NULL`,
+      );
+      return withSeats(rows);
+    },
+
+    async setClock(matchID, clock: ClockRecord) {
+      await pool.query(`UPDATE ${S}.matches SET clock = $1 WHERE match_id = $2`, [
+        orNull(clock),
+        matchID,
+      ]);
+    },
+
+    async setAway(matchID, seat: Seat, at: string | null) {
+      await pool.query(
+        `UPDATE ${S}.seats SET away_since = CASE WHEN $1::timestamptz IS NULL THEN NULL
+           ELSE coalesce(away_since, $1::timestamptz) END
+         WHERE match_id = $2 AND seat = $3`,
+        [at, matchID, seat],
+      );
+    },
+
+    async offerRematch(matchID, seat: Seat) {
+      return inTransaction(pool, async (c) => {
+        const { rows } = await c.query(
+          `SELECT status, rematch FROM ${S}.matches WHERE match_id = $1 FOR UPDATE`,
+          [matchID],
+        );
+        const row = rows[0] as Row | undefined;
+        if (row?.status !== 'finished') return undefined;
+        const rematch: RematchRecord = (row.rematch as RematchRecord | null) ?? {
+          offers: [],
+          matchID: null,
+        };
+        if (!rematch.offers.includes(seat)) rematch.offers = [...rematch.offers, seat].sort();
+        await c.query(`UPDATE ${S}.matches SET rematch = $1 WHERE match_id = $2`, [
+          JSON.stringify(rematch),
+          matchID,
+        ]);
+        return rematch;
+      });
+    },
+
+    async linkRematch(matchID, rematch: MatchRecord, initial: StoredState) {
+      return inTransaction(pool, async (c) => {
+        const { rows } = await c.query(
+          `SELECT rematch FROM ${S}.matches WHERE match_id = $1 FOR UPDATE`,
+          [matchID],
+        );
+        const row = rows[0] as Row | undefined;
+        const current = (row?.rematch as RematchRecord | null | undefined) ?? null;
+        if (!row || current?.matchID) return false;
+        await insertMatch(c, rematch, initial);
+        await c.query(`UPDATE ${S}.matches SET rematch = $1 WHERE match_id = $2`, [
+          JSON.stringify({ offers: current?.offers ?? [], matchID: rematch.matchID }),
+          matchID,
+        ]);
+        return true;
+      });
+    },
+
+    async saveDeck(deck: StoredDeck) {
+      const { rowCount } = await pool.query(
+        `INSERT INTO ${S}.decks (hash, info, file, created_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (hash) DO NOTHING`,
+        [deck.info.hash, JSON.stringify(deck.info), JSON.stringify(deck.file), deck.createdAt],
+      );
+      return rowCount === 1;
+    },
+
+    async getDeck(hash) {
+      const { rows } = await pool.query(`SELECT * FROM ${S}.decks WHERE hash = $1`, [hash]);
+      return rows[0] ? deckFromRow(rows[0] as Row) : undefined;
+    },
+
+    async listDecks() {
+      const { rows } = await pool.query(`SELECT * FROM ${S}.decks ORDER BY created_at, hash`);
+      return (rows as Row[]).map(deckFromRow);
     },
 
     async readMoves(matchID) {

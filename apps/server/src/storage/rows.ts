@@ -1,11 +1,14 @@
 import type { LogEntry, MoveName, Seat, Side, Variants } from '@iron-curtain/game';
 import type {
+  ClockRecord,
   DeckInfo,
   MatchRecord,
   MatchResult,
   MatchStatus,
   MoveRecord,
+  RematchRecord,
   SeatRecord,
+  StoredDeck,
   Visibility,
 } from './store.ts';
 
@@ -23,6 +26,8 @@ export function seatFromRow(row: Row): SeatRecord {
     side: text(row.side) as Side,
     name: row.name === null ? null : text(row.name),
     credentialsHash: row.credentials_hash === null ? null : text(row.credentials_hash),
+    // Absent rather than null: records read back as they were written.
+    ...(row.away_since == null ? {} : { awaySince: iso(row.away_since) }),
   };
 }
 
@@ -43,6 +48,9 @@ export function matchFromRows(row: Row, seats: Row[]): MatchRecord {
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
     result: row.result === null ? null : json<MatchResult>(row.result),
+    ...(row.clock == null ? {} : { clock: json<ClockRecord>(row.clock) }),
+    ...(row.rematch == null ? {} : { rematch: json<RematchRecord>(row.rematch) }),
+    ...(row.rematch_of == null ? {} : { rematchOf: text(row.rematch_of) }),
   };
 }
 
@@ -54,5 +62,13 @@ export function moveFromRow(row: Row): MoveRecord {
     args: json<unknown[]>(row.args),
     entries: json<LogEntry[]>(row.entries),
     at: iso(row.at),
+  };
+}
+
+export function deckFromRow(row: Row): StoredDeck {
+  return {
+    info: json<DeckInfo>(row.info),
+    file: json<unknown>(row.file),
+    createdAt: iso(row.created_at),
   };
 }

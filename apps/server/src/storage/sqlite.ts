@@ -3,13 +3,16 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Seat } from '@iron-curtain/game';
 import { claimDataDir } from './data-dir-lock.ts';
-import { matchFromRows, moveFromRow } from './rows.ts';
+import { deckFromRow, matchFromRows, moveFromRow } from './rows.ts';
 import type {
+  ClockRecord,
   MatchListQuery,
   MatchRecord,
   MatchResult,
   MoveRecord,
+  RematchRecord,
   Store,
+  StoredDeck,
   StoredState,
 } from './store.ts';
 
@@ -64,6 +67,17 @@ const MIGRATIONS: string[] = [
      BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
    CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves
      BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;`,
+  // Turn clock, rematch links, seats' absence (abandonment), uploaded decks.
+  `ALTER TABLE matches ADD COLUMN clock TEXT;
+   ALTER TABLE matches ADD COLUMN rematch TEXT;
+   ALTER TABLE matches ADD COLUMN rematch_of TEXT;
+   ALTER TABLE seats ADD COLUMN away_since TEXT;
+   CREATE TABLE decks (
+     hash TEXT PRIMARY KEY,
+     info TEXT NOT NULL,
+     file TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   );`,
 ];
 
 function migrate(db: Database): void {
@@ -115,42 +129,48 @@ export function openSqliteStore(dataDir: string): Store {
 
   const seatsOf = (matchID: string) =>
     db.all('SELECT * FROM seats WHERE match_id = ? ORDER BY seat', [matchID]) as Row[];
+  const orNull = (value: unknown) => (value == null ? null : JSON.stringify(value));
+
+  const insertMatch = (match: MatchRecord, initial: StoredState) => {
+    db.run(
+      `INSERT INTO matches (match_id, visibility, status, variants, deck, setup_data, seed,
+         invite_hash, created_at, updated_at, result, clock, rematch, rematch_of)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        match.matchID,
+        match.visibility,
+        match.status,
+        JSON.stringify(match.variants),
+        JSON.stringify(match.deck),
+        JSON.stringify(match.setupData),
+        match.seed,
+        match.inviteHash,
+        match.createdAt,
+        match.updatedAt,
+        orNull(match.result),
+        orNull(match.clock),
+        orNull(match.rematch),
+        match.rematchOf ?? null,
+      ],
+    );
+    for (const p of match.players) {
+      db.run(
+        'INSERT INTO seats (match_id, seat, side, name, credentials_hash) VALUES (?, ?, ?, ?, ?)',
+        [match.matchID, p.seat, p.side, p.name, p.credentialsHash],
+      );
+    }
+    db.run('INSERT INTO states (match_id, state_id, state) VALUES (?, ?, ?)', [
+      match.matchID,
+      initial._stateID,
+      JSON.stringify(initial),
+    ]);
+  };
 
   return {
     kind: 'sqlite',
 
     async createMatch(match: MatchRecord, initial: StoredState) {
-      transaction(db, () => {
-        db.run(
-          `INSERT INTO matches (match_id, visibility, status, variants, deck, setup_data, seed,
-             invite_hash, created_at, updated_at, result)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [
-            match.matchID,
-            match.visibility,
-            match.status,
-            JSON.stringify(match.variants),
-            JSON.stringify(match.deck),
-            JSON.stringify(match.setupData),
-            match.seed,
-            match.inviteHash,
-            match.createdAt,
-            match.updatedAt,
-            match.result === null ? null : JSON.stringify(match.result),
-          ],
-        );
-        for (const p of match.players) {
-          db.run(
-            'INSERT INTO seats (match_id, seat, side, name, credentials_hash) VALUES (?, ?, ?, ?, ?)',
-            [match.matchID, p.seat, p.side, p.name, p.credentialsHash],
-          );
-        }
-        db.run('INSERT INTO states (match_id, state_id, state) VALUES (?, ?, ?)', [
-          match.matchID,
-          initial._stateID,
-          JSON.stringify(initial),
-        ]);
-      });
+      transaction(db, () => insertMatch(match, initial));
     },
 
     async getMatch(matchID) {
@@ -196,12 +216,13 @@ export function openSqliteStore(dataDir: string): Store {
       });
     },
 
-    async finishMatch(matchID, result: MatchResult | null, at) {
+    async finishMatch(matchID, result: MatchResult | null, at, clock?: ClockRecord) {
       return (
         db.run(
-          `UPDATE matches SET status = 'finished', result = ?, updated_at = ?
+          `UPDATE matches SET status = 'finished', result = ?, updated_at = ?,
+             clock = coalesce(?, clock)
            WHERE match_id = ? AND status <> 'finished'`,
-          [result === null ? null : JSON.stringify(result), at, matchID],
+          [orNull(result), at, orNull(clock), matchID],
         ).changes === 1
       );
     },
@@ -211,7 +232,7 @@ export function openSqliteStore(dataDir: string): Store {
       return row ? (JSON.parse(String(row.state)) as StoredState) : undefined;
     },
 
-    async commitMove(matchID, expectedStateID, next, move: MoveRecord, result) {
+    async commitMove(matchID, expectedStateID, next, move: MoveRecord, result, clock?) {
       return transaction(db, () => {
         const written = db.run(
           'UPDATE states SET state_id = ?, state = ? WHERE match_id = ? AND state_id = ?',
@@ -239,8 +260,84 @@ export function openSqliteStore(dataDir: string): Store {
         } else {
           db.run('UPDATE matches SET updated_at = ? WHERE match_id = ?', [move.at, matchID]);
         }
+        if (clock)
+          db.run('UPDATE matches SET clock = ? WHERE match_id = ?', [orNull(clock), matchID]);
         return true;
       });
+    },
+
+    async listRunningClocks() {
+      const rows = db.all(
+        `SELECT * FROM matches WHERE status = 'playing' AND clock IS NOT NULL`,
+      ) as Row[];
+      return rows.map((row) => matchFromRows(row, seatsOf(String(row.match_id))));
+    },
+
+    async setClock(matchID, clock: ClockRecord) {
+      db.run('UPDATE matches SET clock = ? WHERE match_id = ?', [orNull(clock), matchID]);
+    },
+
+    async setAway(matchID, seat: Seat, at: string | null) {
+      db.run(
+        `UPDATE seats SET away_since = CASE WHEN ? IS NULL THEN NULL
+           ELSE coalesce(away_since, ?) END
+         WHERE match_id = ? AND seat = ?`,
+        [at, at, matchID, seat],
+      );
+    },
+
+    async offerRematch(matchID, seat: Seat) {
+      return transaction(db, () => {
+        const row = db.get('SELECT status, rematch FROM matches WHERE match_id = ?', [
+          matchID,
+        ]) as Row | null;
+        if (row?.status !== 'finished') return undefined;
+        const rematch: RematchRecord =
+          row.rematch == null ? { offers: [], matchID: null } : JSON.parse(String(row.rematch));
+        if (!rematch.offers.includes(seat)) rematch.offers = [...rematch.offers, seat].sort();
+        db.run('UPDATE matches SET rematch = ? WHERE match_id = ?', [
+          JSON.stringify(rematch),
+          matchID,
+        ]);
+        return rematch;
+      });
+    },
+
+    async linkRematch(matchID, rematch: MatchRecord, initial: StoredState) {
+      return transaction(db, () => {
+        const row = db.get('SELECT rematch FROM matches WHERE match_id = ?', [
+          matchID,
+        ]) as Row | null;
+        const current: RematchRecord | null =
+          row?.rematch == null ? null : JSON.parse(String(row.rematch));
+        if (!row || current?.matchID) return false;
+        insertMatch(rematch, initial);
+        db.run('UPDATE matches SET rematch = ? WHERE match_id = ?', [
+          JSON.stringify({ offers: current?.offers ?? [], matchID: rematch.matchID }),
+          matchID,
+        ]);
+        return true;
+      });
+    },
+
+    async saveDeck(deck: StoredDeck) {
+      return (
+        db.run('INSERT OR IGNORE INTO decks (hash, info, file, created_at) VALUES (?, ?, ?, ?)', [
+          deck.info.hash,
+          JSON.stringify(deck.info),
+          JSON.stringify(deck.file),
+          deck.createdAt,
+        ]).changes === 1
+      );
+    },
+
+    async getDeck(hash) {
+      const row = db.get('SELECT * FROM decks WHERE hash = ?', [hash]) as Row | null;
+      return row ? deckFromRow(row) : undefined;
+    },
+
+    async listDecks() {
+      return (db.all('SELECT * FROM decks ORDER BY created_at, hash') as Row[]).map(deckFromRow);
     },
 
     async readMoves(matchID) {

@@ -4,11 +4,41 @@ import type { State as BgioState } from 'boardgame.io';
 export type MatchStatus = 'waiting' | 'playing' | 'finished';
 export type Visibility = 'public' | 'private';
 
-/** How a match ended: by the game, or because a seat resigned by leaving. */
+/**
+ * How a match ended: by the game, because a seat resigned by leaving, ran out of time, or was
+ * away longer than the grace period and its opponent claimed the win.
+ */
 export interface MatchResult {
   winner: Seat;
   winnerSide: Side;
-  reason: 'track' | 'final' | 'resigned';
+  reason: 'track' | 'final' | 'resigned' | 'timeout' | 'abandoned';
+}
+
+/**
+ * A match's clock: each seat's time left as of `since`, when the running seat's current
+ * decision began. Restarted servers re-arm their timers from it.
+ */
+export interface ClockRecord {
+  perPlayerMs: number;
+  remainingMs: Record<Seat, number>;
+  /** The seat whose time is running; null before the game starts and after it ends. */
+  running: Seat | null;
+  /** ISO time the running seat's decision began; null when none runs. */
+  since: string | null;
+}
+
+/** Rematch offers of a finished match, and the rematch once both seats agreed. */
+export interface RematchRecord {
+  offers: Seat[];
+  matchID: string | null;
+}
+
+/** A deck file an owner of the game uploaded, keyed by the sha256 of its canonical JSON. */
+export interface StoredDeck {
+  info: DeckInfo;
+  /** The deck file as validated (canonical JSON). */
+  file: unknown;
+  createdAt: string;
 }
 
 export interface SeatRecord {
@@ -18,6 +48,8 @@ export interface SeatRecord {
   name: string | null;
   /** sha256 of the seat's credentials; null while the seat is free. */
   credentialsHash: string | null;
+  /** ISO time the seat's last socket left; null while it is connected or was never away. */
+  awaySince?: string | null;
 }
 
 export interface DeckInfo {
@@ -43,6 +75,11 @@ export interface MatchRecord {
   createdAt: string;
   updatedAt: string;
   result: MatchResult | null;
+  /** null: no clock. */
+  clock?: ClockRecord | null;
+  rematch?: RematchRecord | null;
+  /** The finished match this one is the rematch of. */
+  rematchOf?: string | null;
 }
 
 /** boardgame.io's state of a match as stored: without the transient deltalog. */
@@ -87,8 +124,13 @@ export interface Store {
     credentialsHash: string,
     at: string,
   ): Promise<boolean>;
-  /** Ends a match that has not finished yet; false when it had already finished. */
-  finishMatch(matchID: string, result: MatchResult | null, at: string): Promise<boolean>;
+  /** Ends a match that has not finished yet (stopping its clock when given); false when it had already finished. */
+  finishMatch(
+    matchID: string,
+    result: MatchResult | null,
+    at: string,
+    clock?: ClockRecord,
+  ): Promise<boolean>;
   loadState(matchID: string): Promise<StoredState | undefined>;
   /**
    * Writes the state a move produced and appends the move, atomically, only if the
@@ -100,7 +142,28 @@ export interface Store {
     next: StoredState,
     move: MoveRecord,
     result: MatchResult | null,
+    clock?: ClockRecord,
   ): Promise<boolean>;
+  /** Matches in play whose clock runs: a starting server arms their timers. */
+  listRunningClocks(): Promise<MatchRecord[]>;
+  /** Starts the clock of a match that has one (when its second seat is taken). */
+  setClock(matchID: string, clock: ClockRecord): Promise<void>;
+  /**
+   * Marks a seat away since `at` (kept when it was already away), or back (`at` null).
+   */
+  setAway(matchID: string, seat: Seat, at: string | null): Promise<void>;
+  /** Adds a seat's rematch offer to a finished match; undefined when the match is not finished. */
+  offerRematch(matchID: string, seat: Seat): Promise<RematchRecord | undefined>;
+  /**
+   * Stores the rematch of a finished match and links it, only if no rematch was linked yet;
+   * false when another request linked one first (nothing stored).
+   */
+  linkRematch(matchID: string, rematch: MatchRecord, initial: StoredState): Promise<boolean>;
+  /** Stores an uploaded deck; false when a deck with that hash is already there. */
+  saveDeck(deck: StoredDeck): Promise<boolean>;
+  getDeck(hash: string): Promise<StoredDeck | undefined>;
+  /** Uploaded decks, oldest first. */
+  listDecks(): Promise<StoredDeck[]>;
   /** The match's moves in order. */
   readMoves(matchID: string): Promise<MoveRecord[]>;
   /** Throws when the store cannot serve requests. */

@@ -1,0 +1,27 @@
+import type { MatchRecord as ReplayRecord } from '@iron-curtain/game';
+import type { DeckLibrary } from './decks.ts';
+import { LobbyError } from './matches.ts';
+import type { Store } from './storage/index.ts';
+
+/**
+ * The replay record of a finished match: setupData with its deck file, the seed and every
+ * move. Never for a match in play: the seed would reveal the deal.
+ */
+export async function replayRecordOf(
+  store: Store,
+  library: DeckLibrary,
+  matchID: string,
+): Promise<ReplayRecord> {
+  const match = await store.getMatch(matchID);
+  if (!match) throw new LobbyError(404, 'NOT_FOUND', 'no such match');
+  if (match.status !== 'finished') {
+    throw new LobbyError(409, 'NOT_FINISHED', 'a match can be replayed once it is over');
+  }
+  const setupData = match.setupData as Record<string, unknown> & ReplayRecord['setupData'];
+  const moves = await store.readMoves(matchID);
+  return {
+    setupData: { ...setupData, deck: await library.fileOf(setupData.deck) },
+    seed: match.seed,
+    moves: moves.map((m) => ({ playerID: m.seat, move: m.move, args: m.args })),
+  };
+}

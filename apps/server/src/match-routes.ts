@@ -1,0 +1,50 @@
+import {
+  claimWinRequestSchema,
+  MAX_DECK_BYTES,
+  rematchRequestSchema,
+} from '@iron-curtain/protocol';
+import { Router } from '@koa/router';
+import { jsonBody, matchParam, parse } from './lobby-routes.ts';
+import { replayRecordOf } from './match-record.ts';
+import type { Lobby } from './matches.ts';
+import type { Referee } from './referee.ts';
+import type { RematchDesk } from './rematch.ts';
+import type { Store } from './storage/index.ts';
+
+/** Around a match: rematch offers, claiming the win, the replay record, uploading decks. */
+export function matchRouter(
+  lobby: Lobby,
+  store: Store,
+  rematches: RematchDesk,
+  referee: Referee,
+): Router {
+  const router = new Router();
+
+  router.post('/api/matches/:id/rematch', async (ctx) => {
+    const matchID = matchParam(ctx);
+    ctx.body = await rematches.offer(matchID, parse(rematchRequestSchema, await jsonBody(ctx)));
+  });
+
+  router.post('/api/matches/:id/claim', async (ctx) => {
+    const matchID = matchParam(ctx);
+    const finished = await referee.claim(
+      matchID,
+      parse(claimWinRequestSchema, await jsonBody(ctx)),
+    );
+    ctx.body = await lobby.describe(finished);
+  });
+
+  router.get('/api/matches/:id/record', async (ctx) => {
+    const matchID = matchParam(ctx);
+    ctx.body = await replayRecordOf(store, lobby.library, matchID);
+    ctx.set('content-disposition', `attachment; filename="iron-curtain-${matchID}.json"`);
+  });
+
+  router.post('/api/decks', async (ctx) => {
+    const { info, created } = await lobby.library.upload(await jsonBody(ctx, MAX_DECK_BYTES));
+    ctx.status = created ? 201 : 200;
+    ctx.body = { deck: info };
+  });
+
+  return router;
+}

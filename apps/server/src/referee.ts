@@ -1,0 +1,75 @@
+import type { Seat } from '@iron-curtain/game';
+import type { claimWinRequestSchema } from '@iron-curtain/protocol';
+import type { z } from 'zod';
+import { flagFallen, switchClock } from './match-clock.ts';
+import { LobbyError } from './matches.ts';
+import type { PresenceBook } from './presence.ts';
+import { secretMatches } from './secrets.ts';
+import type { MatchRecord, MatchResult, Store } from './storage/index.ts';
+import type { TimeSource } from './time.ts';
+
+export interface RefereeDeps {
+  store: Store;
+  presence: PresenceBook;
+  time: TimeSource;
+  graceMs: number;
+  /** Since when a disconnected seat counts as away (ms since the epoch). */
+  awaySince: (match: MatchRecord, seat: Seat) => number;
+  /** Called after a match ended here, to tell connected sockets. */
+  changed: (matchID: string) => void;
+}
+
+const otherSeat = (seat: Seat): Seat => (seat === '0' ? '1' : '0');
+
+/**
+ * Ends a match in play on a seat's claim: the opponent's clock ran out ('timeout'), or the
+ * opponent has been disconnected longer than the grace period ('abandoned'). A connected
+ * opponent, or one away for less than the grace period, keeps the match going.
+ */
+export class Referee {
+  constructor(private readonly deps: RefereeDeps) {}
+
+  async claim(
+    matchID: string,
+    request: z.output<typeof claimWinRequestSchema>,
+  ): Promise<MatchRecord> {
+    const { store, presence, time, graceMs } = this.deps;
+    const match = await store.getMatch(matchID);
+    if (!match) throw new LobbyError(404, 'NOT_FOUND', 'no such match');
+    const seat = match.players.find((p) => p.seat === request.seat);
+    if (!seat || !secretMatches(request.credentials, seat.credentialsHash)) {
+      throw new LobbyError(403, 'BAD_CREDENTIALS', 'these credentials do not hold that seat');
+    }
+    if (match.status !== 'playing') {
+      throw new LobbyError(409, 'NOT_PLAYING', 'only a match in play can be claimed');
+    }
+    const opponent = otherSeat(request.seat);
+    const now = time.now();
+    let reason: MatchResult['reason'];
+    if (match.clock && flagFallen(match.clock, now) === opponent) {
+      reason = 'timeout';
+    } else {
+      const attendance = await presence.everywhere(matchID);
+      if (attendance.seats[opponent] > 0) {
+        throw new LobbyError(409, 'OPPONENT_CONNECTED', 'your opponent is connected');
+      }
+      const waited = now - this.deps.awaySince(match, opponent);
+      if (waited < graceMs) {
+        const seconds = Math.ceil((graceMs - waited) / 1000);
+        throw new LobbyError(
+          409,
+          'GRACE_NOT_OVER',
+          `your opponent may still come back: you can claim the win in ${seconds} s`,
+        );
+      }
+      reason = 'abandoned';
+    }
+    const result: MatchResult = { winner: request.seat, winnerSide: seat.side, reason };
+    const stopped = match.clock ? switchClock(match.clock, null, now) : undefined;
+    if (!(await store.finishMatch(matchID, result, new Date(now).toISOString(), stopped))) {
+      throw new LobbyError(409, 'NOT_PLAYING', 'the match has just ended');
+    }
+    this.deps.changed(matchID);
+    return (await store.getMatch(matchID)) ?? match;
+  }
+}

@@ -1,0 +1,109 @@
+import type { Seat } from '@iron-curtain/game';
+import type { RematchResponse, rematchRequestSchema } from '@iron-curtain/protocol';
+import type { z } from 'zod';
+import { initialState } from './engine.ts';
+import { newClock } from './match-clock.ts';
+import { LobbyError } from './matches.ts';
+import { hashSecret, newInvite, newMatchID, newSeed, secretMatches } from './secrets.ts';
+import type { MatchRecord, RematchRecord, SeatRecord, Store } from './storage/index.ts';
+
+/**
+ * The same two players again with sides swapped: each keeps its seat number and its
+ * credentials (the same secret opens the new match), and plays the other side. Variants,
+ * deck, clock and visibility carry over.
+ */
+export function rematchOf(finished: MatchRecord, now: string): MatchRecord {
+  const swap = (p: SeatRecord): SeatRecord => ({
+    seat: p.seat,
+    side: p.side === 'US' ? 'USSR' : 'US',
+    name: p.name,
+    credentialsHash: p.credentialsHash,
+  });
+  const players = [swap(finished.players[0]), swap(finished.players[1])] as [
+    SeatRecord,
+    SeatRecord,
+  ];
+  const setupData = {
+    ...(finished.setupData as Record<string, unknown>),
+    sides: { '0': players[0].side, '1': players[1].side },
+  };
+  return {
+    matchID: newMatchID(),
+    visibility: finished.visibility,
+    status: 'playing',
+    variants: finished.variants,
+    deck: finished.deck,
+    setupData,
+    seed: newSeed(),
+    // Both seats are taken: an invite nobody holds.
+    inviteHash: hashSecret(newInvite()),
+    players,
+    createdAt: now,
+    updatedAt: now,
+    result: null,
+    clock: finished.clock ? newClock(finished.clock.perPlayerMs / 60_000) : null,
+    rematch: null,
+    rematchOf: finished.matchID,
+  };
+}
+
+/** Rematch offers of finished matches; the second offer creates the rematch. */
+export class RematchDesk {
+  constructor(
+    private readonly store: Store,
+    /** Called when offers or the link change, to tell the match's sockets (spectators follow). */
+    private readonly changed: (matchID: string) => void,
+  ) {}
+
+  async offer(
+    matchID: string,
+    request: z.output<typeof rematchRequestSchema>,
+  ): Promise<RematchResponse> {
+    const match = await this.store.getMatch(matchID);
+    if (!match) throw new LobbyError(404, 'NOT_FOUND', 'no such match');
+    const seat = match.players.find((p) => p.seat === request.seat);
+    if (!seat || !secretMatches(request.credentials, seat.credentialsHash)) {
+      throw new LobbyError(403, 'BAD_CREDENTIALS', 'these credentials do not hold that seat');
+    }
+    if (match.status !== 'finished' || match.players.some((p) => p.name === null)) {
+      throw new LobbyError(409, 'NOT_FINISHED', 'a rematch follows a match both seats played');
+    }
+    let rematch: RematchRecord | undefined = match.rematch ?? undefined;
+    if (!rematch?.matchID) {
+      rematch = await this.store.offerRematch(matchID, request.seat);
+      if (!rematch) throw new LobbyError(409, 'NOT_FINISHED', 'the match is not over');
+      if (rematch.offers.length === 2 && !rematch.matchID) {
+        const next = rematchOf(match, new Date().toISOString());
+        const linked = await this.store.linkRematch(
+          matchID,
+          next,
+          initialState(next.setupData as never, next.seed),
+        );
+        // Another request may have linked one first: read which.
+        rematch = linked
+          ? { offers: rematch.offers, matchID: next.matchID }
+          : ((await this.store.getMatch(matchID))?.rematch ?? rematch);
+      }
+      this.changed(matchID);
+      if (rematch.matchID) this.changed(rematch.matchID);
+    }
+    return {
+      rematch: { offers: rematch.offers, matchID: rematch.matchID },
+      seat: rematch.matchID ? this.grant(rematch.matchID, request.seat, seat.side, request) : null,
+    };
+  }
+
+  private grant(
+    matchID: string,
+    seat: Seat,
+    formerSide: SeatRecord['side'],
+    request: z.output<typeof rematchRequestSchema>,
+  ) {
+    return {
+      matchID,
+      seat,
+      side: formerSide === 'US' ? ('USSR' as const) : ('US' as const),
+      credentials: request.credentials,
+    };
+  }
+}
