@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { detectLanguage, setLanguage } from './i18n/i18n.ts';
 import './styles.css';
+import { SiteNav } from './app/SiteNav.tsx';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
@@ -11,6 +12,7 @@ const language = detectLanguage();
 await setLanguage(language, { remember: false }).catch(() => undefined);
 createRoot(root).render(
   <StrictMode>
+    <SiteNav />
     <App />
   </StrictMode>,
 );

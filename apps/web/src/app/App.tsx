@@ -1,3 +1,7 @@
+import { useTranslation } from 'react-i18next';
+import { HotseatPage } from '../hotseat/HotseatPage.tsx';
+import { RulesPage } from '../learn/RulesPage.tsx';
+import { TutorialPage } from '../learn/TutorialPage.tsx';
 import { HomePage } from '../lobby/HomePage.tsx';
 import { JoinPage } from '../lobby/JoinPage.tsx';
 import { MatchScreen } from '../match/MatchScreen.tsx';
@@ -7,6 +11,7 @@ import { paths } from './routes.ts';
 
 export function App() {
   const route = useRoute();
+  const { t } = useTranslation();
   switch (route.page) {
     case 'home':
       return <HomePage />;
@@ -16,13 +21,20 @@ export function App() {
       return <PlayPage key={route.matchID} matchID={route.matchID} />;
     case 'watch':
       return <MatchScreen key={route.matchID} matchID={route.matchID} seat={null} />;
+    case 'rules':
+      return <RulesPage />;
+    case 'tutorial':
+      return <TutorialPage />;
+    case 'hotseat':
+      return <HotseatPage />;
     case 'notFound':
       return (
         <main className="page">
           <section className="panel" role="alert">
-            <h2>No such page</h2>
+            <h2>{t('app.notFoundTitle')}</h2>
             <p>
-              {route.path} is not a page of this site. <Link to={paths.home()}>Start page</Link>
+              {t('app.notFound', { path: route.path })}{' '}
+              <Link to={paths.home()}>{t('app.startPage')}</Link>
             </p>
           </section>
         </main>

@@ -1,7 +1,9 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 /** A link with a one-click copy button; falls back to selecting the text when the clipboard is not available. */
 export function CopyLink({ label, url }: { label: string; url: string }) {
+  const { t } = useTranslation();
   const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
   const copy = async () => {
     try {
@@ -18,11 +20,9 @@ export function CopyLink({ label, url }: { label: string; url: string }) {
         <input readOnly value={url} onFocus={(e) => e.currentTarget.select()} />
       </label>
       <button type="button" onClick={copy}>
-        {copied === 'yes' ? 'Copied' : 'Copy'}
+        {copied === 'yes' ? t('copy.copied') : t('copy.copy')}
       </button>
-      {copied === 'no' && (
-        <span className="hint">Copy did not work here: select the link and copy it.</span>
-      )}
+      {copied === 'no' && <span className="hint">{t('copy.failed')}</span>}
     </div>
   );
 }

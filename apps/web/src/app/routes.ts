@@ -6,10 +6,16 @@ export type Route =
   | { page: 'join'; matchID: string; invite: string | null }
   | { page: 'watch'; matchID: string }
   | { page: 'match'; matchID: string }
+  | { page: 'rules' }
+  | { page: 'tutorial' }
+  | { page: 'hotseat' }
   | { page: 'notFound'; path: string };
 
 export const paths = {
   home: () => '/',
+  rules: () => '/rules',
+  tutorial: () => '/tutorial',
+  hotseat: () => '/hotseat',
   watch: (matchID: string) => `/watch/${encodeURIComponent(matchID)}`,
   match: (matchID: string) => `/match/${encodeURIComponent(matchID)}`,
 };
@@ -23,6 +29,11 @@ export function parseRoute(pathname: string, hash = ''): Route {
     return { page: 'notFound', path: pathname };
   }
   if (parts.length === 0) return { page: 'home' };
+  if (parts.length === 1) {
+    const [single] = parts;
+    if (single === 'rules' || single === 'tutorial' || single === 'hotseat')
+      return { page: single };
+  }
   const [page, matchID] = parts;
   if (parts.length === 2 && matchID && matchIdSchema.safeParse(matchID).success) {
     if (page === 'join') {

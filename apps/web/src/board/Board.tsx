@@ -206,7 +206,7 @@ function Viewport({
   children: ReactNode;
 }) {
   const { t } = useTranslation();
-  const frame = useRef<HTMLDivElement>(null);
+  const frame = useRef<HTMLElement>(null);
   const [scale, setScale] = useState(1);
   const [fit, setFit] = useState(true);
 
@@ -265,12 +265,12 @@ function Viewport({
           {t('board.fit')}
         </button>
       </div>
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling table must be reachable by keyboard */}
-      <div
+      {/* The frame scrolls: a focusable, named group lets keyboard users scroll it with the arrows. */}
+      <section
         className="board-frame"
         ref={frame}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling area must be reachable by keyboard
         tabIndex={0}
-        role="group"
         aria-label={t('board.tableFrame')}
       >
         <div className="board-sizer" style={{ width: width * scale, height: height * scale }}>
@@ -278,13 +278,13 @@ function Viewport({
             {children}
           </div>
         </div>
-      </div>
+      </section>
     </div>
   );
 }
 
 /** Dragging the board with the mouse scrolls it; a drag never counts as a click on a card. */
-function useMouseDragPan(frame: RefObject<HTMLDivElement | null>) {
+function useMouseDragPan(frame: RefObject<HTMLElement | null>) {
   useEffect(() => {
     const el = frame.current;
     if (!el) return;

@@ -69,7 +69,6 @@ export function EndScreen({ view, names }: { view: State; names: Record<Seat, st
   if (!result) return null;
   const winnerSeat: Seat = view.sides['0'] === result.winnerSide ? '0' : '1';
   const steps = view.finalScoring ?? [];
-  const side = words.theSide(result.winnerSide);
   return (
     <section
       className="panel end-screen"

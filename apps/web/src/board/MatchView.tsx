@@ -8,6 +8,9 @@ import {
   type State,
 } from '@iron-curtain/game';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useReducedMotion } from '../app/motion.ts';
+import { Announcer } from './Announcer.tsx';
 import { Board } from './Board.tsx';
 import { choicesFor } from './choices.ts';
 import { DecisionPrompt } from './DecisionPrompt.tsx';
@@ -43,6 +46,7 @@ export function MatchView({
   connected,
   onMove,
 }: MatchViewProps) {
+  const { t } = useTranslation();
   const choices = useMemo(() => choicesFor(view, seat), [view, seat]);
   const [selectedCard, setSelectedCard] = useState<CardId | null>(null);
   const [pickFrom, setPickFrom] = useState<{ target: CardId; from: CardId[] } | null>(null);
@@ -53,20 +57,26 @@ export function MatchView({
     setPickFrom(null);
   }, [choices]);
 
-  // On a phone the hand sits below the table: once a card is chosen, bring its cells into view.
+  // On a phone the hand sits below the table: once a card is chosen, bring its cells into view,
+  // and take the keyboard there too (the first legal cell), so Tab need not travel back.
   const boardArea = useRef<HTMLDivElement>(null);
+  const reduced = useReducedMotion();
   useEffect(() => {
-    if (selectedCard) boardArea.current?.scrollIntoView?.({ behavior: 'smooth', block: 'center' });
-  }, [selectedCard]);
+    if (!selectedCard) return;
+    boardArea.current?.scrollIntoView?.({ behavior: reduced ? 'auto' : 'smooth', block: 'center' });
+    boardArea.current
+      ?.querySelector<HTMLButtonElement>('.legal-cell')
+      ?.focus({ preventScroll: true });
+  }, [selectedCard, reduced]);
 
   // The tab title tells a player whose turn it is while they look elsewhere.
   const myDecision = seat !== null && view.decision?.seat === seat;
   useEffect(() => {
-    document.title = myDecision ? '● Your turn · Iron Curtain' : 'Iron Curtain';
+    document.title = myDecision ? t('app.yourTurnTitle') : t('app.title');
     return () => {
-      document.title = 'Iron Curtain';
+      document.title = t('app.title');
     };
-  }, [myDecision]);
+  }, [myDecision, t]);
 
   const send = (move: MoveName, args: unknown[]) => {
     setSelectedCard(null);
@@ -97,11 +107,7 @@ export function MatchView({
   };
 
   const blocked = pending || !connected;
-  const notice = pending
-    ? 'Sending…'
-    : connected
-      ? null
-      : 'Not connected: your choices come back with the connection.';
+  const notice = pending ? t('match.sending') : connected ? null : t('match.notConnected');
 
   const lastPlay = log.findLast((e) => e.type === 'play' || e.type === 'move');
   const lastPlayed = lastPlay && 'cardId' in lastPlay ? lastPlay.cardId : null;
@@ -128,6 +134,7 @@ export function MatchView({
         />
       )}
       <RecentEntries entries={recent} deck={view.deck} />
+      <Announcer view={view} seat={seat} recent={recent} />
       <div className="match-main">
         <div className="match-board">
           <div ref={boardArea}>
@@ -160,10 +167,7 @@ export function MatchView({
         </aside>
       </div>
       {isReconstructed(view.deck) && (
-        <p className="deck-note">
-          Deck: {view.deck.name}. The published card texts are not available to this project, so
-          parts of this deck are a reconstruction; every reconstructed field is marked ◇.
-        </p>
+        <p className="deck-note">{t('board.deckNote', { name: view.deck.name })}</p>
       )}
     </div>
   );

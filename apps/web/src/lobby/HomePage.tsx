@@ -5,15 +5,21 @@ import type {
   MatchInfo,
 } from '@iron-curtain/protocol';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { CopyLink } from '../app/CopyLink.tsx';
 import { Link, navigate } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
+import { useGameWords } from '../i18n/gameWords.ts';
+import { ClockChoice, clockFromForm } from '../features/clock/ClockChoice.tsx';
+import { FeatureLinks } from '../features/FeatureLinks.tsx';
 import { saveSeat } from '../match/seatStore.ts';
 import { errorMessage, lobby } from './api.ts';
 
 const absolute = (path: string) => new URL(path, window.location.origin).href;
 
 function CreateMatchForm({ onCreated }: { onCreated: (created: CreateMatchResponse) => void }) {
+  const { t } = useTranslation();
+  const words = useGameWords();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [decks, setDecks] = useState<DeckList['decks']>([]);
@@ -38,9 +44,10 @@ function CreateMatchForm({ onCreated }: { onCreated: (created: CreateMatchRespon
         finalScoringOrder: form.get('finalScoringOrder') === 'polish' ? 'polish' : 'standard',
       },
       ...(form.get('deckId') ? { deckId: String(form.get('deckId')) } : {}),
+      ...clockFromForm(form),
     };
     if (request.name.trim() === '') {
-      setError('Enter a name for yourself.');
+      setError(t('home.enterName'));
       return;
     }
     setBusy(true);
@@ -63,58 +70,59 @@ function CreateMatchForm({ onCreated }: { onCreated: (created: CreateMatchRespon
   };
 
   return (
-    <form className="panel create-form" onSubmit={submit} aria-label="Create a match">
-      <h2>Create a match</h2>
+    <form className="panel create-form" onSubmit={submit} aria-label={t('home.createTitle')}>
+      <h2>{t('home.createTitle')}</h2>
       <label>
-        Your name <input name="name" maxLength={24} autoComplete="nickname" required />
+        {t('home.yourName')} <input name="name" maxLength={24} autoComplete="nickname" required />
       </label>
       <fieldset>
-        <legend>Play as</legend>
+        <legend>{t('home.playAs')}</legend>
         {(['US', 'USSR', 'random'] as const).map((side) => (
           <label key={side} className="inline">
             <input type="radio" name="side" value={side} defaultChecked={side === 'random'} />
-            {side === 'random' ? 'Random' : `the ${side}`}
+            {side === 'random' ? t('home.random') : words.theSide(side)}
           </label>
         ))}
       </fieldset>
       <fieldset>
-        <legend>Edition rules</legend>
+        <legend>{t('home.editionRules')}</legend>
         <label>
-          Aftermath
+          {t('home.aftermath')}
           <select name="aftermathCap" defaultValue="3">
-            <option value="3">at most 3 IP (English, Polish, French)</option>
-            <option value="none">no cap (German)</option>
+            <option value="3">{t('home.aftermathCap3')}</option>
+            <option value="none">{t('home.aftermathNoCap')}</option>
           </select>
         </label>
         <label>
-          Final scoring order
+          {t('home.finalOrder')}
           <select name="finalScoringOrder" defaultValue="standard">
-            <option value="standard">standard (English, German)</option>
-            <option value="polish">Polish: Central before South America</option>
+            <option value="standard">{t('home.finalStandard')}</option>
+            <option value="polish">{t('home.finalPolish')}</option>
           </select>
         </label>
       </fieldset>
       {decks.length > 1 && (
         <label>
-          Deck
-          <select name="deckId" defaultValue={decks[0]?.id}>
+          {t('home.deck')}
+          <select name="deckId" defaultValue={decks[0]?.hash}>
             {decks.map((deck) => (
-              <option key={deck.id} value={deck.id}>
-                {deck.name} (version {deck.version})
-                {deck.reconstructed ? ', partly reconstructed' : ''}
+              <option key={deck.hash} value={deck.hash}>
+                {t('home.deckOption', { name: deck.name, version: deck.version })}
+                {deck.reconstructed ? t('home.deckReconstructed') : ''}
               </option>
             ))}
           </select>
         </label>
       )}
+      <ClockChoice />
       <fieldset>
-        <legend>Who can find it</legend>
+        <legend>{t('home.whoCanFind')}</legend>
         <label className="inline">
-          <input type="radio" name="visibility" value="private" defaultChecked /> Private: only
-          people with the link
+          <input type="radio" name="visibility" value="private" defaultChecked />{' '}
+          {t('home.private')}
         </label>
         <label className="inline">
-          <input type="radio" name="visibility" value="public" /> Public: listed for spectators
+          <input type="radio" name="visibility" value="public" /> {t('home.public')}
         </label>
       </fieldset>
       {error && (
@@ -123,31 +131,38 @@ function CreateMatchForm({ onCreated }: { onCreated: (created: CreateMatchRespon
         </p>
       )}
       <button type="submit" className="primary" disabled={busy}>
-        {busy ? 'Creating…' : 'Create the match'}
+        {busy ? t('home.creating') : t('home.create')}
       </button>
     </form>
   );
 }
 
 function Created({ created }: { created: CreateMatchResponse }) {
+  const { t } = useTranslation();
+  const words = useGameWords();
   return (
-    <section className="panel created" aria-label="Your match">
-      <h2>Your match is ready: you play the {created.side}</h2>
-      <p>Send the invite link to your opponent. Anyone with the spectator link can watch.</p>
-      <CopyLink label="Invite link" url={absolute(created.links.invite)} />
-      <CopyLink label="Spectator link" url={absolute(created.links.spectate)} />
+    <section
+      className="panel created"
+      aria-label={t('home.readyTitle', { side: words.theSide(created.side) })}
+    >
+      <h2>{t('home.readyTitle', { side: words.theSide(created.side) })}</h2>
+      <p>{t('home.readyText')}</p>
+      <CopyLink label={t('home.inviteLink')} url={absolute(created.links.invite)} />
+      <CopyLink label={t('home.spectatorLink')} url={absolute(created.links.spectate)} />
       <button
         type="button"
         className="primary"
         onClick={() => navigate(paths.match(created.matchID))}
       >
-        Go to the table
+        {t('home.goToTable')}
       </button>
     </section>
   );
 }
 
 function LiveMatches() {
+  const { t } = useTranslation();
+  const words = useGameWords();
   const [matches, setMatches] = useState<MatchInfo[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(async () => {
@@ -166,40 +181,49 @@ function LiveMatches() {
     void load();
   }, [load]);
   return (
-    <section className="panel live-matches" aria-label="Public matches">
-      <h2>Public matches to watch</h2>
+    <section className="panel live-matches" aria-label={t('home.publicTitle')}>
+      <h2>{t('home.publicTitle')}</h2>
       {error && <p className="error">{error}</p>}
-      {matches?.length === 0 && <p>No public match right now.</p>}
+      {matches?.length === 0 && <p>{t('home.noPublic')}</p>}
       <ul>
         {matches?.map((m) => (
           <li key={m.matchID}>
-            {m.players.map((p) => `${p.side}: ${p.name ?? '…'}`).join(' vs ')} ({m.status}
-            {m.spectators > 0 ? `, ${m.spectators} watching` : ''}){' '}
-            <Link to={paths.watch(m.matchID)}>Watch</Link>
+            {m.players.map((p) => `${words.side(p.side)}: ${p.name ?? '…'}`).join(t('home.versus'))}{' '}
+            ({t(`home.status_${m.status}`)}
+            {m.spectators > 0 ? t('home.watching', { count: m.spectators }) : ''}){' '}
+            <Link to={paths.watch(m.matchID)}>{t('home.watch')}</Link>
           </li>
         ))}
       </ul>
       <button type="button" className="secondary" onClick={() => void load()}>
-        Refresh
+        {t('home.refresh')}
       </button>
     </section>
   );
 }
 
 export function HomePage() {
+  const { t } = useTranslation();
   const [created, setCreated] = useState<CreateMatchResponse | null>(null);
   return (
     <main className="page home-page">
       <header className="title">
-        <h1>Iron Curtain</h1>
-        <p>The two-player Cold War card game, live in the browser.</p>
+        <h1>{t('app.title')}</h1>
+        <p>{t('app.tagline')}</p>
       </header>
+      <section className="panel learn" aria-label={t('home.learnTitle')}>
+        <h2>{t('home.learnTitle')}</h2>
+        <p>{t('home.learnText')}</p>
+        <p className="learn-links">
+          <Link to={paths.rules()}>{t('app.rules')}</Link>
+          <Link to={paths.tutorial()}>{t('app.tutorial')}</Link>
+          <Link to={paths.hotseat()}>{t('app.hotseat')}</Link>
+        </p>
+      </section>
       {created ? <Created created={created} /> : <CreateMatchForm onCreated={setCreated} />}
       <LiveMatches key={created?.matchID ?? 'start'} />
-      <p className="deck-note">
-        The default deck is partly a reconstruction: the published card texts are not available to
-        this project. Reconstructed fields are marked ◇ on every card.
-      </p>
+      <p className="deck-note">{t('home.deckNote')}</p>
+      <FeatureLinks />
     </main>
   );
 }

@@ -1,12 +1,16 @@
 import type { MatchInfo } from '@iron-curtain/protocol';
 import { type FormEvent, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, navigate } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
+import { useGameWords } from '../i18n/gameWords.ts';
 import { loadSeat, saveSeat } from '../match/seatStore.ts';
 import { errorMessage, lobby } from './api.ts';
 
 /** The invite page: a name, then the free seat. */
 export function JoinPage({ matchID, invite }: { matchID: string; invite: string | null }) {
+  const { t } = useTranslation();
+  const words = useGameWords();
   const [info, setInfo] = useState<MatchInfo | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -21,7 +25,7 @@ export function JoinPage({ matchID, invite }: { matchID: string; invite: string 
     if (!invite) return;
     const name = String(new FormData(event.currentTarget).get('name') ?? '').trim();
     if (name === '') {
-      setError('Enter a name for yourself.');
+      setError(t('home.enterName'));
       return;
     }
     setBusy(true);
@@ -41,36 +45,37 @@ export function JoinPage({ matchID, invite }: { matchID: string; invite: string 
   return (
     <main className="page join-page">
       <header className="title">
-        <h1>Iron Curtain</h1>
+        <h1>{t('app.title')}</h1>
       </header>
-      <section className="panel" aria-label="Join the match">
-        <h2>You are invited to a match</h2>
+      <section className="panel" aria-label={t('join.label')}>
+        <h2>{t('join.title')}</h2>
         {host && (
           <p>
-            {host.name} plays the {host.side}
-            {free ? `; you would play the ${free.side}.` : '.'}
+            {t('join.hostPlays', { name: host.name, side: words.theSide(host.side) })}
+            {free ? t('join.youWouldPlay', { side: words.theSide(free.side) }) : t('join.period')}
           </p>
         )}
         {held ? (
           <p>
-            You already hold the {held.side} seat in this match on this browser.{' '}
-            <Link to={paths.match(matchID)}>Continue playing</Link>
+            {t('join.alreadyHeld', { side: words.side(held.side) })}{' '}
+            <Link to={paths.match(matchID)}>{t('join.continue')}</Link>
           </p>
         ) : info && !free ? (
           <p>
-            Both seats are taken. <Link to={paths.watch(matchID)}>Watch the match</Link>
+            {t('join.full')} <Link to={paths.watch(matchID)}>{t('join.watchInstead')}</Link>
           </p>
         ) : !invite ? (
           <p className="error" role="alert">
-            This invite link is incomplete: ask for the link again.
+            {t('join.incomplete')}
           </p>
         ) : (
           <form onSubmit={submit}>
             <label>
-              Your name <input name="name" maxLength={24} autoComplete="nickname" required />
+              {t('home.yourName')}{' '}
+              <input name="name" maxLength={24} autoComplete="nickname" required />
             </label>
             <button type="submit" className="primary" disabled={busy}>
-              {busy ? 'Joining…' : 'Take the seat and play'}
+              {busy ? t('join.joining') : t('join.join')}
             </button>
           </form>
         )}

@@ -1,14 +1,9 @@
 import { SEATS, type Seat, type Side } from '@iron-curtain/game';
 import type { Presence } from '@iron-curtain/protocol';
+import { useTranslation } from 'react-i18next';
 import { Flag } from '../board/Flag.tsx';
+import { useGameWords } from '../i18n/gameWords.ts';
 import type { Connection } from './gameClient.ts';
-
-const CONNECTION_WORDS: Record<Connection, string> = {
-  connecting: 'Connecting…',
-  online: 'Connected',
-  reconnecting: 'Connection lost, reconnecting…',
-  offline: 'Offline',
-};
 
 interface ConnectionBarProps {
   connection: Connection;
@@ -20,8 +15,10 @@ interface ConnectionBarProps {
 
 /** Who plays which side, who is connected, how many watch, and the state of this page's connection. */
 export function ConnectionBar({ connection, synced, presence, sides, seat }: ConnectionBarProps) {
+  const { t } = useTranslation();
+  const words = useGameWords();
   const state =
-    connection === 'online' && !synced ? 'Joining the match…' : CONNECTION_WORDS[connection];
+    connection === 'online' && !synced ? t('connection.joining') : t(`connection.${connection}`);
   return (
     <header className="connection-bar">
       <ul className="players">
@@ -30,15 +27,18 @@ export function ConnectionBar({ connection, synced, presence, sides, seat }: Con
           const side = sides?.[s];
           return (
             <li key={s} data-player={s}>
-              {side && <Flag side={side} />} {side ?? `Seat ${Number(s) + 1}`}:{' '}
-              {player?.name ?? <em>waiting for a player</em>}
-              {seat === s && ' (you)'}{' '}
+              {side && <Flag side={side} />}{' '}
+              {side ? words.side(side) : t('connection.seat', { n: Number(s) + 1 })}:{' '}
+              {player?.name ?? <em>{t('match.waitingForPlayer')}</em>}
+              {seat === s && t('connection.you')}{' '}
               {player?.name && (
                 <span
                   className={`presence ${player.connected ? 'on' : 'off'}`}
-                  title={player.connected ? 'connected' : 'not connected'}
+                  title={
+                    player.connected ? t('connection.connected') : t('connection.notConnected')
+                  }
                 >
-                  {player.connected ? '● online' : '○ away'}
+                  {player.connected ? t('connection.onlineMark') : t('connection.away')}
                 </span>
               )}
             </li>
@@ -46,8 +46,8 @@ export function ConnectionBar({ connection, synced, presence, sides, seat }: Con
         })}
       </ul>
       <span className="spectators">
-        {presence ? `${presence.spectators} watching` : ''}
-        {seat === null && ' · you are watching'}
+        {presence ? t('connection.watching', { count: presence.spectators }) : ''}
+        {seat === null && t('connection.youWatch')}
       </span>
       <span
         className={`connection ${connection}${synced ? ' synced' : ''}`}

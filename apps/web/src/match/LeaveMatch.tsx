@@ -1,5 +1,6 @@
 import type { Seat } from '@iron-curtain/game';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { errorMessage, lobby } from '../lobby/api.ts';
 
 interface LeaveMatchProps {
@@ -12,10 +13,10 @@ interface LeaveMatchProps {
 
 /** Resign (or close a match nobody joined), after a second click to confirm. */
 export function LeaveMatch({ matchID, seat, credentials, playing }: LeaveMatchProps) {
+  const { t } = useTranslation();
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const label = playing ? 'Resign' : 'Close the match';
 
   const leave = async () => {
     setBusy(true);
@@ -35,19 +36,17 @@ export function LeaveMatch({ matchID, seat, credentials, playing }: LeaveMatchPr
     <div className="leave-match">
       {confirming ? (
         <>
-          <span>
-            {playing ? 'Resign? Your opponent wins the match.' : 'Close the match for good?'}
-          </span>
+          <span>{playing ? t('match.resignConfirm') : t('match.closeConfirm')}</span>
           <button type="button" className="danger" disabled={busy} onClick={leave}>
-            Yes, {label.toLowerCase()}
+            {playing ? t('match.yesResign') : t('match.yesClose')}
           </button>
           <button type="button" className="secondary" onClick={() => setConfirming(false)}>
-            Cancel
+            {t('match.cancel')}
           </button>
         </>
       ) : (
         <button type="button" className="secondary" onClick={() => setConfirming(true)}>
-          {label}…
+          {playing ? t('match.resign') : t('match.close')}…
         </button>
       )}
       {error && (

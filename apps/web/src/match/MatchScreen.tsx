@@ -1,8 +1,11 @@
 import type { MoveName, Seat } from '@iron-curtain/game';
 import { type ReactNode, useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
 import { MatchView } from '../board/MatchView.tsx';
+import { errorWords } from '../i18n/errorWords.ts';
+import { useGameWords } from '../i18n/gameWords.ts';
 import { ConnectionBar } from './ConnectionBar.tsx';
 import { GameClient } from './gameClient.ts';
 import { LeaveMatch } from './LeaveMatch.tsx';
@@ -36,10 +39,12 @@ export function MatchScreen({
   }, [client]);
   const game = useSyncExternalStore(client.subscribe, client.getSnapshot);
   const { view, presence } = game;
+  const { t, i18n } = useTranslation();
+  const words = useGameWords();
 
   const names: Record<Seat, string> = {
-    '0': presence?.players['0'].name ?? 'waiting for a player',
-    '1': presence?.players['1'].name ?? 'waiting for a player',
+    '0': presence?.players['0'].name ?? t('match.waitingForPlayer'),
+    '1': presence?.players['1'].name ?? t('match.waitingForPlayer'),
   };
   const ended = presence?.status === 'finished' || Boolean(view?.result);
   const opponentMissing =
@@ -49,14 +54,14 @@ export function MatchScreen({
     return (
       <main className="page match-page">
         <section className="panel refusal" role="alert">
-          <h2>This match cannot be opened</h2>
-          <p>{game.fatal.message}</p>
+          <h2>{t('match.cannotOpen')}</h2>
+          <p>{errorWords(t, i18n.language, game.fatal)}</p>
           <p>
-            <Link to={paths.home()}>Back to the start page</Link>
+            <Link to={paths.home()}>{t('match.backHome')}</Link>
             {seat !== null && (
               <>
                 {' · '}
-                <Link to={paths.watch(matchID)}>Watch it instead</Link>
+                <Link to={paths.watch(matchID)}>{t('match.watchInstead')}</Link>
               </>
             )}
           </p>
@@ -81,29 +86,31 @@ export function MatchScreen({
       />
       {game.refusal && (
         <div className="refusal-banner" role="alert" data-refusal={game.refusal.code}>
-          <span>{game.refusal.message}</span>
+          <span>{errorWords(t, i18n.language, game.refusal)}</span>
           <button type="button" onClick={() => client.dismissRefusal()}>
-            Dismiss
+            {t('match.dismiss')}
           </button>
         </div>
       )}
       {ended && !view?.result && (
         <section
           className="panel end-screen"
-          aria-label="Result"
+          aria-label={t('match.result')}
           data-winner={presence?.result?.winnerSide ?? 'none'}
         >
           {presence?.result ? (
             <>
-              <h2>The {presence.result.winnerSide} wins</h2>
+              <h2>{t('match.wins', { side: words.TheSide(presence.result.winnerSide) })}</h2>
               <p>
                 {presence.result.reason === 'resigned'
-                  ? `The ${presence.result.winnerSide === 'US' ? 'USSR' : 'US'} resigned.`
-                  : `The match ended (${presence.result.reason}).`}
+                  ? t('match.resigned', {
+                      side: words.TheSide(presence.result.winnerSide === 'US' ? 'USSR' : 'US'),
+                    })
+                  : t('match.endedBecause', { reason: presence.result.reason })}
               </p>
             </>
           ) : (
-            <h2>This match was closed before it began.</h2>
+            <h2>{t('match.closedEarly')}</h2>
           )}
         </section>
       )}
@@ -120,7 +127,7 @@ export function MatchScreen({
           onMove={(move: MoveName, args: unknown[]) => void client.makeMove(move, args)}
         />
       ) : (
-        <p className="loading">Loading the table…</p>
+        <p className="loading">{t('match.loading')}</p>
       )}
       {seat !== null && credentials && presence && !ended && (
         <LeaveMatch

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { CopyLink } from '../app/CopyLink.tsx';
 import { Link } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
@@ -6,25 +7,25 @@ import { loadSeat } from './seatStore.ts';
 
 /** A player's page: the seat and credentials this browser keeps for the match. */
 export function PlayPage({ matchID }: { matchID: string }) {
+  const { t } = useTranslation();
   const held = loadSeat(matchID);
   if (!held) {
     return (
       <main className="page">
         <section className="panel" role="alert">
-          <h2>No seat in this match on this browser</h2>
+          <h2>{t('match.noSeatTitle')}</h2>
           <p>
-            Open the invite link you were sent to take a seat, or{' '}
-            <Link to={paths.watch(matchID)}>watch the match</Link>.
+            {t('match.noSeatText')} <Link to={paths.watch(matchID)}>{t('match.watchMatch')}</Link>.
           </p>
         </section>
       </main>
     );
   }
   const waitingNote = held.links && (
-    <section className="panel waiting" aria-label="Invite">
-      <p>Waiting for your opponent. Send them the invite link:</p>
-      <CopyLink label="Invite link" url={held.links.invite} />
-      <CopyLink label="Spectator link" url={held.links.spectate} />
+    <section className="panel waiting" aria-label={t('match.invite')}>
+      <p>{t('match.waitingOpponent')}</p>
+      <CopyLink label={t('home.inviteLink')} url={held.links.invite} />
+      <CopyLink label={t('home.spectatorLink')} url={held.links.spectate} />
     </section>
   );
   return (

@@ -1,0 +1,35 @@
+import type { LogEntry, Seat, State } from '@iron-curtain/game';
+import { useTranslation } from 'react-i18next';
+import { useGameWords } from '../i18n/gameWords.ts';
+
+/**
+ * What a screen reader says after each state: what just happened (the opponent's moves, scorings)
+ * and whose turn it is now. Visually hidden; the same words are on screen elsewhere.
+ */
+export function Announcer({
+  view,
+  seat,
+  recent,
+}: {
+  view: State;
+  seat: Seat | null;
+  recent: LogEntry[];
+}) {
+  const { t } = useTranslation();
+  const words = useGameWords();
+  const happened = recent.map((entry) => words.logLine(entry, view.deck));
+  const d = view.decision;
+  let turn = '';
+  if (view.result) turn = t('announce.gameOver', { side: words.TheSide(view.result.winnerSide) });
+  else if (d && d.seat === seat) turn = t('announce.yourTurn', { what: words.decision(view, d) });
+  else if (d)
+    turn = t('announce.theirTurn', {
+      side: words.TheSide(view.sides[d.seat]),
+      what: words.decision(view, d),
+    });
+  return (
+    <div className="sr-only" aria-live="polite" aria-atomic="true" data-announce>
+      {[...happened, turn].filter(Boolean).join(' ')}
+    </div>
+  );
+}
