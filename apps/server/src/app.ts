@@ -1,5 +1,6 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import Koa from 'koa';
+import { BotSeats } from './bots/bot-seats.ts';
 import type { Config } from './config.ts';
 import { MatchEngine } from './engine.ts';
 import { type Fanout, localFanout } from './fanout.ts';
@@ -45,6 +46,12 @@ export function createApp(
   const presence = new PresenceBook(fanout);
   const queues = new MatchQueues();
   const http = createServer();
+  const bots = new BotSeats(config, store, logger);
+  const startBots = (matchID: string) => {
+    bots
+      .ensure(matchID)
+      .catch((error) => logger.error({ err: error, matchID }, 'bots failed to start'));
+  };
   const game = new GameService(http, {
     config,
     store,
@@ -54,13 +61,17 @@ export function createApp(
     metrics,
     logger,
     fanout,
+    onAttach: startBots,
     time,
     graceMs,
   });
   const lobby = new Lobby(
     store,
     presence,
-    (matchID) => game.matchChanged(matchID),
+    (matchID) => {
+      game.matchChanged(matchID);
+      startBots(matchID);
+    },
     time,
   );
   const changed = (matchID: string) => game.matchChanged(matchID);
@@ -96,7 +107,7 @@ export function createApp(
       };
     }
   });
-  const router = lobbyRouter(lobby, store, metrics);
+  const router = lobbyRouter(lobby, store, metrics, bots);
   koa.use(router.routes());
   koa.use(router.allowedMethods());
   const around = matchRouter(lobby, store, rematches, referee);
@@ -118,11 +129,17 @@ export function createApp(
         http.listen(config.PORT, config.HOST, () => {
           http.off('error', reject);
           const address = http.address();
-          resolve(typeof address === 'object' && address ? address.port : config.PORT);
+          const port = typeof address === 'object' && address ? address.port : config.PORT;
+          // Computer players are clients of this very server.
+          const anywhere = config.HOST === '0.0.0.0' || config.HOST === '::';
+          const host = anywhere ? '127.0.0.1' : config.HOST;
+          bots.serve(`http://${host.includes(':') ? `[${host}]` : host}:${port}`);
+          resolve(port);
         });
       });
     },
     async close() {
+      await bots.close();
       // io.close() closes the HTTP server too; connections still open are ended with it.
       await game.close();
       // Sockets closed above leave their matches through the queues: let them finish.

@@ -87,6 +87,8 @@ export interface GameServiceDeps {
   logger: Logger;
   /** Other instances' sockets; without it this instance is alone. */
   fanout?: Fanout;
+  /** Told whenever a socket attaches to a match (computer players resume then). */
+  onAttach?: (matchID: string) => void;
   /** Turn clocks and absences are measured with it; tests move it by hand. */
   time?: TimeSource;
   /** How long a seat must be away before its opponent may claim the win (ms). */
@@ -369,6 +371,7 @@ export class GameService {
     this.deps.metrics.matchesActive.set(this.deps.presence.size);
     await this.fanout.watch(seating.matchID);
     if (seating.seat !== null) await this.deps.store.setAway(seating.matchID, seating.seat, null);
+    this.deps.onAttach?.(seating.matchID);
   }
 
   private detach(socket: GameSocket): void {

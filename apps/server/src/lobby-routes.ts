@@ -1,4 +1,5 @@
 import {
+  createBotMatchRequestSchema,
   createMatchRequestSchema,
   joinMatchRequestSchema,
   leaveMatchRequestSchema,
@@ -55,8 +56,21 @@ export async function jsonBody(ctx: Context, limit = MAX_BODY_BYTES): Promise<un
 export const matchParam = (ctx: Context & { params: Record<string, string> }) =>
   parse(matchIdSchema, ctx.params.id);
 
+/** Whether this instance can take on another match with a computer player. */
+export interface BotCapacity {
+  readonly full: boolean;
+}
+
+const botsBusy = () =>
+  new LobbyError(503, 'BOTS_BUSY', 'the computer players are all busy; try again in a few minutes');
+
 /** The lobby REST API under /api, plus health, readiness and metrics. */
-export function lobbyRouter(lobby: Lobby, store: Store, metrics: Metrics): Router {
+export function lobbyRouter(
+  lobby: Lobby,
+  store: Store,
+  metrics: Metrics,
+  bots: BotCapacity,
+): Router {
   const router = new Router();
 
   router.get('/healthz', (ctx) => {
@@ -84,8 +98,17 @@ export function lobbyRouter(lobby: Lobby, store: Store, metrics: Metrics): Route
 
   router.post('/api/matches', async (ctx) => {
     const request = parse(createMatchRequestSchema, await jsonBody(ctx));
+    if (request.opponent !== 'human' && bots.full) throw botsBusy();
     ctx.status = 201;
     ctx.body = await lobby.create(request);
+    metrics.matchesCreated.inc();
+  });
+
+  router.post('/api/bot-matches', async (ctx) => {
+    const request = parse(createBotMatchRequestSchema, await jsonBody(ctx));
+    if (bots.full) throw botsBusy();
+    ctx.status = 201;
+    ctx.body = await lobby.createBotMatch(request);
     metrics.matchesCreated.inc();
   });
 

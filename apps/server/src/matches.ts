@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import type { BotLevel } from '@iron-curtain/bots';
 import {
   opponentOf,
   parseSetupData,
@@ -7,7 +8,9 @@ import {
   type Side,
 } from '@iron-curtain/game';
 import {
+  type CreateBotMatchResponse,
   type CreateMatchResponse,
+  type createBotMatchRequestSchema,
   type createMatchRequestSchema,
   invitePath,
   type joinMatchRequestSchema,
@@ -17,6 +20,7 @@ import {
   spectatePath,
 } from '@iron-curtain/protocol';
 import type { z } from 'zod';
+import { botCredentials, botName } from './bots/credentials.ts';
 import { DeckLibrary } from './decks.ts';
 import { initialState } from './engine.ts';
 import { clockState, newClock } from './match-clock.ts';
@@ -67,7 +71,14 @@ export class Lobby {
     return this.library.list();
   }
 
-  async create(request: z.output<typeof createMatchRequestSchema>): Promise<CreateMatchResponse> {
+  /**
+   * Creates a match with the requester in seat 0 (a computer player when `creatorBot` is
+   * given) and, when asked, a computer player in seat 1.
+   */
+  async create(
+    request: z.output<typeof createMatchRequestSchema>,
+    creatorBot?: BotLevel,
+  ): Promise<CreateMatchResponse> {
     const deck = await this.library.choose(request.deckId);
     const deckFile = deck.file === undefined ? {} : { deck: deck.file };
     const side: Side =
@@ -77,10 +88,10 @@ export class Lobby {
     // Normalises the variants (defaults filled in) exactly as the game will see them.
     const setup = parseSetupData(setupData);
     const matchID = newMatchID();
-    const credentials = newCredentials();
+    const seed = newSeed();
+    const credentials = creatorBot ? botCredentials(seed, '0', creatorBot) : newCredentials();
     const invite = newInvite();
     const now = new Date().toISOString();
-    const seed = newSeed();
     const match: MatchRecord = {
       matchID,
       visibility: request.visibility,
@@ -105,6 +116,17 @@ export class Lobby {
       clock: request.clockMinutes === undefined ? null : newClock(request.clockMinutes),
     };
     await this.store.createMatch(match, initialState(setupData, seed));
+    if (request.opponent !== 'human') {
+      const credentials = botCredentials(seed, '1', request.opponent);
+      await this.store.claimSeat(
+        matchID,
+        '1',
+        botName(request.opponent),
+        hashSecret(credentials),
+        now,
+      );
+      this.changed(matchID);
+    }
     return {
       matchID,
       seat: '0',
@@ -112,6 +134,23 @@ export class Lobby {
       credentials,
       links: { invite: invitePath(matchID, invite), spectate: spectatePath(matchID) },
     };
+  }
+
+  /** A match between two computer players, public, for anyone to watch. */
+  async createBotMatch(
+    request: z.output<typeof createBotMatchRequestSchema>,
+  ): Promise<CreateBotMatchResponse> {
+    const { matchID, links } = await this.create(
+      {
+        name: botName(request.levels.US),
+        side: 'US',
+        variants: request.variants,
+        visibility: 'public',
+        opponent: request.levels.USSR,
+      },
+      request.levels.US,
+    );
+    return { matchID, links: { spectate: links.spectate } };
   }
 
   async join(

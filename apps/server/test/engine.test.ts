@@ -36,6 +36,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the engine on %s', (kind) 
     for (let i = 0; i < 8; i++) {
       const created = await lobby.create({
         name: 'A',
+        opponent: 'human',
         side: 'random',
         variants: {},
         visibility: 'private',

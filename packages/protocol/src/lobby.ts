@@ -26,8 +26,25 @@ export const createMatchRequestSchema = z.strictObject({
     .min(1, 'at least 1 minute')
     .max(180, 'at most 180 minutes')
     .optional(),
+  /** Who takes the other seat: a person with the invite link, or the computer at a level. */
+  opponent: z.enum(['human', 'easy', 'medium', 'hard']).default('human'),
 });
 export type CreateMatchRequest = z.input<typeof createMatchRequestSchema>;
+
+export const botLevelSchema = z.enum(['easy', 'medium', 'hard']);
+
+/** A match between two computer players, for demos: anyone may watch it. */
+export const createBotMatchRequestSchema = z.strictObject({
+  levels: z.strictObject({ US: botLevelSchema, USSR: botLevelSchema }),
+  variants: variantsSchema.partial().default({}),
+});
+export type CreateBotMatchRequest = z.input<typeof createBotMatchRequestSchema>;
+
+export const createBotMatchResponseSchema = z.object({
+  matchID: matchIdSchema,
+  links: z.object({ spectate: z.string() }),
+});
+export type CreateBotMatchResponse = z.infer<typeof createBotMatchResponseSchema>;
 
 /** What a seat learns when it takes a seat: its credentials go to it alone. */
 export const seatGrantSchema = z.object({
