@@ -78,7 +78,8 @@ describe('the start page', () => {
     fireEvent.click(screen.getByLabelText('the USSR'));
     fireEvent.change(screen.getByLabelText('Aftermath'), { target: { value: 'none' } });
     fireEvent.click(screen.getByLabelText(/^Public: listed/));
-    fireEvent.change(await screen.findByLabelText('Deck'), { target: { value: 'owners' } });
+    // Decks are chosen by hash: an uploaded deck may share the default deck's id.
+    fireEvent.change(await screen.findByLabelText('Deck'), { target: { value: 'b' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create the match' }));
     expect(await screen.findByText('Your match is ready: you play the USSR')).toBeTruthy();
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
@@ -86,7 +87,7 @@ describe('the start page', () => {
       side: 'USSR',
       visibility: 'public',
       variants: { aftermathCap: null, finalScoringOrder: 'standard' },
-      deckId: 'owners',
+      deckId: 'b',
     });
     const invite = screen.getByLabelText('Invite link') as HTMLInputElement;
     expect(invite.value).toBe(`${window.location.origin}/join/${MATCH}#secret-token`);

@@ -1,4 +1,7 @@
 import { useTranslation } from 'react-i18next';
+import { DeckUploadPage } from '../features/decks/DeckUploadPage.tsx';
+import { ReplayImportPage } from '../features/replay/ReplayImportPage.tsx';
+import { ReplayPage } from '../features/replay/ReplayPage.tsx';
 import { HotseatPage } from '../hotseat/HotseatPage.tsx';
 import { RulesPage } from '../learn/RulesPage.tsx';
 import { TutorialPage } from '../learn/TutorialPage.tsx';
@@ -27,6 +30,12 @@ export function App() {
       return <TutorialPage />;
     case 'hotseat':
       return <HotseatPage />;
+    case 'replay':
+      return <ReplayPage key={route.matchID} matchID={route.matchID} />;
+    case 'replayImport':
+      return <ReplayImportPage />;
+    case 'decks':
+      return <DeckUploadPage />;
     case 'notFound':
       return (
         <main className="page">

@@ -9,6 +9,9 @@ export type Route =
   | { page: 'rules' }
   | { page: 'tutorial' }
   | { page: 'hotseat' }
+  | { page: 'replay'; matchID: string }
+  | { page: 'replayImport' }
+  | { page: 'decks' }
   | { page: 'notFound'; path: string };
 
 export const paths = {
@@ -16,6 +19,9 @@ export const paths = {
   rules: () => '/rules',
   tutorial: () => '/tutorial',
   hotseat: () => '/hotseat',
+  replay: (matchID: string) => `/replay/${encodeURIComponent(matchID)}`,
+  replayImport: () => '/replay',
+  decks: () => '/decks',
   watch: (matchID: string) => `/watch/${encodeURIComponent(matchID)}`,
   match: (matchID: string) => `/match/${encodeURIComponent(matchID)}`,
 };
@@ -33,6 +39,8 @@ export function parseRoute(pathname: string, hash = ''): Route {
     const [single] = parts;
     if (single === 'rules' || single === 'tutorial' || single === 'hotseat')
       return { page: single };
+    if (single === 'replay') return { page: 'replayImport' };
+    if (single === 'decks') return { page: 'decks' };
   }
   const [page, matchID] = parts;
   if (parts.length === 2 && matchID && matchIdSchema.safeParse(matchID).success) {
@@ -45,7 +53,7 @@ export function parseRoute(pathname: string, hash = ''): Route {
       }
       return { page, matchID, invite };
     }
-    if (page === 'watch' || page === 'match') return { page, matchID };
+    if (page === 'watch' || page === 'match' || page === 'replay') return { page, matchID };
   }
   return { page: 'notFound', path: pathname };
 }

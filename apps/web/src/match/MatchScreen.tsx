@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
 import { MatchView } from '../board/MatchView.tsx';
+import { MatchExtras } from '../features/MatchExtras.tsx';
 import { errorWords } from '../i18n/errorWords.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { ConnectionBar } from './ConnectionBar.tsx';
@@ -114,6 +115,17 @@ export function MatchScreen({
           )}
         </section>
       )}
+      <MatchExtras
+        matchID={matchID}
+        seat={seat}
+        credentials={credentials}
+        presence={presence}
+        clock={game.clock}
+        clockAt={game.clockAt}
+        sides={view?.sides ?? null}
+        names={names}
+        deck={view?.deck ?? null}
+      />
       {opponentMissing && !ended && waitingNote}
       {view ? (
         <MatchView

@@ -1,5 +1,6 @@
 import type { LogEntry, MoveName, Seat, State } from '@iron-curtain/game';
 import {
+  type ClockState,
   type Presence,
   presenceSchema,
   type RefusedMessage,
@@ -25,6 +26,10 @@ export interface GameSnapshot {
   /** The entries of the last move seen live (empty after a sync): what just happened. */
   recent: LogEntry[];
   presence: Presence | null;
+  /** The match's clock as last sent (a frame or presence), null without one. */
+  clock: ClockState | null;
+  /** When that clock arrived (ms since the epoch): the running seat's time counts down from it. */
+  clockAt: number;
   /** A move was sent and its answer has not arrived yet. */
   pending: boolean;
   /** The last refusal, shown until dismissed or the next accepted move. */
@@ -44,6 +49,8 @@ const initial: GameSnapshot = {
   log: [],
   recent: [],
   presence: null,
+  clock: null,
+  clockAt: 0,
   pending: false,
   refusal: null,
   fatal: null,
@@ -88,7 +95,12 @@ export class GameClient {
     transport.on('update', (payload) => this.onUpdate(payload));
     transport.on('presence', (payload) => {
       const parsed = presenceSchema.safeParse(payload);
-      if (parsed.success) this.set({ presence: parsed.data });
+      if (!parsed.success) return;
+      const clock = parsed.data.clock;
+      this.set({
+        presence: parsed.data,
+        ...(clock === undefined ? {} : { clock, clockAt: Date.now() }),
+      });
     });
     transport.on('refused', (payload) => this.onRefused(payload));
   }
@@ -180,6 +192,8 @@ export class GameClient {
       log,
       recent: [],
       presence,
+      clock: state.clock ?? null,
+      clockAt: Date.now(),
     });
   }
 
@@ -197,6 +211,7 @@ export class GameClient {
       stateID: state.stateID,
       log: [...this.snapshot.log, ...entries],
       recent: entries,
+      ...(state.clock ? { clock: state.clock, clockAt: Date.now() } : {}),
       pending: false,
     });
   }

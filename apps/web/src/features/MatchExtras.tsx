@@ -1,0 +1,103 @@
+import { type Deck, isReconstructed, type Seat, type Side } from '@iron-curtain/game';
+import type { ClockState, Presence } from '@iron-curtain/protocol';
+import { useEffect, useState } from 'react';
+import { Link } from '../app/router.tsx';
+import { paths } from '../app/routes.ts';
+import { ClaimWin } from './abandon/ClaimWin.tsx';
+import { MatchClock } from './clock/MatchClock.tsx';
+import { useFeatureTranslation } from './i18n/features.ts';
+import { FollowRematch, RematchOffer } from './rematch/Rematch.tsx';
+
+export interface MatchExtrasProps {
+  matchID: string;
+  seat: Seat | null;
+  credentials?: string | undefined;
+  presence: Presence | null;
+  /** The latest clock a frame or presence carried, and when it arrived. */
+  clock: ClockState | null;
+  clockAt: number;
+  sides: Record<Seat, Side> | null;
+  names: Record<Seat, string>;
+  /** The deck the match is dealt from, as the table has it. */
+  deck: Deck | null;
+}
+
+/** Which deck a match is dealt from. */
+function DeckLine({ deck }: { deck: Deck }) {
+  const { t } = useFeatureTranslation();
+  return (
+    <p className="deck-line" data-deck-id={deck.id}>
+      {t('deck.uses', { name: deck.name, version: deck.version, id: deck.id })}
+      {isReconstructed(deck) ? ` · ${t('deck.reconstructed')}` : ''}
+    </p>
+  );
+}
+
+/** Everything around the table: clock, claiming the win, rematch, replay, the deck in use. */
+export function MatchExtras({
+  matchID,
+  seat,
+  credentials,
+  presence,
+  clock,
+  clockAt,
+  sides,
+  names,
+  deck,
+}: MatchExtrasProps) {
+  const { t } = useFeatureTranslation();
+  const [presenceAt, setPresenceAt] = useState(() => Date.now());
+  const status = presence?.status;
+  useEffect(() => {
+    if (presence) setPresenceAt(Date.now());
+  }, [presence]);
+
+  const finished = status === 'finished';
+  const reason = presence?.result?.reason;
+  const loser = presence?.result ? (presence.result.winnerSide === 'US' ? 'USSR' : 'US') : null;
+  return (
+    <div className="match-extras">
+      {clock && sides && (
+        <MatchClock
+          clock={clock}
+          receivedAt={clockAt}
+          sides={sides}
+          names={names}
+          stopped={finished}
+        />
+      )}
+      {finished && loser && (reason === 'timeout' || reason === 'abandoned') && (
+        <p className="end-reason" data-reason={reason}>
+          {t(`reasons.${reason}`, { side: loser })}
+        </p>
+      )}
+      {seat !== null && credentials && presence && status === 'playing' && (
+        <ClaimWin
+          matchID={matchID}
+          seat={seat}
+          credentials={credentials}
+          presence={presence}
+          presenceAt={presenceAt}
+          clock={clock}
+          clockAt={clockAt}
+        />
+      )}
+      {finished && presence && seat !== null && credentials && sides && presence.result && (
+        <RematchOffer
+          matchID={matchID}
+          seat={seat}
+          credentials={credentials}
+          side={sides[seat]}
+          presence={presence}
+        />
+      )}
+      {finished && presence && seat === null && <FollowRematch presence={presence} />}
+      {finished && (
+        <p className="replay-link">
+          <Link to={paths.replay(matchID)}>{t('replay.watch')}</Link>
+        </p>
+      )}
+      {deck && <DeckLine deck={deck} />}
+    </div>
+  );
+}

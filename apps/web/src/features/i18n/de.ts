@@ -1,0 +1,80 @@
+import type { FeatureResources } from './en.ts';
+
+export const de: FeatureResources = {
+  clock: {
+    label: 'Uhren',
+    seat: '{{side}} ({{name}}): {{time}}',
+    running: 'läuft',
+  },
+  clockChoice: {
+    label: 'Bedenkzeit',
+    none: 'keine Uhr',
+    minutes: '{{minutes}} Minuten pro Spieler',
+  },
+  claim: {
+    away: 'Dein Gegner ist seit {{seconds}} s weg.',
+    wait: 'Kommt er nicht zurück, kannst du den Sieg in {{seconds}} s beanspruchen.',
+    ready: 'Dein Gegner ist zu lange weg: du kannst den Sieg beanspruchen.',
+    timeout: 'Die Zeit deines Gegners ist abgelaufen.',
+    button: 'Sieg beanspruchen',
+    busy: 'Wird beansprucht…',
+  },
+  rematch: {
+    title: 'Revanche',
+    offer: 'Revanche anbieten',
+    accept: 'Revanche annehmen',
+    offered: 'Du hast eine Revanche angeboten; warte auf deinen Gegner.',
+    theyOffer: 'Dein Gegner bietet eine Revanche mit getauschten Seiten an.',
+    starting: 'Die Revanche beginnt…',
+    spectators: 'Die Spieler haben eine Revanche vereinbart.',
+    follow: 'Revanche zuschauen',
+  },
+  reasons: {
+    timeout: 'Die Zeit der {{side}} ist abgelaufen.',
+    abandoned: 'Die {{side}} hat die Partie verlassen und kam nicht zurück.',
+  },
+  deck: {
+    uses: 'Kartensatz: {{name}}, Version {{version}} ({{id}})',
+    reconstructed: 'teilweise rekonstruiert',
+  },
+  replay: {
+    title: 'Wiederholung',
+    watch: 'Partie nachspielen',
+    export: 'Protokolldatei speichern',
+    importLink: 'Protokolldatei öffnen',
+    loading: 'Protokoll wird geladen…',
+    move: 'Zug {{index}} von {{count}}',
+    start: 'Vor dem ersten Zug',
+    first: 'Anfang',
+    previous: 'Zurück',
+    next: 'Weiter',
+    last: 'Ende',
+    position: 'Stellung',
+    failed: 'Dieses Protokoll lässt sich nicht nachspielen: {{reason}}',
+  },
+  importPage: {
+    title: 'Protokolldatei nachspielen',
+    intro: 'Lege ein Partieprotokoll (.json) hier ab oder wähle eines aus.',
+    choose: 'Protokolldatei',
+    notJson: 'Diese Datei ist kein JSON.',
+    invalid: 'Diese Datei ist kein Partieprotokoll:',
+  },
+  decksPage: {
+    title: 'Kartensätze',
+    intro:
+      'Du besitzt das gedruckte Spiel? Lade eine korrigierte Kartensatz-Datei hoch (JSON, höchstens 64 KB): damit lassen sich dann Partien anlegen.',
+    choose: 'Kartensatz-Datei',
+    upload: 'Hochladen',
+    uploading: 'Wird hochgeladen…',
+    notJson: 'Diese Datei ist kein JSON.',
+    tooLarge: 'Diese Datei ist größer als 64 KB.',
+    errors: 'Der Kartensatz hat Fehler:',
+    stored: 'Gespeichert: {{name}} (Version {{version}}). Wähle ihn beim Anlegen einer Partie.',
+    known: 'Kartensätze auf diesem Server',
+    link: 'Kartensatz hochladen',
+  },
+  errors: {
+    network: 'Der Server ist nicht erreichbar. Prüfe deine Verbindung.',
+    server: 'Der Server antwortete: {{message}}',
+  },
+};

@@ -1,0 +1,80 @@
+import type { FeatureResources } from './en.ts';
+
+export const fr: FeatureResources = {
+  clock: {
+    label: 'Pendules',
+    seat: '{{side}} ({{name}}) : {{time}}',
+    running: 'en marche',
+  },
+  clockChoice: {
+    label: 'Pendule',
+    none: 'sans pendule',
+    minutes: '{{minutes}} minutes par joueur',
+  },
+  claim: {
+    away: 'Votre adversaire est parti il y a {{seconds}} s.',
+    wait: 'S’il ne revient pas, vous pourrez réclamer la victoire dans {{seconds}} s.',
+    ready: 'Votre adversaire est absent depuis trop longtemps : vous pouvez réclamer la victoire.',
+    timeout: 'Le temps de votre adversaire est écoulé.',
+    button: 'Réclamer la victoire',
+    busy: 'Réclamation…',
+  },
+  rematch: {
+    title: 'Revanche',
+    offer: 'Proposer une revanche',
+    accept: 'Accepter la revanche',
+    offered: 'Vous avez proposé une revanche ; en attente de votre adversaire.',
+    theyOffer: 'Votre adversaire propose une revanche, camps inversés.',
+    starting: 'La revanche commence…',
+    spectators: 'Les joueurs ont accepté une revanche.',
+    follow: 'Regarder la revanche',
+  },
+  reasons: {
+    timeout: 'Le temps des {{side}} est écoulé.',
+    abandoned: 'Les {{side}} ont quitté la partie sans revenir.',
+  },
+  deck: {
+    uses: 'Paquet : {{name}}, version {{version}} ({{id}})',
+    reconstructed: 'en partie reconstitué',
+  },
+  replay: {
+    title: 'Rejouer',
+    watch: 'Revoir cette partie',
+    export: 'Enregistrer le fichier de partie',
+    importLink: 'Ouvrir un fichier de partie',
+    loading: 'Chargement de la partie…',
+    move: 'Coup {{index}} sur {{count}}',
+    start: 'Avant le premier coup',
+    first: 'Début',
+    previous: 'Précédent',
+    next: 'Suivant',
+    last: 'Fin',
+    position: 'Position',
+    failed: 'Cette partie ne peut pas être rejouée : {{reason}}',
+  },
+  importPage: {
+    title: 'Rejouer un fichier de partie',
+    intro: 'Déposez ici un fichier de partie (.json), ou choisissez-en un.',
+    choose: 'Fichier de partie',
+    notJson: 'Ce fichier n’est pas du JSON.',
+    invalid: 'Ce fichier n’est pas un fichier de partie :',
+  },
+  decksPage: {
+    title: 'Paquets',
+    intro:
+      'Vous possédez le jeu imprimé ? Envoyez un fichier de paquet corrigé (JSON, 64 Ko au plus) : des parties pourront ensuite être créées avec.',
+    choose: 'Fichier de paquet',
+    upload: 'Envoyer',
+    uploading: 'Envoi…',
+    notJson: 'Ce fichier n’est pas du JSON.',
+    tooLarge: 'Ce fichier dépasse 64 Ko.',
+    errors: 'Le paquet contient des erreurs :',
+    stored: 'Enregistré : {{name}} (version {{version}}). Choisissez-le en créant une partie.',
+    known: 'Paquets de ce serveur',
+    link: 'Envoyer un paquet',
+  },
+  errors: {
+    network: 'Le serveur est injoignable. Vérifiez votre connexion.',
+    server: 'Le serveur a répondu : {{message}}',
+  },
+};

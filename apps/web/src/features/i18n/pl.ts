@@ -1,0 +1,80 @@
+import type { FeatureResources } from './en.ts';
+
+export const pl: FeatureResources = {
+  clock: {
+    label: 'Zegary',
+    seat: '{{side}} ({{name}}): {{time}}',
+    running: 'biegnie',
+  },
+  clockChoice: {
+    label: 'Zegar',
+    none: 'bez zegara',
+    minutes: '{{minutes}} minut na gracza',
+  },
+  claim: {
+    away: 'Twój przeciwnik wyszedł {{seconds}} s temu.',
+    wait: 'Jeśli nie wróci, za {{seconds}} s możesz ogłosić zwycięstwo.',
+    ready: 'Twojego przeciwnika nie ma zbyt długo: możesz ogłosić zwycięstwo.',
+    timeout: 'Czas twojego przeciwnika się skończył.',
+    button: 'Ogłoś zwycięstwo',
+    busy: 'Ogłaszanie…',
+  },
+  rematch: {
+    title: 'Rewanż',
+    offer: 'Zaproponuj rewanż',
+    accept: 'Przyjmij rewanż',
+    offered: 'Zaproponowałeś rewanż; czekamy na przeciwnika.',
+    theyOffer: 'Przeciwnik proponuje rewanż z zamianą stron.',
+    starting: 'Rewanż się zaczyna…',
+    spectators: 'Gracze zgodzili się na rewanż.',
+    follow: 'Oglądaj rewanż',
+  },
+  reasons: {
+    timeout: 'Skończył się czas strony {{side}}.',
+    abandoned: 'Strona {{side}} opuściła partię i nie wróciła.',
+  },
+  deck: {
+    uses: 'Talia: {{name}}, wersja {{version}} ({{id}})',
+    reconstructed: 'częściowo zrekonstruowana',
+  },
+  replay: {
+    title: 'Powtórka',
+    watch: 'Obejrzyj powtórkę',
+    export: 'Zapisz plik zapisu partii',
+    importLink: 'Otwórz plik zapisu partii',
+    loading: 'Wczytywanie zapisu…',
+    move: 'Ruch {{index}} z {{count}}',
+    start: 'Przed pierwszym ruchem',
+    first: 'Początek',
+    previous: 'Wstecz',
+    next: 'Dalej',
+    last: 'Koniec',
+    position: 'Pozycja',
+    failed: 'Tego zapisu nie da się odtworzyć: {{reason}}',
+  },
+  importPage: {
+    title: 'Odtwórz plik zapisu partii',
+    intro: 'Upuść tutaj zapis partii (.json) albo go wybierz.',
+    choose: 'Plik zapisu',
+    notJson: 'Ten plik nie jest w formacie JSON.',
+    invalid: 'Ten plik nie jest zapisem partii:',
+  },
+  decksPage: {
+    title: 'Talie',
+    intro:
+      'Masz drukowaną grę? Wgraj poprawiony plik talii (JSON, najwyżej 64 KB): potem można nią tworzyć partie.',
+    choose: 'Plik talii',
+    upload: 'Wgraj',
+    uploading: 'Wgrywanie…',
+    notJson: 'Ten plik nie jest w formacie JSON.',
+    tooLarge: 'Ten plik jest większy niż 64 KB.',
+    errors: 'Talia ma błędy:',
+    stored: 'Zapisano: {{name}} (wersja {{version}}). Wybierz ją przy tworzeniu partii.',
+    known: 'Talie na tym serwerze',
+    link: 'Wgraj talię',
+  },
+  errors: {
+    network: 'Nie można połączyć się z serwerem. Sprawdź połączenie.',
+    server: 'Serwer odpowiedział: {{message}}',
+  },
+};

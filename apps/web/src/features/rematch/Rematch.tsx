@@ -1,0 +1,99 @@
+import type { Seat, Side } from '@iron-curtain/game';
+import type { Presence, SeatGrant } from '@iron-curtain/protocol';
+import { useEffect, useState } from 'react';
+import { Link, navigate } from '../../app/router.tsx';
+import { paths } from '../../app/routes.ts';
+import { saveSeat } from '../../match/seatStore.ts';
+import { FeatureError, featureApi } from '../api.ts';
+import { useFeatureTranslation } from '../i18n/features.ts';
+
+const swapped = (side: Side): Side => (side === 'US' ? 'USSR' : 'US');
+
+export interface RematchOfferProps {
+  matchID: string;
+  seat: Seat;
+  credentials: string;
+  /** The side this seat played in the finished match. */
+  side: Side;
+  presence: Presence;
+}
+
+/**
+ * After the end: offer a rematch, or accept the opponent's. Once both agreed, this browser
+ * keeps its seat of the new match (same credentials, the other side) and goes to it.
+ */
+export function RematchOffer({ matchID, seat, credentials, side, presence }: RematchOfferProps) {
+  const { t } = useFeatureTranslation();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const rematch = presence.rematch ?? { offers: [], matchID: null };
+  const name = presence.players[seat].name ?? '';
+
+  useEffect(() => {
+    if (!rematch.matchID) return;
+    const grant: SeatGrant = { matchID: rematch.matchID, seat, side: swapped(side), credentials };
+    saveSeat(grant, { name });
+    navigate(paths.match(rematch.matchID));
+  }, [rematch.matchID, seat, side, credentials, name]);
+
+  const offer = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await featureApi.offerRematch(matchID, { seat, credentials });
+      if (answer.seat) {
+        saveSeat(answer.seat, { name });
+        navigate(paths.match(answer.seat.matchID));
+      }
+    } catch (e) {
+      setError(
+        e instanceof FeatureError && e.code !== 'NETWORK'
+          ? t('errors.server', { message: e.message })
+          : t('errors.network'),
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const mine = rematch.offers.includes(seat);
+  const theirs = rematch.offers.includes(seat === '0' ? '1' : '0');
+  return (
+    <section className="panel rematch" aria-label={t('rematch.title')} aria-live="polite">
+      <h2>{t('rematch.title')}</h2>
+      {rematch.matchID ? (
+        <p>{t('rematch.starting')}</p>
+      ) : mine ? (
+        <p>{t('rematch.offered')}</p>
+      ) : (
+        <>
+          {theirs && <p>{t('rematch.theyOffer')}</p>}
+          <button type="button" className="primary" disabled={busy} onClick={offer}>
+            {theirs ? t('rematch.accept') : t('rematch.offer')}
+          </button>
+        </>
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** Spectators of a finished match move on to its rematch once the players agreed. */
+export function FollowRematch({ presence }: { presence: Presence }) {
+  const { t } = useFeatureTranslation();
+  const next = presence.rematch?.matchID ?? null;
+  useEffect(() => {
+    if (next) navigate(paths.watch(next));
+  }, [next]);
+  if (!next) return null;
+  return (
+    <section className="panel rematch" aria-live="polite">
+      <p>{t('rematch.spectators')}</p>
+      <Link to={paths.watch(next)}>{t('rematch.follow')}</Link>
+    </section>
+  );
+}

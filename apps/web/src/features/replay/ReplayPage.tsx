@@ -1,0 +1,63 @@
+import { type MatchRecord, matchRecordSchema } from '@iron-curtain/game';
+import { useEffect, useState } from 'react';
+import { Link } from '../../app/router.tsx';
+import { paths } from '../../app/routes.ts';
+import { FeatureError, featureApi } from '../api.ts';
+import { useFeatureTranslation } from '../i18n/features.ts';
+import { ReplayViewer } from './ReplayViewer.tsx';
+
+/** Offers a record as a file to save (the import page reads it back). */
+export function ExportRecord({ record, matchID }: { record: MatchRecord; matchID: string }) {
+  const { t } = useFeatureTranslation();
+  const href = `data:application/json;charset=utf-8,${encodeURIComponent(JSON.stringify(record, null, 2))}`;
+  return (
+    <a className="button secondary" href={href} download={`iron-curtain-${matchID}.json`}>
+      {t('replay.export')}
+    </a>
+  );
+}
+
+/** The replay of a finished match of this server, from its stored move log. */
+export function ReplayPage({ matchID }: { matchID: string }) {
+  const { t } = useFeatureTranslation();
+  const [record, setRecord] = useState<MatchRecord | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    featureApi.record(matchID).then(
+      (json) => {
+        if (!live) return;
+        const parsed = matchRecordSchema.safeParse(json);
+        if (parsed.success) setRecord(parsed.data);
+        else setError(parsed.error.issues.map((i) => i.message).join('; '));
+      },
+      (e: unknown) => {
+        if (!live) return;
+        setError(
+          e instanceof FeatureError && e.code !== 'NETWORK'
+            ? t('errors.server', { message: e.message })
+            : t('errors.network'),
+        );
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [matchID, t]);
+  return (
+    <main className="page replay-page">
+      <header className="panel">
+        <h1>{t('replay.title')}</h1>
+        {record && <ExportRecord record={record} matchID={matchID} />}{' '}
+        <Link to={paths.replayImport()}>{t('replay.importLink')}</Link>
+      </header>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {!record && !error && <p className="loading">{t('replay.loading')}</p>}
+      {record && <ReplayViewer record={record} />}
+    </main>
+  );
+}

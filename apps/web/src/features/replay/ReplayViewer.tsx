@@ -1,0 +1,101 @@
+import {
+  type LogEntry,
+  type MatchRecord,
+  ReplayError,
+  type ReplayStep,
+  replaySteps,
+  type Seat,
+} from '@iron-curtain/game';
+import { useMemo, useState } from 'react';
+import { MatchView } from '../../board/MatchView.tsx';
+import { useFeatureTranslation } from '../i18n/features.ts';
+
+/** Every position of a record, or why it cannot be replayed. */
+export function stepsOf(record: MatchRecord): { steps: ReplayStep[]; error: string | null } {
+  const steps: ReplayStep[] = [];
+  try {
+    for (const step of replaySteps(record)) steps.push(step);
+    return { steps, error: null };
+  } catch (error) {
+    const reason = error instanceof ReplayError || error instanceof Error ? error.message : '';
+    return { steps, error: reason };
+  }
+}
+
+const noMove = () => undefined;
+
+/** A record played back move by move through the engine, with the table as a spectator sees it. */
+export function ReplayViewer({
+  record,
+  names,
+}: {
+  record: MatchRecord;
+  names?: Record<Seat, string>;
+}) {
+  const { t } = useFeatureTranslation();
+  const { steps, error } = useMemo(() => stepsOf(record), [record]);
+  const [at, setAt] = useState(0);
+  const last = steps.length - 1;
+  const step = steps[Math.min(at, last)];
+  const log = useMemo<LogEntry[]>(
+    () => steps.slice(0, at + 1).flatMap((s) => s.entries),
+    [steps, at],
+  );
+  if (error !== null && steps.length === 0) {
+    return (
+      <p className="error" role="alert">
+        {t('replay.failed', { reason: error })}
+      </p>
+    );
+  }
+  if (!step) return null;
+  const sides = record.setupData.sides;
+  const shown = names ?? { '0': sides['0'], '1': sides['1'] };
+  const go = (index: number) => setAt(Math.max(0, Math.min(last, index)));
+  return (
+    <div className="replay" data-step={at}>
+      {error !== null && (
+        <p className="error" role="alert">
+          {t('replay.failed', { reason: error })}
+        </p>
+      )}
+      <nav className="panel replay-controls" aria-label={t('replay.title')}>
+        <button type="button" onClick={() => go(0)} disabled={at === 0}>
+          {t('replay.first')}
+        </button>
+        <button type="button" onClick={() => go(at - 1)} disabled={at === 0}>
+          {t('replay.previous')}
+        </button>
+        <button type="button" onClick={() => go(at + 1)} disabled={at === last}>
+          {t('replay.next')}
+        </button>
+        <button type="button" onClick={() => go(last)} disabled={at === last}>
+          {t('replay.last')}
+        </button>
+        <label>
+          {t('replay.position')}{' '}
+          <input
+            type="range"
+            min={0}
+            max={last}
+            value={at}
+            onChange={(event) => go(Number(event.currentTarget.value))}
+          />
+        </label>
+        <output aria-live="polite">
+          {at === 0 ? t('replay.start') : t('replay.move', { index: at, count: last })}
+        </output>
+      </nav>
+      <MatchView
+        view={step.state}
+        seat={null}
+        names={shown}
+        log={log}
+        recent={step.entries}
+        pending={false}
+        connected={false}
+        onMove={noMove}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,376 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_DECK, legalMoves, type MatchRecord, replaySteps } from '@iron-curtain/game';
+import type { ClockState, Presence } from '@iron-curtain/protocol';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ClaimWin } from '../src/features/abandon/ClaimWin.tsx';
+import { formatClock, MatchClock } from '../src/features/clock/MatchClock.tsx';
+import { DeckUploadPage } from '../src/features/decks/DeckUploadPage.tsx';
+import { featureResources } from '../src/features/i18n/features.ts';
+import { FollowRematch, RematchOffer } from '../src/features/rematch/Rematch.tsx';
+import { ReplayImportPage } from '../src/features/replay/ReplayImportPage.tsx';
+import { loadSeat } from '../src/match/seatStore.ts';
+
+const MATCH = 'match-0001';
+const NEXT = 'match-0002';
+const CREDENTIALS = 'c'.repeat(24);
+
+type Reply = { status: number; body: unknown };
+
+function mockServer(replies: Record<string, Reply>) {
+  const calls: { method: string; url: string; body: unknown }[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      const method = init?.method ?? 'GET';
+      calls.push({ method, url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+      const reply = replies[`${method} ${url}`];
+      if (!reply) throw new TypeError('Failed to fetch');
+      return new Response(JSON.stringify(reply.body), { status: reply.status });
+    }),
+  );
+  return calls;
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  window.history.replaceState(null, '', '/');
+});
+
+const presence = (change: Partial<Presence> = {}): Presence => ({
+  matchID: MATCH,
+  players: {
+    '0': { name: 'Ann', connected: true, awayMs: null },
+    '1': { name: 'Boris', connected: true, awayMs: null },
+  },
+  spectators: 0,
+  status: 'playing',
+  result: null,
+  graceMs: 60_000,
+  ...change,
+});
+
+const file = (text: string, name = 'file.json') =>
+  new File([text], name, { type: 'application/json' });
+
+describe('the features’ translations', () => {
+  const leaves = (value: unknown, prefix = ''): Map<string, string> =>
+    new Map(
+      Object.entries(value as Record<string, unknown>).flatMap(([k, v]) =>
+        typeof v === 'string' ? [[`${prefix}${k}`, v]] : [...leaves(v, `${prefix}${k}.`)],
+      ),
+    );
+  const holes = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+
+  it('have every key and placeholder English has, in every language', () => {
+    const english = leaves(featureResources.en);
+    for (const [language, resources] of Object.entries(featureResources)) {
+      const own = leaves(resources);
+      expect({ language, keys: [...own.keys()] }).toEqual({ language, keys: [...english.keys()] });
+      for (const [key, text] of english) {
+        expect({ language, key, holes: holes(own.get(key) ?? '') }).toEqual({
+          language,
+          key,
+          holes: holes(text),
+        });
+      }
+    }
+  });
+});
+
+describe('the features’ source', () => {
+  it('names only keys the features’ English texts have', () => {
+    const src = path.resolve(import.meta.dirname, '../src/features');
+    const english = new Set(
+      (function keys(value: unknown, prefix = ''): string[] {
+        return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) =>
+          typeof v === 'string' ? [`${prefix}${k}`] : keys(v, `${prefix}${k}.`),
+        );
+      })(featureResources.en),
+    );
+    const unknown: string[] = [];
+    for (const file of fs.readdirSync(src, { recursive: true, encoding: 'utf8' })) {
+      if (!/\.tsx?$/.test(file)) continue;
+      const text = fs.readFileSync(path.join(src, file), 'utf8');
+      for (const m of text.matchAll(/\bt\(\s*[`']([\w.-]+)[`']/g)) {
+        if (!english.has(m[1] as string)) unknown.push(`${file}: ${m[1]}`);
+      }
+    }
+    expect(unknown).toEqual([]);
+  });
+});
+
+describe('the match clock', () => {
+  it('formats minutes and seconds, rounding up', () => {
+    expect(formatClock(65_000)).toBe('1:05');
+    expect(formatClock(1)).toBe('0:01');
+    expect(formatClock(-5)).toBe('0:00');
+  });
+
+  it('counts the running seat down from when the clock arrived, the other stands', () => {
+    vi.useFakeTimers();
+    const clock: ClockState = {
+      perPlayerMs: 300_000,
+      remainingMs: { '0': 65_000, '1': 30_000 },
+      running: '0',
+    };
+    render(
+      <MatchClock
+        clock={clock}
+        receivedAt={Date.now()}
+        sides={{ '0': 'US', '1': 'USSR' }}
+        names={{ '0': 'Ann', '1': 'Boris' }}
+      />,
+    );
+    expect(screen.getByText('US (Ann): 1:05')).toBeTruthy();
+    expect(screen.getByText('USSR (Boris): 0:30')).toBeTruthy();
+    act(() => vi.advanceTimersByTime(5_000));
+    expect(screen.getByText('US (Ann): 1:00')).toBeTruthy();
+    expect(screen.getByText('USSR (Boris): 0:30')).toBeTruthy();
+  });
+});
+
+describe('claiming the win', () => {
+  it('is offered once the opponent has been away for the grace period, and sends the claim', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+    const calls = mockServer({
+      [`POST /api/matches/${MATCH}/claim`]: {
+        status: 409,
+        body: { error: { code: 'OPPONENT_CONNECTED', message: 'your opponent is connected' } },
+      },
+    });
+    render(
+      <ClaimWin
+        matchID={MATCH}
+        seat="0"
+        credentials={CREDENTIALS}
+        presence={presence({
+          players: {
+            '0': { name: 'Ann', connected: true, awayMs: null },
+            '1': { name: 'Boris', connected: false, awayMs: 50_000 },
+          },
+        })}
+        presenceAt={Date.now()}
+        clock={null}
+        clockAt={0}
+      />,
+    );
+    const button = screen.getByRole('button', { name: 'Claim the win' }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    expect(screen.getByText(/claim the win in 10 s/)).toBeTruthy();
+    act(() => vi.advanceTimersByTime(10_000));
+    expect(button.disabled).toBe(false);
+    vi.useRealTimers();
+    fireEvent.click(button);
+    await screen.findByText('The server answered: your opponent is connected');
+    expect(calls).toEqual([
+      {
+        method: 'POST',
+        url: `/api/matches/${MATCH}/claim`,
+        body: { seat: '0', credentials: CREDENTIALS },
+      },
+    ]);
+  });
+
+  it('shows nothing while the opponent is connected', () => {
+    const { container } = render(
+      <ClaimWin
+        matchID={MATCH}
+        seat="0"
+        credentials={CREDENTIALS}
+        presence={presence()}
+        presenceAt={Date.now()}
+        clock={null}
+        clockAt={0}
+      />,
+    );
+    expect(container.textContent).toBe('');
+  });
+});
+
+describe('the rematch', () => {
+  const finished = (rematch: Presence['rematch']) =>
+    presence({
+      status: 'finished',
+      result: { winner: '0', winnerSide: 'US', reason: 'final' },
+      rematch,
+    });
+
+  it('offers, then follows both players into the new match with sides swapped', async () => {
+    const calls = mockServer({
+      [`POST /api/matches/${MATCH}/rematch`]: {
+        status: 200,
+        body: { rematch: { offers: ['0'], matchID: null }, seat: null },
+      },
+    });
+    const { rerender } = render(
+      <RematchOffer
+        matchID={MATCH}
+        seat="0"
+        credentials={CREDENTIALS}
+        side="US"
+        presence={finished({ offers: [], matchID: null })}
+      />,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Offer a rematch' }));
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]?.body).toEqual({ seat: '0', credentials: CREDENTIALS });
+    rerender(
+      <RematchOffer
+        matchID={MATCH}
+        seat="0"
+        credentials={CREDENTIALS}
+        side="US"
+        presence={finished({ offers: ['0'], matchID: null })}
+      />,
+    );
+    expect(screen.getByText(/waiting for your opponent/)).toBeTruthy();
+    rerender(
+      <RematchOffer
+        matchID={MATCH}
+        seat="0"
+        credentials={CREDENTIALS}
+        side="US"
+        presence={finished({ offers: ['0', '1'], matchID: NEXT })}
+      />,
+    );
+    await waitFor(() => expect(window.location.pathname).toBe(`/match/${NEXT}`));
+    expect(loadSeat(NEXT)).toMatchObject({ seat: '0', side: 'USSR', credentials: CREDENTIALS });
+  });
+
+  it('lets the second player accept', () => {
+    render(
+      <RematchOffer
+        matchID={MATCH}
+        seat="1"
+        credentials={CREDENTIALS}
+        side="USSR"
+        presence={finished({ offers: ['0'], matchID: null })}
+      />,
+    );
+    expect(screen.getByText(/Your opponent offers a rematch/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Accept the rematch' })).toBeTruthy();
+  });
+
+  it('moves spectators on to the rematch', async () => {
+    render(<FollowRematch presence={finished({ offers: ['0', '1'], matchID: NEXT })} />);
+    await waitFor(() => expect(window.location.pathname).toBe(`/watch/${NEXT}`));
+  });
+});
+
+/** A real record: the first legal moves of a seeded deal. */
+function shortRecord(): MatchRecord {
+  const record: MatchRecord = {
+    setupData: { sides: { '0': 'US', '1': 'USSR' } },
+    seed: 'replay-test',
+    moves: [],
+  };
+  for (let i = 0; i < 3; i++) {
+    const steps = [...replaySteps(record)];
+    const state = steps.at(-1)?.state;
+    const seat = state?.decision?.seat;
+    if (!state || !seat) break;
+    const move = legalMoves(state, seat)[0];
+    if (!move) break;
+    record.moves.push({ playerID: seat, move: move.move, args: move.args });
+  }
+  return record;
+}
+
+describe('importing a record file', () => {
+  it('lists why a file is not a record', async () => {
+    render(<ReplayImportPage />);
+    const input = screen.getByLabelText('Record file');
+    fireEvent.change(input, { target: { files: [file('{"setupData": {}, "moves": [1]}')] } });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('This file is not a match record');
+    expect(alert.textContent).toContain('setupData.sides');
+    expect(alert.textContent).toContain('moves.0');
+    fireEvent.change(input, { target: { files: [file('not json')] } });
+    await screen.findByText('This file is not JSON.');
+  });
+
+  it('replays a valid record move by move', async () => {
+    const record = shortRecord();
+    render(<ReplayImportPage />);
+    fireEvent.change(screen.getByLabelText('Record file'), {
+      target: { files: [file(JSON.stringify(record))] },
+    });
+    await screen.findByText('Before the first move');
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByText(`Move 1 of ${record.moves.length}`)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Last' }));
+    expect(screen.getByText(`Move ${record.moves.length} of ${record.moves.length}`)).toBeTruthy();
+  });
+});
+
+describe('uploading a deck', () => {
+  const deckFile = () => ({
+    id: DEFAULT_DECK.id,
+    version: '2',
+    name: 'Printed cards',
+    regions: DEFAULT_DECK.regions,
+    starter: DEFAULT_DECK.starter,
+    cards: DEFAULT_DECK.cards.map(({ eventText, effects: _, ...card }) => ({
+      ...card,
+      event: eventText,
+    })),
+  });
+
+  it('shows each bad field before sending anything', async () => {
+    const calls = mockServer({
+      'GET /api/decks': { status: 200, body: { decks: [] } },
+    });
+    render(<DeckUploadPage />);
+    const bad = deckFile();
+    (bad.cards[1] as { command: number | null }).command = 9;
+    fireEvent.change(screen.getByLabelText('Deck file'), {
+      target: { files: [file(JSON.stringify(bad))] },
+    });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('cards[1].command: command value must be 1 to 4');
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+  });
+
+  it('uploads a valid deck and shows the server’s field errors when it refuses', async () => {
+    const info = {
+      id: DEFAULT_DECK.id,
+      version: '2',
+      name: 'Printed cards',
+      hash: 'a'.repeat(64),
+      reconstructed: true,
+    };
+    const calls = mockServer({
+      'GET /api/decks': { status: 200, body: { decks: [info] } },
+      'POST /api/decks': { status: 201, body: { deck: info } },
+    });
+    render(<DeckUploadPage />);
+    fireEvent.change(screen.getByLabelText('Deck file'), {
+      target: { files: [file(JSON.stringify(deckFile()))] },
+    });
+    await screen.findByText(/Stored: Printed cards \(version 2\)/);
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ name: 'Printed cards' });
+    expect(screen.getByText(/aaaaaaaaaaaa/)).toBeTruthy();
+
+    mockServer({
+      'GET /api/decks': { status: 200, body: { decks: [] } },
+      'POST /api/decks': {
+        status: 400,
+        body: {
+          error: {
+            code: 'BAD_DECK',
+            message: 'the deck file has errors',
+            issues: [{ path: 'cards[3].name', message: 'refused here' }],
+          },
+        },
+      },
+    });
+    fireEvent.change(screen.getByLabelText('Deck file'), {
+      target: { files: [file(JSON.stringify(deckFile()))] },
+    });
+    await screen.findByText('refused here', { exact: false });
+    expect(screen.getByText('cards[3].name')).toBeTruthy();
+  });
+});
