@@ -24,11 +24,12 @@ export function FinalScoringShow({ view }: { view: State }) {
   const [closed, setClosed] = useState(false);
   const done = shown >= beats.length;
 
+  // One timer per beat: each shown beat schedules the next.
   useEffect(() => {
-    if (reduced || done || closed) return;
+    if (reduced || closed || shown >= beats.length) return;
     const timer = setTimeout(() => setShown((n) => n + 1), BEAT_MS);
     return () => clearTimeout(timer);
-  }, [reduced, done, closed]);
+  }, [reduced, closed, shown, beats.length]);
 
   if (beats.length === 0 || closed) return null;
   const current = beats[Math.min(shown, beats.length) - 1];

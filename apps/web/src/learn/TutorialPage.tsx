@@ -74,7 +74,7 @@ export function TutorialPage() {
       <section
         className="panel tutorial-hint"
         aria-label={t('tutorial.title')}
-        data-hint={decision?.kind ?? 'over'}
+        data-hint={state.result ? 'over' : botToMove ? 'wait' : (decision?.kind ?? 'over')}
       >
         <p>{hint}</p>
         <button

@@ -1,0 +1,116 @@
+import { DEFAULT_DECK, HIDDEN_CARD, indexDeck } from '@iron-curtain/game';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { HotseatPage } from '../src/hotseat/HotseatPage.tsx';
+import { RulesPage } from '../src/learn/RulesPage.tsx';
+import { TUTORIAL_SETUP, TutorialPage } from '../src/learn/TutorialPage.tsx';
+import { seeded } from './fixtures.ts';
+
+const deck = indexDeck(DEFAULT_DECK);
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const handCards = () =>
+  [...document.querySelectorAll('section.own-hand [data-card]')].map((e) =>
+    e.getAttribute('data-card'),
+  );
+
+describe('hot-seat', () => {
+  it('hides each hand behind a pass-the-device screen and shows each seat only its own view', () => {
+    // The same deal on every run.
+    vi.spyOn(Math, 'random').mockImplementation(seeded(5));
+    render(<HotseatPage />);
+    fireEvent.change(screen.getByLabelText('Name of the US player'), { target: { value: 'Ann' } });
+    fireEvent.change(screen.getByLabelText('Name of the USSR player'), {
+      target: { value: 'Boris' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Start the game' }));
+
+    // The USSR chooses who goes first: the table stays covered until Boris says he holds the device.
+    expect(screen.getByRole('heading', { name: 'Pass the device to Boris (USSR)' })).toBeTruthy();
+    expect(document.querySelector('[data-card]')).toBeNull();
+    expect(document.activeElement?.textContent).toBe('I am Boris: show my hand');
+    fireEvent.click(screen.getByRole('button', { name: 'I am Boris: show my hand' }));
+    const borisHand = handCards();
+    expect(borisHand).toHaveLength(5);
+    expect(borisHand).not.toContain(HIDDEN_CARD);
+    expect(document.querySelectorAll('[data-hidden-hand="US"] .card-back')).toHaveLength(5);
+
+    // Boris lets the US go first: the device passes to Ann, who sees her own five cards.
+    fireEvent.click(screen.getByRole('button', { name: 'The US goes first' }));
+    expect(screen.getByRole('heading', { name: 'Pass the device to Ann (US)' })).toBeTruthy();
+    expect(document.querySelector('[data-card]')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'I am Ann: show my hand' }));
+    const annHand = handCards();
+    expect(annHand).toHaveLength(5);
+    expect(annHand.some((id) => borisHand.includes(id))).toBe(false);
+    // What Boris did is on Ann's screen.
+    expect(screen.getByRole('region', { name: 'Just happened' }).textContent).toContain(
+      'The USSR chose the US to go first in round 1.',
+    );
+
+    // Ann plays one of her own flag's cards: she decides next (Event or Command), no cover.
+    const own = [...document.querySelectorAll<HTMLElement>('[data-choice="hand"]')].find(
+      (e) => deck.card(e.getAttribute('data-card') as string).flag === 'US',
+    );
+    expect(own).toBeDefined();
+    fireEvent.click(own as HTMLElement);
+    fireEvent.click(document.querySelector('[data-choice="cell"]') as HTMLElement);
+    expect(screen.getByRole('region', { name: 'Decision' }).getAttribute('data-decision')).toBe(
+      'chooseAction',
+    );
+    expect(handCards()).toHaveLength(4);
+  });
+});
+
+describe('the tutorial', () => {
+  it('starts from the fixed deal and the easy bot answers in the browser', async () => {
+    render(<TutorialPage />);
+    // The USSR (the bot) chooses who goes first, then the learner sees the fixed hand.
+    await waitFor(
+      () =>
+        expect(document.querySelector('[data-hint]')?.getAttribute('data-hint')).not.toBe(
+          'chooseFirstPlayer',
+        ),
+      { timeout: 5000 },
+    );
+    expect(handCards().sort()).toEqual([...(TUTORIAL_SETUP.deal?.['0'] ?? [])].sort());
+    const hint = document.querySelector('[data-hint]') as HTMLElement;
+    // Whoever goes first, the learner is told what to do when it is their decision.
+    await waitFor(() => expect(hint.getAttribute('data-hint')).toBe('playCard'), { timeout: 5000 });
+    expect(hint.textContent).toContain('Pick a card from your hand.');
+    fireEvent.click(document.querySelector('[data-choice="hand"]') as HTMLElement);
+    fireEvent.click(document.querySelector('[data-choice="cell"]') as HTMLElement);
+    expect(hint.getAttribute('data-hint')).toBe('chooseAction');
+    expect(hint.textContent).toContain('event');
+  });
+
+  it('starts again from the same deal', async () => {
+    vi.useFakeTimers();
+    try {
+      render(<TutorialPage />);
+      await act(() => vi.advanceTimersByTimeAsync(2000));
+      const first = handCards();
+      fireEvent.click(screen.getByRole('button', { name: 'Start again' }));
+      await act(() => vi.advanceTimersByTimeAsync(2000));
+      expect(handCards()).toEqual(first);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('the rules page', () => {
+  it('lists every card of the deck and marks the reconstructed fields', () => {
+    render(<RulesPage />);
+    const cards = screen.getByRole('region', { name: 'The cards of this deck' });
+    expect(within(cards).getAllByRole('row')).toHaveLength(1 + 19);
+    const france = cards.querySelector('[data-card="france"]') as HTMLElement;
+    // deck.md: France's command value and event are reconstructed.
+    expect(france.querySelectorAll('.recon').length).toBeGreaterThanOrEqual(1);
+    expect(france.textContent).toContain('Command 3 on region Europe');
+    expect(screen.getByRole('heading', { name: 'About the deck' })).toBeTruthy();
+  });
+});
