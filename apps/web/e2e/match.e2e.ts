@@ -201,6 +201,17 @@ describe('a match in the browser', () => {
     expect(await watcher.locator('section[aria-label="Move log"] li').count()).toBe(logLength);
     for (const page of [ann, boris, watcher]) expect(await refusal(page)).toBeNull();
 
+    // 8. The finished match replays move by move from its stored record, to the same table.
+    await watcher.getByRole('link', { name: 'Replay this match' }).click();
+    await watcher.getByText('Before the first move').waitFor({ timeout: 15_000 });
+    await watcher.getByRole('button', { name: 'Last' }).click();
+    expect((await tableCards(watcher)).sort()).toEqual([...finalTable].sort());
+    expect(await watcher.locator('output').textContent()).toMatch(/^Move (\d+) of \1$/);
+    expect(
+      await watcher.getByRole('link', { name: 'Save the record file' }).getAttribute('href'),
+    ).toMatch(/^data:application\/json/);
+    await shot(watcher, '6-replay');
+
     await shot(ann, '5-end-host');
     await shot(boris, '5-end-guest-mobile');
     await shot(watcher, '5-end-spectator');

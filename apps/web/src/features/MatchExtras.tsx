@@ -1,3 +1,4 @@
+import './features.css';
 import { type Deck, isReconstructed, type Seat, type Side } from '@iron-curtain/game';
 import type { ClockState, Presence } from '@iron-curtain/protocol';
 import { useEffect, useState } from 'react';
@@ -67,7 +68,7 @@ export function MatchExtras({
         />
       )}
       {finished && loser && (reason === 'timeout' || reason === 'abandoned') && (
-        <p className="end-reason" data-reason={reason}>
+        <p className="result-reason" data-reason={reason}>
           {t(`reasons.${reason}`, { side: loser })}
         </p>
       )}

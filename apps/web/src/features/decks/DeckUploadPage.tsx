@@ -1,3 +1,4 @@
+import '../features.css';
 import { DeckError, loadDeck } from '@iron-curtain/game';
 import { type DeckList, MAX_DECK_BYTES } from '@iron-curtain/protocol';
 import { useCallback, useEffect, useState } from 'react';

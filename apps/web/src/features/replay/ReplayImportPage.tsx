@@ -1,3 +1,4 @@
+import '../features.css';
 import { type MatchRecord, matchRecordSchema } from '@iron-curtain/game';
 import { useState } from 'react';
 import { useFeatureTranslation } from '../i18n/features.ts';

@@ -1,3 +1,4 @@
+import '../features.css';
 import {
   type LogEntry,
   type MatchRecord,
@@ -53,7 +54,7 @@ export function ReplayViewer({
   const shown = names ?? { '0': sides['0'], '1': sides['1'] };
   const go = (index: number) => setAt(Math.max(0, Math.min(last, index)));
   return (
-    <div className="replay" data-step={at}>
+    <div className="replay" data-replay-step={at}>
       {error !== null && (
         <p className="error" role="alert">
           {t('replay.failed', { reason: error })}
