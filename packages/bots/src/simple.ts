@@ -38,43 +38,74 @@ export function greedyMove(state: State, seat: Seat, rng: Rng): Move {
   return best(candidateMoves(state, seat), (m) => markerFor(after(state, seat, m), seat), rng);
 }
 
+/** Decisions made one cube, removal or move at a time. */
+const isStepDecision = (state: State): boolean => {
+  const kind = state.decision?.kind;
+  return kind === 'placeCubes' || kind === 'removeCubes' || kind === 'moveCard';
+};
+
+/** The seat's lead on a card (its cubes minus the opponent's). */
+function leadOn(state: State, seat: Seat, cardId: unknown): number {
+  const card = state.table.find((p) => p.cardId === cardId);
+  if (!card) return 0;
+  return state.sides[seat] === 'US'
+    ? card.cubes.US - card.cubes.USSR
+    : card.cubes.USSR - card.cubes.US;
+}
+
+/**
+ * Candidate moves, except that with an empty supply each target keeps only one
+ * card to take the cube from: where the seat leads most. This keeps a step with
+ * an empty supply from multiplying the options by the number of cards.
+ */
+function mediumCandidates(state: State, seat: Seat): Move[] {
+  const moves = candidateMoves(state, seat);
+  if (!moves.some((m) => m.move === 'placeCube' && m.args.length === 2)) return moves;
+  const byTarget = new Map<unknown, Move>();
+  for (const m of moves) {
+    if (m.move !== 'placeCube') continue;
+    const kept = byTarget.get(m.args[0]);
+    if (!kept || leadOn(state, seat, m.args[1]) > leadOn(state, seat, kept.args[1]))
+      byTarget.set(m.args[0], m);
+  }
+  return [...byTarget.values(), ...moves.filter((m) => m.move !== 'placeCube')];
+}
+
+/** The cube, removal or move of a step with the best projection right after it. */
+function stepMove(state: State, seat: Seat, rng: Rng): Move {
+  const side = state.sides[seat];
+  return best(mediumCandidates(state, seat), (m) => projection(after(state, seat, m), side), rng);
+}
+
 /**
  * Value of a state for `seat` looking through the rest of its own part of the turn:
- * choices of card, cell, action and event are searched; cubes, removals and
- * moves of one step are chosen one at a time (their effects nearly add up).
+ * choices of action and event are searched; cubes, removals and moves of one
+ * step are chosen one at a time (their effects nearly add up).
  */
 function ownTurnValue(state: State, seat: Seat, rng: Rng): number {
-  const side = state.sides[seat];
   let current = state;
   while (current.decision?.seat === seat && !current.result) {
     const kind = current.decision.kind;
     // A new turn or round is beyond this turn's horizon.
     if (kind === 'playCard' || kind === 'chooseFirstPlayer') break;
-    const moves = candidateMoves(current, seat);
-    if (kind === 'placeCubes' || kind === 'removeCubes' || kind === 'moveCard') {
-      const here = current;
-      current = after(
-        here,
-        seat,
-        best(moves, (m) => projection(after(here, seat, m), side), rng),
-      );
+    if (isStepDecision(current)) {
+      current = after(current, seat, stepMove(current, seat, rng));
       continue;
     }
     const here = current;
     let top = Number.NEGATIVE_INFINITY;
-    for (const m of moves) top = Math.max(top, ownTurnValue(after(here, seat, m), seat, rng));
+    for (const m of mediumCandidates(here, seat))
+      top = Math.max(top, ownTurnValue(after(here, seat, m), seat, rng));
     return top;
   }
-  return projection(current, side);
+  return projection(current, state.sides[seat]);
 }
 
 /** Medium: the best projection after finishing its own part of the turn. */
 export function mediumMove(state: State, seat: Seat, rng: Rng): Move {
-  return best(
-    candidateMoves(state, seat),
-    (m) => ownTurnValue(after(state, seat, m), seat, rng),
-    rng,
-  );
+  if (isStepDecision(state)) return stepMove(state, seat, rng);
+  const moves = mediumCandidates(state, seat);
+  return best(moves, (m) => ownTurnValue(after(state, seat, m), seat, rng), rng);
 }
 
 /** How often easy plays a random sensible move instead of its one-step best. */
