@@ -1,6 +1,6 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
-import '../src/i18n/i18n.ts';
+import { setLanguage } from '../src/i18n/i18n.ts';
 
 afterEach(() => {
   cleanup();
@@ -9,3 +9,6 @@ afterEach(() => {
 
 // jsdom has no layout: page changes scroll to the top in a browser, here they need not.
 window.scrollTo = () => undefined;
+
+// The texts load on demand, as in the browser: English before any test renders.
+await setLanguage('en', { remember: false });

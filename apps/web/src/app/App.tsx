@@ -1,16 +1,36 @@
+import { lazy, type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DeckUploadPage } from '../features/decks/DeckUploadPage.tsx';
-import { ReplayImportPage } from '../features/replay/ReplayImportPage.tsx';
-import { ReplayPage } from '../features/replay/ReplayPage.tsx';
-import { HotseatPage } from '../hotseat/HotseatPage.tsx';
-import { RulesPage } from '../learn/RulesPage.tsx';
-import { TutorialPage } from '../learn/TutorialPage.tsx';
 import { HomePage } from '../lobby/HomePage.tsx';
 import { JoinPage } from '../lobby/JoinPage.tsx';
 import { MatchScreen } from '../match/MatchScreen.tsx';
 import { PlayPage } from '../match/PlayPage.tsx';
 import { Link, useRoute } from './router.tsx';
 import { paths } from './routes.ts';
+
+// Pages away from the match load on demand, keeping the match page's first download small.
+const RulesPage = lazy(() =>
+  import('../learn/RulesPage.tsx').then((m) => ({ default: m.RulesPage })),
+);
+const TutorialPage = lazy(() =>
+  import('../learn/TutorialPage.tsx').then((m) => ({ default: m.TutorialPage })),
+);
+const HotseatPage = lazy(() =>
+  import('../hotseat/HotseatPage.tsx').then((m) => ({ default: m.HotseatPage })),
+);
+const ReplayPage = lazy(() =>
+  import('../features/replay/ReplayPage.tsx').then((m) => ({ default: m.ReplayPage })),
+);
+const ReplayImportPage = lazy(() =>
+  import('../features/replay/ReplayImportPage.tsx').then((m) => ({ default: m.ReplayImportPage })),
+);
+const DeckUploadPage = lazy(() =>
+  import('../features/decks/DeckUploadPage.tsx').then((m) => ({ default: m.DeckUploadPage })),
+);
+
+function OnDemand({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  return <Suspense fallback={<p className="loading">{t('app.loading')}</p>}>{children}</Suspense>;
+}
 
 export function App() {
   const route = useRoute();
@@ -25,17 +45,41 @@ export function App() {
     case 'watch':
       return <MatchScreen key={route.matchID} matchID={route.matchID} seat={null} />;
     case 'rules':
-      return <RulesPage />;
+      return (
+        <OnDemand>
+          <RulesPage />
+        </OnDemand>
+      );
     case 'tutorial':
-      return <TutorialPage />;
+      return (
+        <OnDemand>
+          <TutorialPage />
+        </OnDemand>
+      );
     case 'hotseat':
-      return <HotseatPage />;
+      return (
+        <OnDemand>
+          <HotseatPage />
+        </OnDemand>
+      );
     case 'replay':
-      return <ReplayPage key={route.matchID} matchID={route.matchID} />;
+      return (
+        <OnDemand>
+          <ReplayPage key={route.matchID} matchID={route.matchID} />
+        </OnDemand>
+      );
     case 'replayImport':
-      return <ReplayImportPage />;
+      return (
+        <OnDemand>
+          <ReplayImportPage />
+        </OnDemand>
+      );
     case 'decks':
-      return <DeckUploadPage />;
+      return (
+        <OnDemand>
+          <DeckUploadPage />
+        </OnDemand>
+      );
     case 'notFound':
       return (
         <main className="page">

@@ -10,6 +10,7 @@ export const de: Resources = {
     rules: 'Regeln',
     tutorial: 'Einführung',
     hotseat: 'Zu zweit an einem Gerät',
+    loading: 'Wird geladen…',
     language: 'Sprache',
     notFoundTitle: 'Diese Seite gibt es nicht',
     notFound: '{{path}} ist keine Seite dieser Website.',

@@ -17,6 +17,7 @@ export const en: Resources = {
     rules: 'Rules',
     tutorial: 'Tutorial',
     hotseat: 'Two on one device',
+    loading: 'Loading…',
     language: 'Language',
     notFoundTitle: 'No such page',
     notFound: '{{path}} is not a page of this site.',

@@ -10,6 +10,7 @@ export const fr: Resources = {
     rules: 'Règles',
     tutorial: 'Didacticiel',
     hotseat: 'À deux sur un appareil',
+    loading: 'Chargement…',
     language: 'Langue',
     notFoundTitle: 'Page introuvable',
     notFound: "{{path}} n'est pas une page de ce site.",

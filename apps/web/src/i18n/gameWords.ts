@@ -1,5 +1,6 @@
 import {
   type Card,
+  DEFAULT_DECK,
   type Decision,
   type Deck,
   type EffectStep,
@@ -14,10 +15,8 @@ import {
 import type { TFunction } from 'i18next';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { en, type Resources } from './en.ts';
 
-const englishCards = en.cards as Resources;
-const englishRegions = en.regions as Resources;
+const defaultDeck = indexDeck(DEFAULT_DECK);
 
 /**
  * The game's words in the current language, built from the engine's structured data:
@@ -35,12 +34,15 @@ export class GameWords {
 
   cardName = (deck: Deck, id: string): string => {
     const card = indexDeck(deck).card(id);
-    return englishCards[id] === card.name ? this.t(`cards.${id}`) : card.name;
+    return defaultDeck.hasCard(id) && defaultDeck.card(id).name === card.name
+      ? this.t(`cards.${id}`)
+      : card.name;
   };
 
   regionName = (deck: Deck, id: string): string => {
     const region = indexDeck(deck).region(id);
-    return englishRegions[id] === region.name ? this.t(`regions.${id}`) : region.name;
+    const known = DEFAULT_DECK.regions.find((r) => r.id === id);
+    return known?.name === region.name ? this.t(`regions.${id}`) : region.name;
   };
 
   list = (items: string[]): string =>

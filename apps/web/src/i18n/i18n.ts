@@ -1,8 +1,8 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { en, type Resources } from './en.ts';
+import type { Resources } from './en.ts';
 
-/** The languages of the published rulebooks. English is bundled; the others load when chosen. */
+/** The languages of the published rulebooks. Each one's texts load when it is chosen (main.tsx waits for them). */
 export const LANGUAGES = ['en', 'de', 'pl', 'fr'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
@@ -15,7 +15,8 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
 
 const STORAGE_KEY = 'iron-curtain:language';
 
-const loaders: Record<Exclude<Language, 'en'>, () => Promise<Resources>> = {
+const loaders: Record<Language, () => Promise<Resources>> = {
+  en: () => import('./en.ts').then((m) => m.en),
   de: () => import('./de.ts').then((m) => m.de),
   pl: () => import('./pl.ts').then((m) => m.pl),
   fr: () => import('./fr.ts').then((m) => m.fr),
@@ -46,7 +47,7 @@ export const i18n = i18next.createInstance();
 void i18n.use(initReactI18next).init({
   lng: 'en',
   fallbackLng: 'en',
-  resources: { en: { translation: en } },
+  resources: {},
   initAsync: false,
   interpolation: { escapeValue: false },
   returnNull: false,
@@ -55,8 +56,11 @@ void i18n.use(initReactI18next).init({
 
 /** Loads a language's resources if needed, switches to it and, when asked, remembers it. */
 export async function setLanguage(language: Language, { remember = true } = {}): Promise<void> {
-  if (language !== 'en' && !i18n.hasResourceBundle(language, 'translation')) {
-    i18n.addResourceBundle(language, 'translation', await loaders[language]());
+  // English is the fallback of every missing text, so it is always loaded too.
+  for (const needed of new Set<Language>(['en', language])) {
+    if (!i18n.hasResourceBundle(needed, 'translation')) {
+      i18n.addResourceBundle(needed, 'translation', await loaders[needed]());
+    }
   }
   await i18n.changeLanguage(language);
   document.documentElement.lang = language;
@@ -71,6 +75,11 @@ export async function setLanguage(language: Language, { remember = true } = {}):
 
 /** The resources of every language, for the completeness test. */
 export async function allResources(): Promise<Record<Language, Resources>> {
-  const [de, pl, fr] = await Promise.all([loaders.de(), loaders.pl(), loaders.fr()]);
+  const [en, de, pl, fr] = await Promise.all([
+    loaders.en(),
+    loaders.de(),
+    loaders.pl(),
+    loaders.fr(),
+  ]);
   return { en, de, pl, fr };
 }

@@ -10,6 +10,7 @@ export const pl: Resources = {
     rules: 'Zasady',
     tutorial: 'Samouczek',
     hotseat: 'Dwoje na jednym urządzeniu',
+    loading: 'Ładowanie…',
     language: 'Język',
     notFoundTitle: 'Nie ma takiej strony',
     notFound: '{{path}} nie jest stroną tej witryny.',

@@ -9,9 +9,9 @@ import { useTranslation } from 'react-i18next';
 import { CopyLink } from '../app/CopyLink.tsx';
 import { Link, navigate } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
-import { useGameWords } from '../i18n/gameWords.ts';
 import { ClockChoice, clockFromForm } from '../features/clock/ClockChoice.tsx';
 import { FeatureLinks } from '../features/FeatureLinks.tsx';
+import { useGameWords } from '../i18n/gameWords.ts';
 import { saveSeat } from '../match/seatStore.ts';
 import { errorMessage, lobby } from './api.ts';
 
