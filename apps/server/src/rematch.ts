@@ -1,6 +1,7 @@
 import type { Seat } from '@iron-curtain/game';
 import type { RematchResponse, rematchRequestSchema } from '@iron-curtain/protocol';
 import type { z } from 'zod';
+import { botCredentials, botSeatsOf } from './bots/credentials.ts';
 import { initialState } from './engine.ts';
 import { newClock } from './match-clock.ts';
 import { LobbyError } from './matches.ts';
@@ -10,15 +11,23 @@ import type { MatchRecord, RematchRecord, SeatRecord, Store } from './storage/in
 /**
  * The same two players again with sides swapped: each keeps its seat number and its
  * credentials (the same secret opens the new match), and plays the other side. Variants,
- * deck, clock and visibility carry over.
+ * deck, clock and visibility carry over. A computer seat stays one, at its level, with
+ * credentials derived from the new match's seed.
  */
 export function rematchOf(finished: MatchRecord, now: string): MatchRecord {
-  const swap = (p: SeatRecord): SeatRecord => ({
-    seat: p.seat,
-    side: p.side === 'US' ? 'USSR' : 'US',
-    name: p.name,
-    credentialsHash: p.credentialsHash,
-  });
+  const seed = newSeed();
+  const bots = botSeatsOf(finished);
+  const swap = (p: SeatRecord): SeatRecord => {
+    const bot = bots.find((b) => b.seat === p.seat);
+    return {
+      seat: p.seat,
+      side: p.side === 'US' ? 'USSR' : 'US',
+      name: p.name,
+      credentialsHash: bot
+        ? hashSecret(botCredentials(seed, p.seat, bot.level))
+        : p.credentialsHash,
+    };
+  };
   const players = [swap(finished.players[0]), swap(finished.players[1])] as [
     SeatRecord,
     SeatRecord,
@@ -34,7 +43,7 @@ export function rematchOf(finished: MatchRecord, now: string): MatchRecord {
     variants: finished.variants,
     deck: finished.deck,
     setupData,
-    seed: newSeed(),
+    seed,
     // Both seats are taken: an invite nobody holds.
     inviteHash: hashSecret(newInvite()),
     players,
@@ -72,7 +81,9 @@ export class RematchDesk {
     if (!rematch?.matchID) {
       rematch = await this.store.offerRematch(matchID, request.seat);
       if (!rematch) throw new LobbyError(409, 'NOT_FINISHED', 'the match is not over');
-      if (rematch.offers.length === 2 && !rematch.matchID) {
+      // A computer player always agrees.
+      const agreed = new Set([...rematch.offers, ...botSeatsOf(match).map((b) => b.seat)]);
+      if (agreed.size === 2 && !rematch.matchID) {
         const next = rematchOf(match, new Date().toISOString());
         const linked = await this.store.linkRematch(
           matchID,

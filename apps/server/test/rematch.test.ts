@@ -1,5 +1,6 @@
 import type { MatchInfo, RematchResponse } from '@iron-curtain/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { botSeatsOf } from '../src/bots/credentials.ts';
 import {
   createAndJoin,
   dropSchema,
@@ -89,5 +90,24 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('rematch on the %s store', 
     });
     spectator.close();
     ann.close();
+  });
+
+  it('against the computer starts on the player’s offer, the computer seat kept at its level', async () => {
+    const created = await request<{ matchID: string; credentials: string }>(
+      `${server.url}/api/matches`,
+      'POST',
+      { name: 'Ann', side: 'US', opponent: 'easy' },
+    );
+    const { matchID, credentials } = created.body;
+    await request(`${server.url}/api/matches/${matchID}/leave`, 'POST', { seat: '0', credentials });
+    const answer = await request<Answer>(`${server.url}/api/matches/${matchID}/rematch`, 'POST', {
+      seat: '0',
+      credentials,
+    });
+    expect(answer.body.seat).toMatchObject({ seat: '0', side: 'USSR', credentials });
+    const next = await server.store.getMatch(answer.body.rematch.matchID as string);
+    expect(next && botSeatsOf(next)).toEqual([
+      expect.objectContaining({ seat: '1', level: 'easy' }),
+    ]);
   });
 });
