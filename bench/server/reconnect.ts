@@ -4,6 +4,9 @@
  * the share of sockets synced again and the time until the last one was.
  *
  *   npm run bench:server:reconnect [-- --matches 1000 --workers 2 --limit 30 --targets ...]
+ *
+ * BENCH_PLAIN_CLIENT=1: clients do not reconnect after a server-side disconnect themselves
+ * (socket.io-client's own behaviour, which apps/web's transport relies on).
  */
 import { parseOptions } from './lib/args.ts';
 import { bounded, sleep } from './lib/bounded.ts';
@@ -13,6 +16,7 @@ import { machine, record } from './lib/report.ts';
 import { startTarget, TARGET_LABELS, type TargetKind } from './lib/targets.ts';
 
 const options = parseOptions({ matches: 1000, workers: 2, limit: 30 });
+const plainClient = process.env.BENCH_PLAIN_CLIENT === '1';
 
 interface StormRun {
   kind: TargetKind;
@@ -41,6 +45,7 @@ bounded(60 + options.targets.length * (options.limit + 240), async () => {
         matches: options.matches,
         frame,
         warmMoves: 1,
+        reconnectOnServerDisconnect: !plainClient,
       });
       const sockets = pool.opened * 2;
       let synced = sockets;
@@ -97,9 +102,9 @@ bounded(60 + options.targets.length * (options.limit + 240), async () => {
       r.kind === 'echo' ? 'n/a' : `${r.matchesKept} of ${r.matches}`,
       r.serverDisconnects,
     ]),
-    { matches: options.matches, limitS: options.limit, runs },
+    { matches: options.matches, limitS: options.limit, plainClient, runs },
   );
   console.log(
-    "\ntimes from SIGTERM; 'io server disconnect': sockets the server closed on purpose, which socket.io-client does not reconnect by itself (the bench client does)",
+    `\ntimes from SIGTERM; 'io server disconnect': sockets the server closed on purpose, which socket.io-client does not reconnect by itself (${plainClient ? 'nor did the clients here: BENCH_PLAIN_CLIENT=1' : 'the bench client does'})`,
   );
 });

@@ -34,6 +34,11 @@ export interface DriverContext {
   /** The echo payload: one real update frame. */
   frame: unknown;
   stepTimeoutMs: number;
+  /**
+   * Reconnect after a server-side disconnect (what a correct client must do itself);
+   * false behaves like socket.io-client alone, as apps/web's transport does today.
+   */
+  reconnectOnServerDisconnect: boolean;
 }
 
 /** Reconnection settings of our web client (apps/web/src/match/transport.ts). */
@@ -91,11 +96,11 @@ function waitFor<T>(
  * does not reconnect after a server-side disconnect ('io server disconnect', what a
  * graceful shutdown sends), so a client that wants to survive a restart asks again.
  */
-function reconnectAfterServerDisconnect(socket: Socket, tally: Tally): void {
+function reconnectAfterServerDisconnect(socket: Socket, tally: Tally, enabled: boolean): void {
   socket.on('disconnect', (reason) => {
     if (reason === 'io server disconnect') {
       tally.serverDisconnects += 1;
-      setTimeout(() => socket.connect(), 500 * (0.5 + Math.random()));
+      if (enabled) setTimeout(() => socket.connect(), 500 * (0.5 + Math.random()));
     }
   });
 }
@@ -130,7 +135,7 @@ class EchoMatch implements MatchDriver {
   async open() {
     for (let i = 0; i < 2; i++) {
       const socket = io(`${this.ctx.base}/echo`, SOCKET_OPTIONS);
-      reconnectAfterServerDisconnect(socket, this.tally);
+      reconnectAfterServerDisconnect(socket, this.tally, this.ctx.reconnectOnServerDisconnect);
       socket.on('disconnect', () => this.synced.delete(socket));
       let connectedBefore = false;
       socket.on('connect', () => {
@@ -213,7 +218,7 @@ class StockMatch implements MatchDriver {
         playerID,
         credentials: playerCredentials,
       };
-      reconnectAfterServerDisconnect(socket, this.tally);
+      reconnectAfterServerDisconnect(socket, this.tally, this.ctx.reconnectOnServerDisconnect);
       let syncedBefore = false;
       socket.on('connect', () => socket.emit('sync', matchID, playerID, playerCredentials, 2));
       socket.on('disconnect', () => this.synced.delete(playerID));
@@ -319,7 +324,7 @@ class OurMatch implements MatchDriver {
     for (const { seat, credentials } of grants) {
       const socket = io(`${base}/game`, { ...SOCKET_OPTIONS, query: { matchID: this.matchID } });
       const entry: (typeof this.seats)[number] = { socket, seat, credentials };
-      reconnectAfterServerDisconnect(socket, this.tally);
+      reconnectAfterServerDisconnect(socket, this.tally, this.ctx.reconnectOnServerDisconnect);
       let syncedBefore = false;
       socket.on('connect', () =>
         socket.emit('sync', { matchID: this.matchID, playerID: seat, credentials }),

@@ -15,6 +15,8 @@ export interface LoadOptions {
   warmMoves?: number;
   openConcurrency?: number;
   stepTimeoutMs?: number;
+  /** See DriverContext; true unless a benchmark asks to behave like socket.io-client alone. */
+  reconnectOnServerDisconnect?: boolean;
 }
 
 /** Client worker processes holding one target's matches. */
@@ -33,6 +35,7 @@ export class ClientPool {
       base: `http://127.0.0.1:${target.port}`,
       frame: options.frame,
       stepTimeoutMs: options.stepTimeoutMs ?? 10_000,
+      reconnectOnServerDisconnect: options.reconnectOnServerDisconnect ?? true,
     };
     const workers = Math.max(1, Math.min(options.workers, options.matches));
     const children: ChildProcess[] = [];
