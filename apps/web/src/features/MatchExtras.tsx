@@ -28,7 +28,7 @@ function DeckLine({ deck }: { deck: Deck }) {
   const { t } = useFeatureTranslation();
   return (
     <p className="deck-line" data-deck-id={deck.id}>
-      {t('deck.uses', { name: deck.name, version: deck.version, id: deck.id })}
+      {t('deck.uses', { name: deck.name, version: deck.version })}
       {isReconstructed(deck) ? ` · ${t('deck.reconstructed')}` : ''}
     </p>
   );

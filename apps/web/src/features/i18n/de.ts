@@ -34,7 +34,7 @@ export const de: FeatureResources = {
     abandoned: 'Die {{side}} hat die Partie verlassen und kam nicht zurück.',
   },
   deck: {
-    uses: 'Kartensatz: {{name}}, Version {{version}} ({{id}})',
+    uses: 'Kartensatz: {{name}}, Version {{version}}',
     reconstructed: 'teilweise rekonstruiert',
   },
   replay: {

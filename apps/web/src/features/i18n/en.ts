@@ -41,7 +41,7 @@ export const en = {
     abandoned: 'The {{side}} left the match and did not come back.',
   },
   deck: {
-    uses: 'Deck: {{name}}, version {{version}} ({{id}})',
+    uses: 'Deck: {{name}}, version {{version}}',
     reconstructed: 'partly reconstructed',
   },
   replay: {

@@ -34,7 +34,7 @@ export const fr: FeatureResources = {
     abandoned: 'Les {{side}} ont quitté la partie sans revenir.',
   },
   deck: {
-    uses: 'Paquet : {{name}}, version {{version}} ({{id}})',
+    uses: 'Paquet : {{name}}, version {{version}}',
     reconstructed: 'en partie reconstitué',
   },
   replay: {

@@ -34,7 +34,7 @@ export const pl: FeatureResources = {
     abandoned: 'Strona {{side}} opuściła partię i nie wróciła.',
   },
   deck: {
-    uses: 'Talia: {{name}}, wersja {{version}} ({{id}})',
+    uses: 'Talia: {{name}}, wersja {{version}}',
     reconstructed: 'częściowo zrekonstruowana',
   },
   replay: {
