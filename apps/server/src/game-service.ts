@@ -384,6 +384,9 @@ export class GameService {
     this.deps.presence.leave(seating.matchID, seating.seat);
     this.deps.metrics.matchesActive.set(this.deps.presence.size);
     this.fanout.unwatch(seating.matchID);
+    // At shutdown every socket leaves at once: nobody left, the server did. Absence then
+    // counts from the next start, and the clients reconnect to the next process.
+    if (this.closing) return;
     if (seating.seat !== null) this.seatLeft(seating.matchID, seating.seat);
     this.matchChanged(seating.matchID);
   }
@@ -604,7 +607,8 @@ export class GameService {
     this.timekeeper.stop();
     this.closing = true;
     await this.deps.queues.drain();
-    this.io.of(GAME_NAMESPACE).disconnectSockets(true);
+    // io.close() drops the transports without socket.io's DISCONNECT packet: a client told
+    // 'io server disconnect' would never reconnect by itself; after 'transport close' it does.
     await new Promise<void>((resolve) => this.io.close(() => resolve()));
   }
 }
