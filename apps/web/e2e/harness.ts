@@ -25,8 +25,41 @@ const CHROMIUM_ARGS = [
 /** The server bundle the e2e test and the web benches run (a private copy, git-ignored). */
 const SERVER_BUNDLE = path.join(ARTIFACTS, 'web-e2e-server', 'main.js');
 
-/** Builds the web client into apps/web/dist (what the server serves) and bundles the server with its own bundler. */
+/** Marks the build of this Vitest run, so a second e2e file neither rebuilds nor empties dist under the first. */
+const BUILD_MARK = path.join(ARTIFACTS, 'web-e2e-build.mark');
+const BUILD_LOCK = path.join(ARTIFACTS, 'web-e2e-build.lock');
+
+/** Builds once per Vitest run (e2e files run in parallel workers of one parent process). */
 export async function buildAll(): Promise<void> {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const run = String(process.ppid);
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    try {
+      fs.mkdirSync(BUILD_LOCK);
+      break;
+    } catch {
+      // A lock left by a run that was killed: older than any build takes.
+      const age = Date.now() - (fs.statSync(BUILD_LOCK, { throwIfNoEntry: false })?.mtimeMs ?? 0);
+      if (age > 600_000) fs.rmSync(BUILD_LOCK, { recursive: true, force: true });
+      if (Date.now() > deadline)
+        throw new Error(`the e2e build lock ${BUILD_LOCK} is held too long`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  try {
+    const built = fs.existsSync(BUILD_MARK) && fs.readFileSync(BUILD_MARK, 'utf8') === run;
+    if (!built) {
+      await buildOnce();
+      fs.writeFileSync(BUILD_MARK, run);
+    }
+  } finally {
+    fs.rmSync(BUILD_LOCK, { recursive: true, force: true });
+  }
+}
+
+/** Builds the web client into apps/web/dist (what the server serves) and bundles the server with its own bundler. */
+async function buildOnce(): Promise<void> {
   execFileSync('npm', ['run', 'build', '-w', '@iron-curtain/web'], {
     cwd: REPO,
     // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.

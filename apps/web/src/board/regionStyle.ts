@@ -1,6 +1,6 @@
 import type { Region } from '@iron-curtain/game';
 
-/** Colour and symbol of a region: the colour is never the only cue, the symbol and name go with it. */
+/** Colour and symbol of a region: the colour is never the only cue, the symbol and name go with it. Every colour holds white text at a contrast of at least 4.5:1. */
 export interface RegionStyle {
   colour: string;
   symbol: string;
@@ -8,14 +8,14 @@ export interface RegionStyle {
 
 const KNOWN: Record<string, RegionStyle> = {
   europe: { colour: '#2563c9', symbol: '★' },
-  'middle-east': { colour: '#c98a12', symbol: '◆' },
-  asia: { colour: '#2f8f46', symbol: '●' },
+  'middle-east': { colour: '#8c5a00', symbol: '◆' },
+  asia: { colour: '#1f6f35', symbol: '●' },
   africa: { colour: '#9a5324', symbol: '▲' },
   'south-america': { colour: '#7b3fb0', symbol: '■' },
-  'central-america': { colour: '#0f8c8c', symbol: '✚' },
+  'central-america': { colour: '#0a6b6b', symbol: '✚' },
 };
 
-const SPARE = ['#a33b6b', '#5d6d1e', '#3b5ba3', '#8c4a0f'];
+const SPARE = ['#a33b6b', '#4d5b16', '#3b5ba3', '#8c4a0f'];
 const SPARE_SYMBOLS = ['⬟', '⬢', '✦', '◐'];
 
 /** Decks supplied by owners may name other regions: they get a stable spare style. */

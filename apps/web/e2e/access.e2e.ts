@@ -1,0 +1,252 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { boardShown, isOver, offered, refusal, synced } from './drive.ts';
+import { ARTIFACTS, buildAll, launchBrowser, type RunningServer, startServer } from './harness.ts';
+
+const AXE_SOURCE = fs.readFileSync(
+  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+  'utf8',
+);
+
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: path.join(ARTIFACTS, `access-${name}.png`), fullPage: true });
+
+let server: RunningServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  await buildAll();
+  server = await startServer({ RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_BURST: '200' });
+  browser = await launchBrowser();
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+});
+
+afterAll(async () => {
+  await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
+  await browser?.close();
+  await server?.stop();
+});
+
+async function newContext(options: Parameters<Browser['newContext']>[0] = {}) {
+  const context = await browser.newContext({ baseURL: server.url, ...options });
+  context.setDefaultTimeout(15_000);
+  contexts.push(context);
+  onTestFailed(async () => {
+    for (const [i, page] of context.pages().entries()) {
+      await shot(page, `failure-${contexts.indexOf(context)}-${i}`).catch(() => undefined);
+    }
+  });
+  return context;
+}
+
+/** axe-core's serious and critical findings on the page as it is now. */
+async function audit(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window)))
+    await page.addScriptTag({ content: AXE_SOURCE });
+  const results = await page.evaluate(async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: axe-core's global, injected above
+    const axe = (window as any).axe;
+    return axe.run(document, { resultTypes: ['violations'] });
+  });
+  return (results.violations as { id: string; impact: string; nodes: { target: string[] }[] }[])
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** Creates a match from the start page and returns its invite and spectator links. */
+async function createMatch(page: Page, name: string) {
+  await page.goto('/');
+  await page.getByLabel('Your name').fill(name);
+  await page.getByLabel('the US', { exact: true }).check();
+  await page.getByRole('button', { name: 'Create the match' }).click();
+  const invite = await page.getByLabel('Invite link').inputValue();
+  const spectate = await page.getByLabel('Spectator link').inputValue();
+  await page.getByRole('button', { name: 'Go to the table' }).click();
+  await synced(page);
+  await boardShown(page);
+  return { invite, spectate };
+}
+
+async function join(page: Page, invite: string, name: string) {
+  await page.goto(invite);
+  await page.getByLabel('Your name').fill(name);
+  await page.getByRole('button', { name: 'Take the seat and play' }).click();
+  await synced(page);
+  await boardShown(page);
+}
+
+/** mulberry32: choices at random, the same on every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('accessibility in the browser', () => {
+  it('has no serious or critical axe finding on the home, rules, tutorial, hot-seat, match and spectator pages', async () => {
+    const context = await newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const findings: Record<string, string[]> = {};
+
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Public matches to watch' }).waitFor();
+    findings.home = await audit(page);
+
+    await page.goto('/rules');
+    await page.getByRole('heading', { name: 'The cards of this deck' }).waitFor();
+    findings.rules = await audit(page);
+
+    await page.goto('/tutorial');
+    await page.locator('[data-hint]').waitFor();
+    await boardShown(page);
+    findings.tutorial = await audit(page);
+
+    await page.goto('/hotseat');
+    await page.getByRole('button', { name: 'Start the game' }).click();
+    await page.locator('[data-pass]').click();
+    await boardShown(page);
+    findings.hotseat = await audit(page);
+
+    const { invite, spectate } = await createMatch(page, 'Ann');
+    // A second browser: this one holds Ann's seat.
+    const guest = await (await newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await join(guest, invite, 'Boris');
+    findings.match = await audit(guest);
+
+    const watcher = await context.newPage();
+    await watcher.goto(spectate);
+    await synced(watcher);
+    await boardShown(watcher);
+    findings.spectator = await audit(watcher);
+
+    expect(findings).toEqual({
+      home: [],
+      rules: [],
+      tutorial: [],
+      hotseat: [],
+      match: [],
+      spectator: [],
+    });
+  });
+
+  it('plays a whole hot-seat game with the keyboard alone', async () => {
+    const context = await newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto('/hotseat');
+    await page.getByRole('button', { name: 'Start the game' }).waitFor();
+    const random = seeded(1961);
+
+    /** Moves the focus to the element marked data-target with Tab or Shift+Tab, then presses Enter. */
+    const pressTarget = async () => {
+      for (let presses = 0; presses < 400; presses++) {
+        const where = await page.evaluate(() => {
+          const target = document.querySelector('[data-target]');
+          const active = document.activeElement;
+          if (!target) return 'gone';
+          if (active === target) return 'here';
+          if (!active || active === document.body) return 'after';
+          return active.compareDocumentPosition(target) & Node.DOCUMENT_POSITION_FOLLOWING
+            ? 'after'
+            : 'before';
+        });
+        if (where === 'gone') throw new Error('the chosen control disappeared');
+        if (where === 'here') {
+          await page.keyboard.press('Enter');
+          return;
+        }
+        await page.keyboard.press(where === 'after' ? 'Tab' : 'Shift+Tab');
+      }
+      throw new Error('the chosen control cannot be reached with Tab');
+    };
+
+    const mark = (selector: string, index: number) =>
+      page.evaluate(
+        ([s, i]) => {
+          document.querySelector('[data-target]')?.removeAttribute('data-target');
+          document.querySelectorAll(s as string)[i as number]?.setAttribute('data-target', '');
+        },
+        [selector, index] as const,
+      );
+
+    await mark('button[type="submit"]', 0);
+    await pressTarget();
+    let steps = 0;
+    for (; steps < 2000 && !(await isOver(page)); steps++) {
+      if ((await page.locator('[data-pass]').count()) > 0) {
+        await mark('[data-pass]', 0);
+      } else {
+        const choices = await offered(page);
+        const cells = choices.filter((c) => c.kind === 'cell');
+        const pool = cells.length > 0 ? cells : choices;
+        expect(pool.length).toBeGreaterThan(0);
+        const pick = pool[Math.floor(random() * pool.length)] as (typeof pool)[number];
+        await mark('[data-choice]:not([disabled])', pick.index);
+      }
+      await pressTarget();
+    }
+    await page.getByRole('region', { name: 'Result' }).waitFor();
+    await shot(page, 'keyboard-hotseat-end');
+    console.log(`keyboard: a hot-seat game in ${steps} choices`);
+  });
+});
+
+describe('a phone', () => {
+  it('plays a whole online match on a 390x844 touch screen', async () => {
+    const phone = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
+    const [annContext, borisContext] = [await newContext(phone), await newContext(phone)];
+    const ann = await annContext.newPage();
+    const boris = await borisContext.newPage();
+    const { invite } = await createMatch(ann, 'Ann');
+    await join(boris, invite, 'Boris');
+    await shot(ann, 'phone-1-start');
+
+    const random = seeded(390);
+    const players = [ann, boris];
+    let taps = 0;
+    for (; taps < 1000; taps++) {
+      let actor: { page: Page; choices: Awaited<ReturnType<typeof offered>> } | null = null;
+      const deadline = Date.now() + 20_000;
+      while (!actor) {
+        for (const page of players) {
+          const refused = await refusal(page);
+          if (refused) throw new Error(`the server refused a choice the UI offered: ${refused}`);
+          const choices = await offered(page);
+          if (choices.length > 0) actor = { page, choices };
+        }
+        if (!actor && (await Promise.all(players.map(isOver))).every(Boolean)) break;
+        if (!actor && Date.now() > deadline) throw new Error('no page offers a choice');
+        if (!actor) await players[0]?.waitForTimeout(25);
+      }
+      if (!actor) break;
+      const { page, choices } = actor;
+      const cells = choices.filter((c) => c.kind === 'cell');
+      const pool = cells.length > 0 ? cells : choices;
+      const pick = pool[Math.floor(random() * pool.length)] as (typeof pool)[number];
+      const target = page.locator('[data-choice]:not([disabled])').nth(pick.index);
+      // Centre it first: the prompt stays on top of the screen and would cover a card under it.
+      await target.evaluate((e) => e.scrollIntoView({ block: 'center', inline: 'center' }));
+      await target.tap();
+      await page.locator('main[data-pending="false"]').waitFor();
+      if (taps === 12) await shot(page, 'phone-2-midgame');
+    }
+    for (const page of players) await page.getByRole('region', { name: 'Result' }).waitFor();
+    // Nothing sticks out sideways: the page itself never scrolls horizontally on the phone.
+    for (const page of players) {
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        390,
+      );
+    }
+    await shot(ann, 'phone-3-end-host');
+    await shot(boris, 'phone-3-end-guest');
+    console.log(`phone: ${taps} taps to the end`);
+  });
+});
