@@ -4,10 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initialState } from '../src/engine.ts';
 import { hashSecret, newMatchID, newSeed } from '../src/secrets.ts';
 import { openSqliteStore } from '../src/storage/sqlite.ts';
-import type { MatchRecord, MoveRecord, Store, StoredState } from '../src/storage/store.ts';
+import type {
+  MatchRecord,
+  MatchStatus,
+  MoveRecord,
+  Store,
+  StoredState,
+} from '../src/storage/store.ts';
 import { dropSchema, openTestStore, type StoreKind, tempDir, uniqueSchema } from './support.ts';
 
-function newRecord(): { match: MatchRecord; initial: StoredState } {
+/** A match record; moves are only stored while a match is 'playing'. */
+function newRecord(status: MatchStatus = 'playing'): { match: MatchRecord; initial: StoredState } {
   const setupData = { sides: { '0': 'US', '1': 'USSR' } as const };
   const seed = newSeed();
   const now = new Date().toISOString();
@@ -15,7 +22,7 @@ function newRecord(): { match: MatchRecord; initial: StoredState } {
     match: {
       matchID: newMatchID(),
       visibility: 'public',
-      status: 'waiting',
+      status,
       variants: { aftermathCap: 3, finalScoringOrder: 'standard' },
       deck: { id: 'd', version: '1', name: 'Deck', hash: 'h', reconstructed: true },
       setupData,
@@ -69,7 +76,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the %s store', (kind) => {
   });
 
   it('keeps a match, its seats and its initial state', async () => {
-    const { match, initial } = newRecord();
+    const { match, initial } = newRecord('waiting');
     await store.createMatch(match, initial);
     expect(await twin.getMatch(match.matchID)).toEqual(match);
     expect(await twin.loadState(match.matchID)).toEqual(initial);
@@ -122,8 +129,45 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the %s store', (kind) => {
     expect(await store.finishMatch(match.matchID, null, new Date().toISOString())).toBe(false);
   });
 
-  it('two concurrent joins take the free seat once', async () => {
+  it('moves of several matches sent in one turn all land; a stale one among them fails alone', async () => {
+    const records = Array.from({ length: 5 }, () => newRecord());
+    for (const { match, initial } of records) await store.createMatch(match, initial);
+    const ahead = records[2] as (typeof records)[number];
+    const first = successor(ahead.initial, 1);
+    expect(await store.commitMove(ahead.match.matchID, 0, first.next, first.move, null)).toBe(true);
+
+    const writes = records.map(({ match, initial }, i) => {
+      const { next, move } = successor(initial, 10 + i);
+      return { next, written: store.commitMove(match.matchID, 0, next, move, null) };
+    });
+    const results = await Promise.all(writes.map((w) => w.written));
+    expect(results).toEqual([true, true, false, true, true]);
+    for (const [i, { match }] of records.entries()) {
+      const expected = i === 2 ? first.next : (writes[i] as (typeof writes)[number]).next;
+      expect(await store.loadState(match.matchID)).toEqual(expected);
+      expect(await store.readMoves(match.matchID)).toHaveLength(1);
+    }
+  });
+
+  it('a match that is not in play accepts no move', async () => {
+    for (const status of ['waiting', 'finished'] as const) {
+      const { match, initial } = newRecord(status);
+      await store.createMatch(match, initial);
+      const { next, move } = successor(initial, 2);
+      expect(await store.commitMove(match.matchID, 0, next, move, null)).toBe(false);
+      expect(await store.loadState(match.matchID)).toEqual(initial);
+      expect(await store.readMoves(match.matchID)).toHaveLength(0);
+    }
     const { match, initial } = newRecord();
+    await store.createMatch(match, initial);
+    expect(await store.finishMatch(match.matchID, null, new Date().toISOString())).toBe(true);
+    const { next, move } = successor(initial, 4);
+    expect(await twin.commitMove(match.matchID, 0, next, move, null)).toBe(false);
+    expect(await store.readMoves(match.matchID)).toHaveLength(0);
+  });
+
+  it('two concurrent joins take the free seat once', async () => {
+    const { match, initial } = newRecord('waiting');
     await store.createMatch(match, initial);
     const at = new Date().toISOString();
     const claims = await Promise.all([

@@ -237,37 +237,43 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
     },
 
     async commitMove(matchID, expectedStateID, next, move: MoveRecord, result, clock?) {
-      return inTransaction(pool, async (c) => {
-        const written = await c.query(
-          `UPDATE ${S}.states SET state_id = $1, state = $2
-           WHERE match_id = $3 AND state_id = $4`,
-          [next._stateID, JSON.stringify(next), matchID, expectedStateID],
-        );
-        if (written.rowCount !== 1) return false;
-        await c.query(
-          `INSERT INTO ${S}.moves (match_id, state_id, seat, move, args, entries, at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-          [
-            matchID,
-            move.stateID,
-            move.seat,
-            move.move,
-            JSON.stringify(move.args),
-            JSON.stringify(move.entries),
-            move.at,
-          ],
-        );
-        await c.query(
-          `UPDATE ${S}.matches
-           SET updated_at = $1,
-               status = CASE WHEN $2::json IS NULL THEN status ELSE 'finished' END,
-               result = COALESCE($2::json, result),
-               clock = COALESCE($4::json, clock)
-           WHERE match_id = $3`,
-          [move.at, orNull(result), matchID, orNull(clock)],
-        );
-        return true;
-      });
+      // One statement (one round trip, its own transaction): lock the match while it is in
+      // play, compare-and-set the state, append the move, touch the match.
+      const { rows } = await pool.query(
+        `WITH playing AS (
+           SELECT match_id FROM ${S}.matches WHERE match_id = $3 AND status = 'playing' FOR UPDATE
+         ), written AS (
+           UPDATE ${S}.states SET state_id = $1, state = $2
+           WHERE match_id = (SELECT match_id FROM playing) AND state_id = $4
+           RETURNING match_id
+         ), logged AS (
+           INSERT INTO ${S}.moves (match_id, state_id, seat, move, args, entries, at)
+           SELECT match_id, $5::integer, $6, $7, $8::json, $9::json, $10::timestamptz FROM written
+         ), touched AS (
+           UPDATE ${S}.matches
+           SET updated_at = $10::timestamptz,
+               status = CASE WHEN $11::json IS NULL THEN status ELSE 'finished' END,
+               result = COALESCE($11::json, result),
+               clock = COALESCE($12::json, clock)
+           WHERE match_id = (SELECT match_id FROM written)
+         )
+         SELECT count(*)::integer AS written FROM written`,
+        [
+          next._stateID,
+          JSON.stringify(next),
+          matchID,
+          expectedStateID,
+          move.stateID,
+          move.seat,
+          move.move,
+          JSON.stringify(move.args),
+          JSON.stringify(move.entries),
+          move.at,
+          orNull(result),
+          orNull(clock),
+        ],
+      );
+      return rows[0]?.written === 1;
     },
 
     async listRunningClocks() {

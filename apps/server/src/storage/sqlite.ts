@@ -23,6 +23,18 @@ const { Database } = createRequire(import.meta.url)(
 type Database = InstanceType<typeof Database>;
 type Row = Record<string, unknown>;
 
+/** A commitMove waiting for its group's transaction. */
+interface PendingMove {
+  matchID: string;
+  expectedStateID: number;
+  next: StoredState;
+  move: MoveRecord;
+  result: MatchResult | null;
+  clock: ClockRecord | undefined;
+  resolve: (written: boolean) => void;
+  reject: (error: unknown) => void;
+}
+
 export const SQLITE_FILE = 'iron-curtain.sqlite';
 
 const MIGRATIONS: string[] = [
@@ -106,7 +118,7 @@ function transaction<T>(db: Database, work: () => T): T {
  * The embedded store: one SQLite file under DATA_DIR, through SQLite compiled to
  * WebAssembly (no native build, no download at install). One process owns the
  * file: the WAL journal in exclusive locking mode, synchronous=FULL, so a commit
- * is on disk when commitMove returns.
+ * is on disk when commitMove resolves (moves of one event-loop turn share one commit).
  */
 export function openSqliteStore(dataDir: string): Store {
   const release = claimDataDir(dataDir);
@@ -164,6 +176,73 @@ export function openSqliteStore(dataDir: string): Store {
       initial._stateID,
       JSON.stringify(initial),
     ]);
+  };
+
+  /** One move's compare-and-set write, inside the group's transaction; false when stale. */
+  const writeMove = (m: PendingMove): boolean => {
+    const written = db.run(
+      `UPDATE states SET state_id = ?, state = ?
+       WHERE match_id = ? AND state_id = ?
+         AND EXISTS (SELECT 1 FROM matches WHERE match_id = ? AND status = 'playing')`,
+      [m.next._stateID, JSON.stringify(m.next), m.matchID, m.expectedStateID, m.matchID],
+    ).changes;
+    if (written !== 1) return false;
+    db.run(
+      `INSERT INTO moves (match_id, state_id, seat, move, args, entries, at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      [
+        m.matchID,
+        m.move.stateID,
+        m.move.seat,
+        m.move.move,
+        JSON.stringify(m.move.args),
+        JSON.stringify(m.move.entries),
+        m.move.at,
+      ],
+    );
+    db.run(
+      `UPDATE matches SET updated_at = ?, clock = coalesce(?, clock),
+         status = CASE WHEN ? IS NULL THEN status ELSE 'finished' END,
+         result = coalesce(?, result)
+       WHERE match_id = ?`,
+      [m.move.at, orNull(m.clock), orNull(m.result), orNull(m.result), m.matchID],
+    );
+    return true;
+  };
+
+  // Group commit: synchronous=FULL makes every COMMIT an fsync on the event loop, so the
+  // moves that arrive in one event-loop turn share one transaction and one fsync. Each
+  // move has its own savepoint: its compare-and-set wins or fails alone. Callers learn
+  // their outcome only after the COMMIT, so nothing is broadcast before it is on disk.
+  let pendingMoves: PendingMove[] = [];
+  const commitPendingMoves = () => {
+    const group = pendingMoves;
+    pendingMoves = [];
+    if (group.length === 0) return;
+    const outcomes: ({ ok: boolean } | { error: unknown })[] = [];
+    try {
+      transaction(db, () => {
+        for (const m of group) {
+          db.exec('SAVEPOINT move');
+          try {
+            outcomes.push({ ok: writeMove(m) });
+            db.exec('RELEASE move');
+          } catch (error) {
+            db.exec('ROLLBACK TO move');
+            db.exec('RELEASE move');
+            outcomes.push({ error });
+          }
+        }
+      });
+    } catch (error) {
+      for (const m of group) m.reject(error);
+      return;
+    }
+    group.forEach((m, i) => {
+      const outcome = outcomes[i] as { ok: boolean } | { error: unknown };
+      if ('ok' in outcome) m.resolve(outcome.ok);
+      else m.reject(outcome.error);
+    });
   };
 
   return {
@@ -232,37 +311,10 @@ export function openSqliteStore(dataDir: string): Store {
       return row ? (JSON.parse(String(row.state)) as StoredState) : undefined;
     },
 
-    async commitMove(matchID, expectedStateID, next, move: MoveRecord, result, clock?) {
-      return transaction(db, () => {
-        const written = db.run(
-          'UPDATE states SET state_id = ?, state = ? WHERE match_id = ? AND state_id = ?',
-          [next._stateID, JSON.stringify(next), matchID, expectedStateID],
-        ).changes;
-        if (written !== 1) return false;
-        db.run(
-          `INSERT INTO moves (match_id, state_id, seat, move, args, entries, at)
-           VALUES (?, ?, ?, ?, ?, ?, ?)`,
-          [
-            matchID,
-            move.stateID,
-            move.seat,
-            move.move,
-            JSON.stringify(move.args),
-            JSON.stringify(move.entries),
-            move.at,
-          ],
-        );
-        if (result) {
-          db.run(
-            `UPDATE matches SET status = 'finished', result = ?, updated_at = ? WHERE match_id = ?`,
-            [JSON.stringify(result), move.at, matchID],
-          );
-        } else {
-          db.run('UPDATE matches SET updated_at = ? WHERE match_id = ?', [move.at, matchID]);
-        }
-        if (clock)
-          db.run('UPDATE matches SET clock = ? WHERE match_id = ?', [orNull(clock), matchID]);
-        return true;
+    commitMove(matchID, expectedStateID, next, move: MoveRecord, result, clock?) {
+      return new Promise<boolean>((resolve, reject) => {
+        pendingMoves.push({ matchID, expectedStateID, next, move, result, clock, resolve, reject });
+        if (pendingMoves.length === 1) setImmediate(commitPendingMoves);
       });
     },
 
@@ -352,7 +404,10 @@ export function openSqliteStore(dataDir: string): Store {
     },
 
     async close() {
-      if (db.isOpen) db.close();
+      if (db.isOpen) {
+        commitPendingMoves();
+        db.close();
+      }
       release();
     },
   };
