@@ -8,6 +8,8 @@ import { ClaimWin } from '../src/features/abandon/ClaimWin.tsx';
 import { formatClock, MatchClock } from '../src/features/clock/MatchClock.tsx';
 import { DeckUploadPage } from '../src/features/decks/DeckUploadPage.tsx';
 import { featureResources } from '../src/features/i18n/features.ts';
+import { BotDemo } from '../src/features/opponent/BotDemo.tsx';
+import { OpponentChoice, opponentFromForm } from '../src/features/opponent/OpponentChoice.tsx';
 import { FollowRematch, RematchOffer } from '../src/features/rematch/Rematch.tsx';
 import { ReplayImportPage } from '../src/features/replay/ReplayImportPage.tsx';
 import { loadSeat } from '../src/match/seatStore.ts';
@@ -372,5 +374,44 @@ describe('uploading a deck', () => {
     });
     await screen.findByText('refused here', { exact: false });
     expect(screen.getByText('cards[3].name')).toBeTruthy();
+  });
+});
+
+describe('playing the computer', () => {
+  it('the form sends the chosen opponent, a person by default', () => {
+    render(
+      <form aria-label="create">
+        <OpponentChoice />
+      </form>,
+    );
+    const form = screen.getByRole('form', { name: 'create' }) as HTMLFormElement;
+    expect(opponentFromForm(new FormData(form))).toEqual({ opponent: 'human' });
+    fireEvent.change(screen.getByLabelText('Opponent'), { target: { value: 'hard' } });
+    expect(opponentFromForm(new FormData(form))).toEqual({ opponent: 'hard' });
+  });
+
+  it('a demo match starts and opens for watching; a busy server says so', async () => {
+    const calls = mockServer({
+      'POST /api/bot-matches': {
+        status: 201,
+        body: { matchID: MATCH, links: { spectate: `/watch/${MATCH}` } },
+      },
+    });
+    render(<BotDemo />);
+    fireEvent.click(screen.getByRole('button', { name: 'Start a demo match' }));
+    await waitFor(() => expect(window.location.pathname).toBe(`/watch/${MATCH}`));
+    expect(calls[0]?.body).toEqual({ levels: { US: 'hard', USSR: 'hard' } });
+
+    mockServer({
+      'POST /api/bot-matches': {
+        status: 503,
+        body: { error: { code: 'BOTS_BUSY', message: 'the computer players are all busy' } },
+      },
+    });
+    render(<BotDemo />);
+    fireEvent.click(
+      screen.getAllByRole('button', { name: 'Start a demo match' }).at(-1) as HTMLElement,
+    );
+    expect((await screen.findByRole('alert')).textContent).toContain('all busy');
   });
 });

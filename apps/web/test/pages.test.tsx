@@ -88,6 +88,7 @@ describe('the start page', () => {
       visibility: 'public',
       variants: { aftermathCap: null, finalScoringOrder: 'standard' },
       deckId: 'b',
+      opponent: 'human',
     });
     const invite = screen.getByLabelText('Invite link') as HTMLInputElement;
     expect(invite.value).toBe(`${window.location.origin}/join/${MATCH}#secret-token`);

@@ -1,5 +1,8 @@
 import {
   type ClaimWinRequest,
+  type CreateBotMatchRequest,
+  type CreateBotMatchResponse,
+  createBotMatchResponseSchema,
   type DeckList,
   type DeckUploadResponse,
   deckListSchema,
@@ -36,6 +39,7 @@ export const featurePaths = {
   record: (matchID: string) => `/api/matches/${encodeURIComponent(matchID)}/record`,
   match: (matchID: string) => `/api/matches/${encodeURIComponent(matchID)}`,
   decks: '/api/decks',
+  botMatches: '/api/bot-matches',
 };
 
 async function call<S extends z.ZodType>(
@@ -79,4 +83,7 @@ export const featureApi = {
   decks: (): Promise<DeckList> => call(deckListSchema, featurePaths.decks),
   uploadDeck: (file: unknown): Promise<DeckUploadResponse> =>
     call(deckUploadResponseSchema, featurePaths.decks, file),
+  /** A match between two computer players, to watch. */
+  botDemo: (body: CreateBotMatchRequest): Promise<CreateBotMatchResponse> =>
+    call(createBotMatchResponseSchema, featurePaths.botMatches, body),
 };

@@ -11,6 +11,8 @@ import { Link, navigate } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
 import { ClockChoice, clockFromForm } from '../features/clock/ClockChoice.tsx';
 import { FeatureLinks } from '../features/FeatureLinks.tsx';
+import { BotDemo } from '../features/opponent/BotDemo.tsx';
+import { OpponentChoice, opponentFromForm } from '../features/opponent/OpponentChoice.tsx';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { saveSeat } from '../match/seatStore.ts';
 import { errorMessage, lobby } from './api.ts';
@@ -45,6 +47,7 @@ function CreateMatchForm({ onCreated }: { onCreated: (created: CreateMatchRespon
       },
       ...(form.get('deckId') ? { deckId: String(form.get('deckId')) } : {}),
       ...clockFromForm(form),
+      ...opponentFromForm(form),
     };
     if (request.name.trim() === '') {
       setError(t('home.enterName'));
@@ -61,7 +64,9 @@ function CreateMatchForm({ onCreated }: { onCreated: (created: CreateMatchRespon
           spectate: absolute(created.links.spectate),
         },
       });
-      onCreated(created);
+      // Against the computer both seats are taken at once: straight to the table.
+      if (request.opponent !== 'human') navigate(paths.match(created.matchID));
+      else onCreated(created);
     } catch (e) {
       setError(errorMessage(e));
     } finally {
@@ -114,6 +119,7 @@ function CreateMatchForm({ onCreated }: { onCreated: (created: CreateMatchRespon
           </select>
         </label>
       )}
+      <OpponentChoice />
       <ClockChoice />
       <fieldset>
         <legend>{t('home.whoCanFind')}</legend>
@@ -222,6 +228,7 @@ export function HomePage() {
       </section>
       {created ? <Created created={created} /> : <CreateMatchForm onCreated={setCreated} />}
       <LiveMatches key={created?.matchID ?? 'start'} />
+      <BotDemo />
       <p className="deck-note">{t('home.deckNote')}</p>
       <FeatureLinks />
     </main>

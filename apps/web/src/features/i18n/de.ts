@@ -6,6 +6,20 @@ export const de: FeatureResources = {
     seat: '{{side}} ({{name}}): {{time}}',
     running: 'läuft',
   },
+  opponent: {
+    label: 'Gegner',
+    human: 'ein Mensch (schicke ihm den Einladungslink)',
+    easy: 'der Computer, leicht',
+    medium: 'der Computer, mittel',
+    hard: 'der Computer, schwer',
+  },
+  demo: {
+    title: 'Dem Computer zusehen',
+    text: 'Zwei Computerspieler auf der schweren Stufe spielen eine ganze Partie, du siehst zu.',
+    button: 'Vorführpartie starten',
+    busy: 'Startet…',
+    failed: 'Die Vorführpartie konnte nicht starten. Versuche es gleich noch einmal.',
+  },
   clockChoice: {
     label: 'Bedenkzeit',
     none: 'keine Uhr',

@@ -13,6 +13,20 @@ export const en = {
     seat: '{{side}} ({{name}}): {{time}}',
     running: 'running',
   },
+  opponent: {
+    label: 'Opponent',
+    human: 'a person (send them the invite link)',
+    easy: 'the computer, easy',
+    medium: 'the computer, medium',
+    hard: 'the computer, hard',
+  },
+  demo: {
+    title: 'Watch the computer play',
+    text: 'Two computer players, at the hard level, play a whole match while you watch.',
+    button: 'Start a demo match',
+    busy: 'Starting…',
+    failed: 'The demo could not start. Try again in a moment.',
+  },
   clockChoice: {
     label: 'Clock',
     none: 'no clock',

@@ -6,6 +6,20 @@ export const fr: FeatureResources = {
     seat: '{{side}} ({{name}}) : {{time}}',
     running: 'en marche',
   },
+  opponent: {
+    label: 'Adversaire',
+    human: 'une personne (envoyez-lui le lien d’invitation)',
+    easy: 'l’ordinateur, facile',
+    medium: 'l’ordinateur, moyen',
+    hard: 'l’ordinateur, difficile',
+  },
+  demo: {
+    title: 'Regarder l’ordinateur jouer',
+    text: 'Deux joueurs informatiques de niveau difficile jouent une partie entière sous vos yeux.',
+    button: 'Lancer une partie de démonstration',
+    busy: 'Lancement…',
+    failed: 'La partie de démonstration n’a pas pu démarrer. Réessayez dans un instant.',
+  },
   clockChoice: {
     label: 'Pendule',
     none: 'sans pendule',

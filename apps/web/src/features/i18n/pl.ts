@@ -6,6 +6,20 @@ export const pl: FeatureResources = {
     seat: '{{side}} ({{name}}): {{time}}',
     running: 'biegnie',
   },
+  opponent: {
+    label: 'Przeciwnik',
+    human: 'człowiek (wyślij mu link z zaproszeniem)',
+    easy: 'komputer, łatwy',
+    medium: 'komputer, średni',
+    hard: 'komputer, trudny',
+  },
+  demo: {
+    title: 'Zobacz, jak gra komputer',
+    text: 'Dwóch graczy komputerowych na poziomie trudnym rozgrywa całą partię, a ty oglądasz.',
+    button: 'Rozpocznij partię pokazową',
+    busy: 'Uruchamianie…',
+    failed: 'Nie udało się rozpocząć partii pokazowej. Spróbuj za chwilę.',
+  },
   clockChoice: {
     label: 'Zegar',
     none: 'bez zegara',
