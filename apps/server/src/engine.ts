@@ -135,8 +135,8 @@ class CallStorage extends Async {
 
 /**
  * Runs moves of matches through boardgame.io's Master. Matches run concurrently; callers
- * serialise the moves of one match (see MatchQueues); the engine validates first so every refusal has a reason, then lets
- * Master apply the move, and reports the stored result. Nothing is sent from here: the
+ * serialise the moves of one match (see MatchQueues); Master applies the move and, when it
+ * refuses, the rules engine gives the reason; the engine reports the stored result. Nothing is sent from here: the
  * caller broadcasts only what was committed.
  */
 export class MatchEngine {
@@ -174,8 +174,6 @@ export class MatchEngine {
     if (G.decision?.seat !== request.seat) {
       return refused('NOT_YOUR_DECISION', `it is not seat ${request.seat}'s decision`);
     }
-    const probe = applyMove(structuredClone(G), request.seat, request.move, request.args);
-    if (!probe.ok) return refused('INVALID_MOVE', probe.error);
 
     if (this.storage.calls.has(matchID))
       throw new Error(`a move of ${matchID} is already in flight`);
@@ -203,6 +201,10 @@ export class MatchEngine {
       return refused('STALE_STATE', 'another move was stored first');
     }
     if (call.outcome !== 'committed' || !call.next) {
+      // Master says only that it refused; the rules engine says why. Probing here, on the
+      // rare refusal, rather than before every move spares cloning G (and its deck) per move.
+      const probe = applyMove(structuredClone(G), request.seat, request.move, request.args);
+      if (!probe.ok) return refused('INVALID_MOVE', probe.error);
       return refused('INVALID_MOVE', `${request.move} was refused by the game flow`);
     }
     const { deltalog, ...state } = call.next;
