@@ -39,7 +39,6 @@ export {
   type SetupData,
   SetupError,
   setupDataSchema,
-  variantsSchema,
 } from './setup.ts';
 export {
   CUBES_PER_SIDE,
@@ -51,4 +50,5 @@ export {
   turnSeat,
 } from './state.ts';
 export * from './types.ts';
+export { variantsSchema } from './variants.ts';
 export { aftermathRevealed, type PublicView, publicView, viewFor } from './view.ts';

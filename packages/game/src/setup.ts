@@ -4,15 +4,11 @@ import { type Deck, DeckError, loadDeck } from './deck/schema.ts';
 import { indexDeck } from './deck-index.ts';
 import { HAND_SIZE, PLAYS_PER_ROUND, type State, seatOf } from './state.ts';
 import type { CardId, Seat, Side, Variants } from './types.ts';
+import { variantsSchema } from './variants.ts';
 
 const side = z.enum(['US', 'USSR']);
 const cardIds = (n: number) => z.array(z.string()).length(n, `must list exactly ${n} card ids`);
 const RESERVE_SIZE = PLAYS_PER_ROUND;
-
-export const variantsSchema = z.strictObject({
-  aftermathCap: z.union([z.literal(3), z.null()]).default(3),
-  finalScoringOrder: z.enum(['standard', 'polish']).default('standard'),
-});
 
 /** A fixed deal, for tests, tutorials and replays only: online matches are dealt from the server's secret seed. */
 export const dealSchema = z.strictObject({

@@ -1,6 +1,5 @@
 import {
   type Card,
-  DEFAULT_DECK,
   type Decision,
   type Deck,
   type EffectStep,
@@ -16,7 +15,13 @@ import type { TFunction } from 'i18next';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 
-const defaultDeck = indexDeck(DEFAULT_DECK);
+/**
+ * Whether a deck's name for a card or region is the one we translate: the English text of
+ * that id (English is always loaded, as every language's fallback). An owner's corrected
+ * name has no translation and is shown as written.
+ */
+const translatable = (t: TFunction, key: string, name: string): boolean =>
+  t(key, { lng: 'en', defaultValue: '' }) === name;
 
 /**
  * The game's words in the current language, built from the engine's structured data:
@@ -33,16 +38,13 @@ export class GameWords {
   TheSide = (side: Side): string => this.t(`sides.The_${side}`);
 
   cardName = (deck: Deck, id: string): string => {
-    const card = indexDeck(deck).card(id);
-    return defaultDeck.hasCard(id) && defaultDeck.card(id).name === card.name
-      ? this.t(`cards.${id}`)
-      : card.name;
+    const { name } = indexDeck(deck).card(id);
+    return translatable(this.t, `cards.${id}`, name) ? this.t(`cards.${id}`) : name;
   };
 
   regionName = (deck: Deck, id: string): string => {
-    const region = indexDeck(deck).region(id);
-    const known = DEFAULT_DECK.regions.find((r) => r.id === id);
-    return known?.name === region.name ? this.t(`regions.${id}`) : region.name;
+    const { name } = indexDeck(deck).region(id);
+    return translatable(this.t, `regions.${id}`, name) ? this.t(`regions.${id}`) : name;
   };
 
   list = (items: string[]): string =>
