@@ -59,6 +59,9 @@ export type MoveResult =
   | { ok: true; state: StoredState; entries: LogEntry[]; clock?: ClockRecord }
   | { ok: false; error: RefusedMessage };
 
+/** How many matches' last states the engine keeps in memory (about 13 kB of heap each, deck included). */
+const REMEMBERED_MATCHES = 1000;
+
 const refused = (code: RefusedMessage['code'], message: string): MoveResult => ({
   ok: false,
   error: { code, message },
@@ -142,6 +145,12 @@ class CallStorage extends Async {
 export class MatchEngine {
   private readonly storage: CallStorage;
   private readonly master: Master;
+  /**
+   * The last state this instance stored per match, least recently used first: the next move
+   * on it skips loading it. Safe because the commit is a compare-and-set on the state id:
+   * a state another writer has moved past fails the commit as stale, like a stale client.
+   */
+  private readonly lastStored = new Map<string, StoredState>();
 
   constructor(private readonly store: Store) {
     this.storage = new CallStorage(store);
@@ -162,7 +171,9 @@ export class MatchEngine {
   ): Promise<MoveResult> {
     if (status === 'waiting') return refused('INVALID_MOVE', 'waiting for the second player');
     if (status === 'finished') return refused('INVALID_MOVE', 'the match is over');
-    const loaded = await this.store.loadState(matchID);
+    const cached = this.lastStored.get(matchID);
+    const loaded =
+      cached?._stateID === request.stateID ? cached : await this.store.loadState(matchID);
     if (!loaded) return refused('UNKNOWN_MATCH', 'no such match');
     if (request.stateID !== loaded._stateID) {
       return refused(
@@ -194,10 +205,14 @@ export class MatchEngine {
         matchID,
         request.seat,
       );
+    } catch (error) {
+      this.lastStored.delete(matchID);
+      throw error;
     } finally {
       this.storage.calls.delete(matchID);
     }
     if (call.outcome === 'stale') {
+      this.lastStored.delete(matchID);
       return refused('STALE_STATE', 'another move was stored first');
     }
     if (call.outcome !== 'committed' || !call.next) {
@@ -208,11 +223,22 @@ export class MatchEngine {
       return refused('INVALID_MOVE', `${request.move} was refused by the game flow`);
     }
     const { deltalog, ...state } = call.next;
+    this.remember(matchID, state);
     return {
       ok: true,
       state,
       entries: entriesOf(deltalog),
       ...(call.clock ? { clock: call.clock } : {}),
     };
+  }
+
+  private remember(matchID: string, state: StoredState): void {
+    this.lastStored.delete(matchID);
+    if (state.ctx.gameover !== undefined) return;
+    this.lastStored.set(matchID, state);
+    if (this.lastStored.size > REMEMBERED_MATCHES) {
+      const oldest = this.lastStored.keys().next().value as string;
+      this.lastStored.delete(oldest);
+    }
   }
 }

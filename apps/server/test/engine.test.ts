@@ -77,6 +77,46 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the engine on %s', (kind) 
       );
     }
   });
+
+  it('an engine remembering a state another writer moved past refuses as stale and stores nothing', async () => {
+    store ??= await openTestStore(kind, where);
+    const s = store;
+    const lobby = new Lobby(s, new PresenceBook(), () => undefined);
+    const created = await lobby.create({
+      name: 'A',
+      opponent: 'human',
+      side: 'random',
+      variants: {},
+      visibility: 'private',
+    });
+    const invite = decodeURIComponent(created.links.invite.split('#')[1] ?? '');
+    await lobby.join(created.matchID, { name: 'B', invite });
+    const [here, elsewhere] = [new MatchEngine(s), new MatchEngine(s)];
+    const random = prng(7);
+    type Loaded = NonNullable<Awaited<ReturnType<Store['loadState']>>>;
+    const load = async () => (await s.loadState(created.matchID)) as Loaded;
+    /** A legal move on `state`, made through `engine`. */
+    const moveOn = (engine: MatchEngine, state: Loaded) => {
+      const G = state.G as State;
+      const seat = G.decision?.seat as Seat;
+      const moves = legalMoves(G, seat);
+      const move = moves[Math.floor(random() * moves.length)] as (typeof moves)[number];
+      return engine.move(created.matchID, 'playing', { seat, stateID: state._stateID, ...move });
+    };
+    expect(await moveOn(here, await load())).toMatchObject({ ok: true });
+    const first = await load();
+    expect(await moveOn(elsewhere, first)).toMatchObject({ ok: true });
+    const stored = await load();
+    // `here` still remembers state 1: a move on it reaches the commit, which refuses it.
+    expect(await moveOn(here, first)).toMatchObject({
+      ok: false,
+      error: { code: 'STALE_STATE' },
+    });
+    expect(await load()).toEqual(stored);
+    expect(await s.readMoves(created.matchID)).toHaveLength(2);
+    expect(await moveOn(here, stored)).toMatchObject({ ok: true });
+    expect(await s.readMoves(created.matchID)).toHaveLength(3);
+  });
 });
 
 describe('a failing store', () => {
