@@ -34,7 +34,7 @@ const MIN_ITERATIONS = 150;
 /** Stop searching after this many ms, leaving room within the 1 s goal per decision. */
 export const HARD_TIME_MS = 900;
 
-/** A seed from the public situation, so a bot without an explicit seed is still deterministic. */
+/** A seed from the seat's view, so a bot without an explicit seed is still deterministic. */
 function situationSeed(view: State): number {
   const { table, marker, round, plays, decision, hands, aftermath } = view;
   return hashSeed(JSON.stringify({ table, marker, round, plays, decision, hands, aftermath }));
@@ -65,6 +65,16 @@ function decide(view: State, seat: Seat, strategy: Strategy, rng: Rng, options: 
   }
 }
 
+function checkOptions(options: BotOptions): void {
+  const { seed, iterations, timeMs } = options;
+  if (seed !== undefined && typeof seed !== 'number' && typeof seed !== 'string')
+    throw new BotError('seed must be a number or a string');
+  if (iterations !== undefined && !(Number.isSafeInteger(iterations) && iterations > 0))
+    throw new BotError('iterations must be a positive whole number');
+  if (timeMs !== undefined && !(typeof timeMs === 'number' && timeMs > 0))
+    throw new BotError('timeMs must be a positive number of milliseconds');
+}
+
 /**
  * The move a bot makes for `seat`. It reads only what the seat may see: the
  * input is masked with viewFor first, so a full state and the seat's view give
@@ -85,6 +95,7 @@ export function chooseMove(
   if (own.result) throw new BotError('the game is over');
   if (own.decision?.seat !== seat) throw new BotError(`it is not seat ${seat}'s decision`);
   checkView(own, seat);
+  checkOptions(options);
   const rng = createRng(options.seed ?? situationSeed(own));
   return decide(own, seat, strategy, rng, options);
 }

@@ -96,6 +96,12 @@ describe('chooseMove refuses bad input clearly', () => {
     expect(() => chooseMove(view, seat, 'easy')).toThrow(BotError);
   });
 
+  it('for options out of range', () => {
+    expect(() => chooseMove(state, seat, 'hard', { iterations: 0 })).toThrow(/iterations/);
+    expect(() => chooseMove(state, seat, 'hard', { timeMs: -1 })).toThrow(/timeMs/);
+    expect(() => chooseMove(state, seat, 'hard', { seed: {} as never })).toThrow(/seed/);
+  });
+
   it('for a finished game', () => {
     const over: State = { ...state, result: { winnerSide: 'US', reason: 'track' }, decision: null };
     expect(() => chooseMove(over, seat, 'easy')).toThrow(/game is over/);
