@@ -66,7 +66,7 @@ const TRANSPORT_LIMIT = 4 * MAX_MESSAGE_BYTES;
 const matchRoom = (matchID: string) => `match:${matchID}`;
 const viewRoom = (matchID: string, seat: Seat | null) => `match:${matchID}:${seat ?? 'spectators'}`;
 
-const firstIssue = (error: z.ZodError): string =>
+const firstIssue = (error: z.core.$ZodError): string =>
   error.issues
     .slice(0, 2)
     .map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message))

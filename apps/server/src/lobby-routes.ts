@@ -8,7 +8,7 @@ import {
 } from '@iron-curtain/protocol';
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { type Lobby, LobbyError } from './matches.ts';
 import type { Metrics } from './metrics.ts';
 import type { Store } from './storage/index.ts';
@@ -16,14 +16,15 @@ import type { Store } from './storage/index.ts';
 /** Largest lobby request body, in bytes. */
 const MAX_BODY_BYTES = 4 * 1024;
 
-const firstIssue = (error: z.ZodError): string =>
+const firstIssue = (error: z.core.$ZodError): string =>
   error.issues
     .slice(0, 3)
     .map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message))
     .join('; ');
 
-export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const parsed = schema.safeParse(value);
+/** Parses with any zod schema: the wire schemas are zod's tree-shakable form, the server's own the classic. */
+export function parse<S extends z.core.$ZodType>(schema: S, value: unknown): z.core.output<S> {
+  const parsed = z.safeParse(schema, value);
   if (!parsed.success) throw new LobbyError(400, 'BAD_REQUEST', firstIssue(parsed.error));
   return parsed.data;
 }

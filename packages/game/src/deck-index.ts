@@ -1,4 +1,4 @@
-import type { Card, Deck, Region } from './deck/schema.ts';
+import type { Card, Deck, Region } from './deck/deck.ts';
 import type { CardId, RegionId } from './types.ts';
 
 export interface DeckIndex {

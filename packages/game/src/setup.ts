@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import type { Deck } from './deck/deck.ts';
 import { DEFAULT_DECK } from './deck/index.ts';
-import { type Deck, DeckError, loadDeck } from './deck/schema.ts';
+import { DeckError, loadDeck } from './deck/schema.ts';
 import { indexDeck } from './deck-index.ts';
 import { HAND_SIZE, PLAYS_PER_ROUND, type State, seatOf } from './state.ts';
 import type { CardId, Seat, Side, Variants } from './types.ts';
@@ -24,7 +25,7 @@ export const setupDataSchema = z.strictObject({
     .refine((s) => s['0'] !== s['1'], 'the two seats must play different sides'),
   /** A deck file (JSON); the default deck when absent. */
   deck: z.unknown().optional(),
-  variants: variantsSchema.default({ aftermathCap: 3, finalScoringOrder: 'standard' }),
+  variants: z._default(variantsSchema, { aftermathCap: 3, finalScoringOrder: 'standard' }),
   deal: dealSchema.optional(),
 });
 export type SetupData = z.input<typeof setupDataSchema>;

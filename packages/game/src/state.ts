@@ -1,4 +1,4 @@
-import type { Deck } from './deck/schema.ts';
+import type { Deck } from './deck/deck.ts';
 import type {
   CardId,
   Decision,

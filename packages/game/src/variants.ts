@@ -1,10 +1,11 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
- * The edition variants a match is created with. A module of its own: the wire schemas
- * import it, and it must not pull the default deck into a web page with it.
+ * The edition variants a match is created with. A module of its own, in zod's tree-shakable
+ * form: the wire schemas import it, and it must pull neither the default deck nor all of
+ * zod into a web page with it.
  */
 export const variantsSchema = z.strictObject({
-  aftermathCap: z.union([z.literal(3), z.null()]).default(3),
-  finalScoringOrder: z.enum(['standard', 'polish']).default('standard'),
+  aftermathCap: z._default(z.union([z.literal(3), z.null()]), 3),
+  finalScoringOrder: z._default(z.enum(['standard', 'polish']), 'standard'),
 });

@@ -1,33 +1,32 @@
 import { variantsSchema } from '@iron-curtain/game';
-import { z } from 'zod';
+// zod's tree-shakable form: these schemas run in the browser too, where all of zod would
+// be a third of the match page's first download.
+import { z } from 'zod/mini';
 
-export const matchIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'not a match id');
+export const matchIdSchema = z.string().check(z.regex(/^[A-Za-z0-9_-]{8,64}$/, 'not a match id'));
 export const seatSchema = z.enum(['0', '1']);
 export const sideSchema = z.enum(['US', 'USSR']);
 export const playerNameSchema = z
   .string()
-  .trim()
-  .min(1, 'enter a name')
-  .max(24, 'at most 24 characters');
+  .check(z.trim(), z.minLength(1, 'enter a name'), z.maxLength(24, 'at most 24 characters'));
 /** Secrets handed to one seat; at least 128 bits, base64url. */
-export const credentialsSchema = z.string().min(22).max(128);
+export const credentialsSchema = z.string().check(z.minLength(22), z.maxLength(128));
+
+const variantsRequest = z._default(z.partial(variantsSchema), {});
 
 export const createMatchRequestSchema = z.strictObject({
   name: playerNameSchema,
-  side: z.enum(['US', 'USSR', 'random']).default('random'),
-  variants: variantsSchema.partial().default({}),
-  visibility: z.enum(['public', 'private']).default('private'),
+  side: z._default(z.enum(['US', 'USSR', 'random']), 'random'),
+  variants: variantsRequest,
+  visibility: z._default(z.enum(['public', 'private']), 'private'),
   /** A deck the server knows (see GET /api/decks): a built-in deck's id or an uploaded deck's hash; the default deck when absent. */
-  deckId: z.string().max(64).optional(),
+  deckId: z.optional(z.string().check(z.maxLength(64))),
   /** Minutes on each player's clock; no clock when absent. */
-  clockMinutes: z
-    .number()
-    .int()
-    .min(1, 'at least 1 minute')
-    .max(180, 'at most 180 minutes')
-    .optional(),
+  clockMinutes: z.optional(
+    z.int().check(z.minimum(1, 'at least 1 minute'), z.maximum(180, 'at most 180 minutes')),
+  ),
   /** Who takes the other seat: a person with the invite link, or the computer at a level. */
-  opponent: z.enum(['human', 'easy', 'medium', 'hard']).default('human'),
+  opponent: z._default(z.enum(['human', 'easy', 'medium', 'hard']), 'human'),
 });
 export type CreateMatchRequest = z.input<typeof createMatchRequestSchema>;
 
@@ -36,7 +35,7 @@ export const botLevelSchema = z.enum(['easy', 'medium', 'hard']);
 /** A match between two computer players, for demos: anyone may watch it. */
 export const createBotMatchRequestSchema = z.strictObject({
   levels: z.strictObject({ US: botLevelSchema, USSR: botLevelSchema }),
-  variants: variantsSchema.partial().default({}),
+  variants: variantsRequest,
 });
 export type CreateBotMatchRequest = z.input<typeof createBotMatchRequestSchema>;
 
@@ -55,7 +54,7 @@ export const seatGrantSchema = z.object({
 });
 export type SeatGrant = z.infer<typeof seatGrantSchema>;
 
-export const createMatchResponseSchema = seatGrantSchema.extend({
+export const createMatchResponseSchema = z.extend(seatGrantSchema, {
   links: z.object({
     /** Path of the invite link (contains the invite token): takes the free seat. */
     invite: z.string(),
@@ -67,7 +66,7 @@ export type CreateMatchResponse = z.infer<typeof createMatchResponseSchema>;
 
 export const joinMatchRequestSchema = z.strictObject({
   name: playerNameSchema,
-  invite: z.string().min(1).max(128),
+  invite: z.string().check(z.minLength(1), z.maxLength(128)),
 });
 export type JoinMatchRequest = z.input<typeof joinMatchRequestSchema>;
 
@@ -96,18 +95,27 @@ export const matchResultSchema = z.object({
  * was sent.
  */
 export const clockStateSchema = z.object({
-  perPlayerMs: z.number().int().positive(),
-  remainingMs: z.object({ '0': z.number().int(), '1': z.number().int() }),
-  running: seatSchema.nullable(),
+  perPlayerMs: z.int().check(z.positive()),
+  remainingMs: z.object({ '0': z.int(), '1': z.int() }),
+  running: z.nullable(seatSchema),
 });
 export type ClockState = z.infer<typeof clockStateSchema>;
 
 /** Rematch offers after the end, and the match they led to once both seats agreed. */
 export const rematchStateSchema = z.object({
   offers: z.array(seatSchema),
-  matchID: matchIdSchema.nullable(),
+  matchID: z.nullable(matchIdSchema),
 });
 export type RematchState = z.infer<typeof rematchStateSchema>;
+
+export const deckInfoSchema = z.object({
+  id: z.string(),
+  version: z.string(),
+  name: z.string(),
+  /** sha256 of the deck's canonical JSON: which exact deck the match was created with. */
+  hash: z.string(),
+  reconstructed: z.boolean(),
+});
 
 /** Public data about a match: safe for anyone holding its link. */
 export const matchInfoSchema = z.object({
@@ -118,39 +126,31 @@ export const matchInfoSchema = z.object({
     z.object({
       seat: seatSchema,
       side: sideSchema,
-      name: z.string().nullable(),
+      name: z.nullable(z.string()),
       connected: z.boolean(),
     }),
   ),
-  spectators: z.number().int().nonnegative(),
+  spectators: z.int().check(z.nonnegative()),
   variants: variantsSchema,
-  deck: z.object({
-    id: z.string(),
-    version: z.string(),
-    name: z.string(),
-    /** sha256 of the deck's canonical JSON: which exact deck the match was created with. */
-    hash: z.string(),
-    reconstructed: z.boolean(),
-  }),
+  deck: deckInfoSchema,
   createdAt: z.string(),
   updatedAt: z.string(),
-  result: matchResultSchema.nullable(),
-  clock: clockStateSchema.nullable().optional(),
-  rematch: rematchStateSchema.optional(),
+  result: z.nullable(matchResultSchema),
+  clock: z.optional(z.nullable(clockStateSchema)),
+  rematch: z.optional(rematchStateSchema),
   /** The finished match this one is the rematch of. */
-  rematchOf: matchIdSchema.nullable().optional(),
+  rematchOf: z.optional(z.nullable(matchIdSchema)),
 });
 export type MatchInfo = z.infer<typeof matchInfoSchema>;
 
 export const matchListQuerySchema = z.strictObject({
-  status: matchStatusSchema.optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  status: z.optional(matchStatusSchema),
+  limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 50),
 });
 
 /** POST /api/matches/:id/leave answers with the match's public info after the leave. */
 export const leaveMatchResponseSchema = matchInfoSchema;
 
-export const deckInfoSchema = matchInfoSchema.shape.deck;
 /** GET /api/decks: the decks a match can be created with (`deckId`). */
 export const deckListSchema = z.object({ decks: z.array(deckInfoSchema) });
 export type DeckList = z.infer<typeof deckListSchema>;
@@ -163,7 +163,7 @@ export const errorResponseSchema = z.object({
   error: z.object({
     code: z.string(),
     message: z.string(),
-    issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    issues: z.optional(z.array(z.object({ path: z.string(), message: z.string() }))),
   }),
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
@@ -175,7 +175,7 @@ export type RematchRequest = z.input<typeof rematchRequestSchema>;
 /** The offers so far; once both agreed, the new match and this seat's place in it. */
 export const rematchResponseSchema = z.object({
   rematch: rematchStateSchema,
-  seat: seatGrantSchema.nullable(),
+  seat: z.nullable(seatGrantSchema),
 });
 export type RematchResponse = z.infer<typeof rematchResponseSchema>;
 

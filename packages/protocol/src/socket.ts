@@ -1,5 +1,5 @@
 import type { LogEntry, MoveName } from '@iron-curtain/game';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import {
   clockStateSchema,
   credentialsSchema,
@@ -25,11 +25,10 @@ export const ServerEvents = {
   refused: 'refused',
 } as const;
 
-const cardId = z.string().min(1).max(64);
-const cell = z.strictObject({
-  x: z.number().int().min(-100).max(100),
-  y: z.number().int().min(-100).max(100),
-});
+const cardId = z.string().check(z.minLength(1), z.maxLength(64));
+const coordinate = z.int().check(z.minimum(-100), z.maximum(100));
+const cell = z.strictObject({ x: coordinate, y: coordinate });
+const nonNegative = z.int().check(z.nonnegative());
 
 /** The arguments each move takes on the wire; anything else is refused before the engine sees it. */
 export const moveArgsSchemas = {
@@ -41,20 +40,20 @@ export const moveArgsSchemas = {
   removeCube: z.tuple([cardId]),
   moveCard: z.tuple([cardId, cell]),
   finishStep: z.tuple([]),
-} satisfies Record<MoveName, z.ZodType>;
+} satisfies Record<MoveName, z.ZodMiniType>;
 
 const makeMovePayload = z.discriminatedUnion(
   'type',
   (Object.keys(moveArgsSchemas) as MoveName[]).map((type) =>
     z.strictObject({ type: z.literal(type), args: moveArgsSchemas[type], playerID: seatSchema }),
-  ) as unknown as [z.ZodObject, ...z.ZodObject[]],
+  ) as unknown as [z.ZodMiniObject, ...z.ZodMiniObject[]],
 );
 
 /** client -> server 'sync': attach this socket to a match as a seat (with credentials) or as a spectator (playerID null). */
 export const syncRequestSchema = z.strictObject({
   matchID: matchIdSchema,
-  playerID: seatSchema.nullable(),
-  credentials: credentialsSchema.optional(),
+  playerID: z.nullable(seatSchema),
+  credentials: z.optional(credentialsSchema),
 });
 export type SyncRequest = z.infer<typeof syncRequestSchema>;
 
@@ -62,7 +61,7 @@ export type SyncRequest = z.infer<typeof syncRequestSchema>;
 export const updateRequestSchema = z.strictObject({
   matchID: matchIdSchema,
   /** The state id the client saw; a stale id is refused and the socket re-synced. */
-  stateID: z.number().int().nonnegative(),
+  stateID: nonNegative,
   action: z.strictObject({ type: z.literal('MAKE_MOVE'), payload: makeMovePayload }),
 });
 export type UpdateRequest = z.infer<typeof updateRequestSchema>;
@@ -71,38 +70,38 @@ export type UpdateRequest = z.infer<typeof updateRequestSchema>;
 export const stateFrameSchema = z.object({
   G: z.record(z.string(), z.unknown()),
   ctx: z.record(z.string(), z.unknown()),
-  stateID: z.number().int().nonnegative(),
+  stateID: nonNegative,
   /** The match's clock when it has one, as of this state. */
-  clock: clockStateSchema.optional(),
+  clock: z.optional(clockStateSchema),
 });
 
 const seatPresence = z.object({
-  name: z.string().nullable(),
+  name: z.nullable(z.string()),
   connected: z.boolean(),
   /** How long the seat had been disconnected when this was sent (ms); null while connected. */
-  awayMs: z.number().int().nonnegative().nullable().optional(),
+  awayMs: z.optional(z.nullable(nonNegative)),
 });
 
 export const presenceSchema = z.object({
   matchID: matchIdSchema,
   players: z.object({ '0': seatPresence, '1': seatPresence }),
-  spectators: z.number().int().nonnegative(),
+  spectators: nonNegative,
   /** The match's lobby status: a match also ends when a seat leaves (resigns). */
-  status: matchStatusSchema.optional(),
-  result: matchResultSchema.nullable().optional(),
+  status: z.optional(matchStatusSchema),
+  result: z.optional(z.nullable(matchResultSchema)),
   /** How long a seat must be away before its opponent may claim the win (ms). */
-  graceMs: z.number().int().nonnegative().optional(),
+  graceMs: z.optional(nonNegative),
   /** The match's clock, now (a timeout ends the match without a state change). */
-  clock: clockStateSchema.nullable().optional(),
+  clock: z.optional(z.nullable(clockStateSchema)),
   /** Rematch offers; `matchID` once both agreed: players and spectators move on to it. */
-  rematch: rematchStateSchema.optional(),
+  rematch: z.optional(rematchStateSchema),
 });
 export type Presence = z.infer<typeof presenceSchema>;
 
 /** server -> client 'sync': the whole picture for this socket's seat. */
 export const syncMessageSchema = z.object({
   matchID: matchIdSchema,
-  playerID: seatSchema.nullable(),
+  playerID: z.nullable(seatSchema),
   state: stateFrameSchema,
   /** Every public log entry so far, in order. */
   log: z.array(z.custom<LogEntry>()),

@@ -14,7 +14,7 @@ import {
   type RematchResponse,
   rematchResponseSchema,
 } from '@iron-curtain/protocol';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 export interface FieldIssue {
   path: string;
@@ -42,11 +42,11 @@ export const featurePaths = {
   botMatches: '/api/bot-matches',
 };
 
-async function call<S extends z.ZodType>(
+async function call<S extends z.core.$ZodType>(
   schema: S,
   path: string,
   body?: unknown,
-): Promise<z.infer<S>> {
+): Promise<z.output<S>> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -66,7 +66,7 @@ async function call<S extends z.ZodType>(
     }
     throw new FeatureError('HTTP', `HTTP ${response.status}`);
   }
-  const parsed = schema.safeParse(json);
+  const parsed = z.safeParse(schema, json);
   if (!parsed.success) throw new FeatureError('BAD_RESPONSE', 'unexpected answer');
   return parsed.data;
 }

@@ -15,7 +15,7 @@ import {
   type SeatGrant,
   seatGrantSchema,
 } from '@iron-curtain/protocol';
-import type { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** A lobby request that did not succeed, with a message a person can read. */
 export class LobbyError extends Error {
@@ -37,11 +37,11 @@ export const lobbyPaths = {
   leave: (matchID: string) => `/api/matches/${encodeURIComponent(matchID)}/leave`,
 };
 
-async function request<S extends z.ZodType>(
+async function request<S extends z.core.$ZodType>(
   schema: S,
   path: string,
   init: { method?: 'GET' | 'POST'; body?: unknown } = {},
-): Promise<z.infer<S>> {
+): Promise<z.output<S>> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -60,7 +60,7 @@ async function request<S extends z.ZodType>(
     }
     throw new LobbyError('HTTP', `The server answered ${response.status}.`, response.status);
   }
-  const parsed = schema.safeParse(json);
+  const parsed = z.safeParse(schema, json);
   if (!parsed.success) {
     throw new LobbyError(
       'BAD_RESPONSE',

@@ -1,11 +1,11 @@
 import { type SeatGrant, seatGrantSchema } from '@iron-curtain/protocol';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** What this browser keeps per match, so a reload or a lost network resumes the same seat. */
-export const storedSeatSchema = seatGrantSchema.extend({
+export const storedSeatSchema = z.extend(seatGrantSchema, {
   name: z.string(),
   /** Absolute links, kept for the creator to share again while waiting. */
-  links: z.object({ invite: z.string(), spectate: z.string() }).optional(),
+  links: z.optional(z.object({ invite: z.string(), spectate: z.string() })),
 });
 export type StoredSeat = z.infer<typeof storedSeatSchema>;
 

@@ -1,6 +1,8 @@
+import type { Deck } from './deck.ts';
 import reconstructed from './reconstructed.json' with { type: 'json' };
-import { type Deck, loadDeck } from './schema.ts';
+import { loadDeck } from './schema.ts';
 
+export * from './deck.ts';
 export * from './schema.ts';
 
 /** The default deck of deck.md: partly a reconstruction (see each field's status). */

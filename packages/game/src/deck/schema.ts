@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import type { CardId, EffectStep, RegionId, Side } from '../types.ts';
+import type { Deck } from './deck.ts';
 import { type EffectNames, EffectSyntaxError, parseEffect } from './effects.ts';
 
 /** Strategy cards a deck must have: two hands of 5 and a reserve of 8. */
 export const STRATEGY_CARD_COUNT = 18;
 
 const status = z.enum(['confirmed', 'reconstructed']);
-export type FieldStatus = z.infer<typeof status>;
 
 const id = z
   .string()
@@ -51,44 +50,6 @@ export const deckFileSchema = z.strictObject({
   cards: z.array(cardFile).min(1),
 });
 export type DeckFile = z.infer<typeof deckFileSchema>;
-
-export interface Region {
-  id: RegionId;
-  name: string;
-  size: number;
-  bonus: number;
-  status: { size: FieldStatus; bonus: FieldStatus };
-}
-
-export interface Card {
-  id: CardId;
-  name: string;
-  region: RegionId;
-  /** Whose event the card carries; null only for the starter. */
-  flag: Side | null;
-  /** Command value 1-4; null only for the starter. */
-  command: number | null;
-  /** The event as written in the deck file, for display. */
-  eventText: string[];
-  effects: EffectStep[];
-  status: {
-    name: FieldStatus;
-    region: FieldStatus;
-    flag: FieldStatus;
-    command: FieldStatus;
-    event: FieldStatus;
-  };
-}
-
-export interface Deck {
-  id: string;
-  version: string;
-  name: string;
-  /** Regions in standard final scoring order. */
-  regions: Region[];
-  starter: CardId;
-  cards: Card[];
-}
 
 export class DeckError extends Error {
   constructor(readonly issues: { path: string; message: string }[]) {
@@ -200,12 +161,4 @@ export function loadDeck(json: unknown): Deck {
       effects: event.map((text) => parseEffect(text, names)),
     })),
   };
-}
-
-/** True when any field of the deck is a reconstruction rather than a confirmed fact. */
-export function isReconstructed(deck: Deck): boolean {
-  return (
-    deck.regions.some((r) => Object.values(r.status).includes('reconstructed')) ||
-    deck.cards.some((c) => Object.values(c.status).includes('reconstructed'))
-  );
 }
