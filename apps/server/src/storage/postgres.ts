@@ -1,8 +1,10 @@
 import type { Seat } from '@iron-curtain/game';
 import pg from 'pg';
+import { stateJson, withDeck } from './deckless.ts';
 import { deckFromRow, matchFromRows, moveFromRow } from './rows.ts';
 import type {
   ClockRecord,
+  DeckInfo,
   MatchListQuery,
   MatchRecord,
   MatchResult,
@@ -165,7 +167,7 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
     await c.query(`INSERT INTO ${S}.states (match_id, state_id, state) VALUES ($1, $2, $3)`, [
       match.matchID,
       initial._stateID,
-      JSON.stringify(initial),
+      stateJson(initial),
     ]);
   };
 
@@ -230,10 +232,13 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
     },
 
     async loadState(matchID) {
-      const { rows } = await pool.query(`SELECT state FROM ${S}.states WHERE match_id = $1`, [
-        matchID,
-      ]);
-      return rows[0]?.state as StoredState | undefined;
+      const { rows } = await pool.query(
+        `SELECT s.state, m.deck, m.setup_data FROM ${S}.states s
+         JOIN ${S}.matches m USING (match_id) WHERE match_id = $1`,
+        [matchID],
+      );
+      const row = rows[0];
+      return row && withDeck(row.state as StoredState, row.deck as DeckInfo, row.setup_data);
     },
 
     async commitMove(matchID, expectedStateID, next, move: MoveRecord, result, clock?) {
@@ -260,7 +265,7 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
          SELECT count(*)::integer AS written FROM written`,
         [
           next._stateID,
-          JSON.stringify(next),
+          stateJson(next),
           matchID,
           expectedStateID,
           move.stateID,
