@@ -15,7 +15,7 @@ export const en = {
   },
   opponent: {
     label: 'Opponent',
-    human: 'a person (send them the invite link)',
+    human: 'a person you invite',
     easy: 'the computer, easy',
     medium: 'the computer, medium',
     hard: 'the computer, hard',
