@@ -87,12 +87,9 @@ export class BotPlayer {
     this.thinking = true;
     try {
       const started = Date.now();
-      const move = await thinker.choose(
-        view,
-        bot.seat as Seat,
-        bot.level,
-        `${matchID}:${frame.stateID}`,
-      );
+      // Seeded from the seat's secret credentials: an opponent cannot replay the bot's dice.
+      const seed = `${bot.credentials}:${frame.stateID}`;
+      const move = await thinker.choose(view, bot.seat as Seat, bot.level, seed);
       const pause = moveDelayMs - (Date.now() - started);
       if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
       // A newer state arrived meanwhile (a re-sync): think again on that one.
