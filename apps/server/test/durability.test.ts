@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Move, Seat } from '@iron-curtain/game';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleServer } from '../scripts/bundle.ts';
 import { openSqliteStore } from '../src/storage/sqlite.ts';
+import { exited, type Running, startProcess } from './processes.ts';
 import {
   createAndJoin,
   dropSchema,
@@ -38,52 +38,18 @@ afterAll(() => {
   fs.rmSync(artifacts, { recursive: true, force: true });
 });
 
-interface Running {
-  url: string;
-  child: ChildProcess;
-  output: string[];
-}
-
 /** Starts the built server as a child process and waits for the URL it prints. */
-async function spawnServer(env: Record<string, string>): Promise<Running> {
-  const child = spawn(process.execPath, [bundle], {
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      RATE_LIMIT_PER_SECOND: '1000',
-      RATE_LIMIT_BURST: '1000',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+function spawnServer(env: Record<string, string>): Promise<Running> {
+  return startProcess([bundle], {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_PER_SECOND: '1000',
+    RATE_LIMIT_BURST: '1000',
+    ...env,
   });
-  const output: string[] = [];
-  child.stderr?.on('data', (d) => output.push(String(d)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no URL printed:\n${output.join('')}`)),
-      20_000,
-    );
-    child.stdout?.on('data', (d) => {
-      output.push(String(d));
-      const found = /running at (http:\/\/\S+?)\/?$/m.exec(output.join(''));
-      if (found?.[1]) {
-        clearTimeout(timer);
-        resolve(found[1]);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited (${code}):\n${output.join('')}`)));
-  });
-  return { url, child, output };
 }
-
-const exited = (child: ChildProcess) =>
-  new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      resolve({ code: child.exitCode, signal: child.signalCode });
-    } else child.once('exit', (code, signal) => resolve({ code, signal }));
-  });
 
 interface Seated {
   matchID: string;
