@@ -1,19 +1,8 @@
 import { DEFAULT_DECK, type State } from '@iron-curtain/game';
 import type { DeckList, DeckUploadResponse, MatchInfo } from '@iron-curtain/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deckFileOf } from '../src/decks.ts';
-import {
-  createAndJoin,
-  dropSchema,
-  openTestStore,
-  request,
-  type StoreKind,
-  seatClient,
-  startServer,
-  type TestServer,
-  tempDir,
-  uniqueSchema,
-} from './support.ts';
+import { createAndJoin, request, type StoreKind, seatClient, serverOnStore } from './support.ts';
 
 type Refusal = {
   error: { code: string; message: string; issues?: { path: string; message: string }[] };
@@ -28,21 +17,13 @@ const corrected = () => {
 };
 
 describe.each(['sqlite', 'postgres'] as StoreKind[])('uploaded decks on the %s store', (kind) => {
-  const where = kind === 'sqlite' ? tempDir() : uniqueSchema();
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startServer({ store: await openTestStore(kind, where) });
-  });
-  afterAll(async () => {
-    await server.close();
-    if (kind === 'postgres') await dropSchema(where);
-  });
+  const server = serverOnStore(kind);
 
   it('refuses a deck with errors, naming each bad field', async () => {
     const bad = corrected();
     (bad.cards[1] as { command: number }).command = 7;
     (bad.regions[0] as { bonus: number }).bonus = -1;
-    const answer = await request<Refusal>(`${server.url}/api/decks`, 'POST', bad);
+    const answer = await request<Refusal>(`${server().url}/api/decks`, 'POST', bad);
     expect(answer.status).toBe(400);
     expect(answer.body.error.code).toBe('BAD_DECK');
     expect(answer.body.error.issues).toEqual(
@@ -51,9 +32,9 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('uploaded decks on the %s s
         expect.objectContaining({ path: 'regions[0].bonus' }),
       ]),
     );
-    const list = await request<DeckList>(`${server.url}/api/decks`, 'GET');
+    const list = await request<DeckList>(`${server().url}/api/decks`, 'GET');
     expect(list.body.decks).toHaveLength(1);
-    const huge = await request<Refusal>(`${server.url}/api/decks`, 'POST', {
+    const huge = await request<Refusal>(`${server().url}/api/decks`, 'POST', {
       ...corrected(),
       name: 'x'.repeat(70_000),
     });
@@ -61,7 +42,11 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('uploaded decks on the %s s
   });
 
   it('stores a valid deck once, lists it, and deals a match from it', async () => {
-    const first = await request<DeckUploadResponse>(`${server.url}/api/decks`, 'POST', corrected());
+    const first = await request<DeckUploadResponse>(
+      `${server().url}/api/decks`,
+      'POST',
+      corrected(),
+    );
     expect(first.status).toBe(201);
     expect(first.body.deck).toMatchObject({
       id: DEFAULT_DECK.id,
@@ -71,21 +56,25 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('uploaded decks on the %s s
     expect(first.body.deck.hash).toMatch(/^[0-9a-f]{64}$/);
     // The same deck written in another key order is the same deck.
     const reordered = Object.fromEntries(Object.entries(corrected()).reverse());
-    const second = await request<DeckUploadResponse>(`${server.url}/api/decks`, 'POST', reordered);
+    const second = await request<DeckUploadResponse>(
+      `${server().url}/api/decks`,
+      'POST',
+      reordered,
+    );
     expect(second.status).toBe(200);
     expect(second.body.deck.hash).toBe(first.body.deck.hash);
 
-    const list = await request<DeckList>(`${server.url}/api/decks`, 'GET');
+    const list = await request<DeckList>(`${server().url}/api/decks`, 'GET');
     expect(list.body.decks.map((d) => d.name)).toEqual([DEFAULT_DECK.name, 'Printed cards']);
 
-    const { created } = await createAndJoin(server.url, { deckId: first.body.deck.hash });
-    const info = await request<MatchInfo>(`${server.url}/api/matches/${created.matchID}`, 'GET');
+    const { created } = await createAndJoin(server().url, { deckId: first.body.deck.hash });
+    const info = await request<MatchInfo>(`${server().url}/api/matches/${created.matchID}`, 'GET');
     expect(info.body.deck).toEqual(first.body.deck);
-    const watcher = await seatClient(server.url, created.matchID, null);
+    const watcher = await seatClient(server().url, created.matchID, null);
     expect((watcher.view as State).deck).toMatchObject({ name: 'Printed cards', version: '2' });
     watcher.close();
 
-    const unknown = await request<Refusal>(`${server.url}/api/matches`, 'POST', {
+    const unknown = await request<Refusal>(`${server().url}/api/matches`, 'POST', {
       name: 'Ann',
       deckId: 'f'.repeat(64),
     });

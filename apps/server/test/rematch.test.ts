@@ -1,49 +1,30 @@
 import type { MatchInfo, RematchResponse } from '@iron-curtain/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { botSeatsOf } from '../src/bots/credentials.ts';
-import {
-  createAndJoin,
-  dropSchema,
-  openTestStore,
-  request,
-  type StoreKind,
-  seatClient,
-  startServer,
-  type TestServer,
-  tempDir,
-  uniqueSchema,
-} from './support.ts';
+import { createAndJoin, request, type StoreKind, seatClient, serverOnStore } from './support.ts';
 
 type Answer = RematchResponse & { error?: { code: string } };
 
 describe.each(['sqlite', 'postgres'] as StoreKind[])('rematch on the %s store', (kind) => {
-  const where = kind === 'sqlite' ? tempDir() : uniqueSchema();
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startServer({ store: await openTestStore(kind, where) });
-  });
-  afterAll(async () => {
-    await server.close();
-    if (kind === 'postgres') await dropSchema(where);
-  });
+  const server = serverOnStore(kind);
 
   it('starts once both seats agree, sides swapped, and spectators are pointed to it', async () => {
-    const { created, joined } = await createAndJoin(server.url, {
+    const { created, joined } = await createAndJoin(server().url, {
       side: 'US',
       clockMinutes: 5,
       variants: { finalScoringOrder: 'polish' },
     });
     const { matchID } = created;
     const offer = (seat: '0' | '1', credentials: string) =>
-      request<Answer>(`${server.url}/api/matches/${matchID}/rematch`, 'POST', {
+      request<Answer>(`${server().url}/api/matches/${matchID}/rematch`, 'POST', {
         seat,
         credentials,
       });
 
     // Not before the end.
     expect((await offer('0', created.credentials)).body.error?.code).toBe('NOT_FINISHED');
-    const spectator = await seatClient(server.url, matchID, null);
-    await request(`${server.url}/api/matches/${matchID}/leave`, 'POST', {
+    const spectator = await seatClient(server().url, matchID, null);
+    await request(`${server().url}/api/matches/${matchID}/leave`, 'POST', {
       seat: '1',
       credentials: joined.credentials,
     });
@@ -65,14 +46,14 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('rematch on the %s store', 
       credentials: joined.credentials,
     });
     await spectator.until(() => spectator.presence?.rematch?.matchID === next, 'the redirect');
-    const old = await request<MatchInfo>(`${server.url}/api/matches/${matchID}`, 'GET');
+    const old = await request<MatchInfo>(`${server().url}/api/matches/${matchID}`, 'GET');
     expect(old.body.rematch).toEqual({ offers: ['0', '1'], matchID: next });
 
     // The first to offer learns the same match, its own seat with the other side.
     const again = await offer('0', created.credentials);
     expect(again.body.seat).toMatchObject({ matchID: next, seat: '0', side: 'USSR' });
 
-    const info = await request<MatchInfo>(`${server.url}/api/matches/${next}`, 'GET');
+    const info = await request<MatchInfo>(`${server().url}/api/matches/${next}`, 'GET');
     expect(info.body).toMatchObject({
       status: 'playing',
       rematchOf: matchID,
@@ -83,7 +64,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('rematch on the %s store', 
       ],
       clock: { perPlayerMs: 300_000 },
     });
-    const ann = await seatClient(server.url, next as string, '0', created.credentials);
+    const ann = await seatClient(server().url, next as string, '0', created.credentials);
     expect((ann.view as unknown as { sides: Record<string, string> }).sides).toEqual({
       '0': 'USSR',
       '1': 'US',
@@ -94,18 +75,21 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('rematch on the %s store', 
 
   it('against the computer starts on the player’s offer, the computer seat kept at its level', async () => {
     const created = await request<{ matchID: string; credentials: string }>(
-      `${server.url}/api/matches`,
+      `${server().url}/api/matches`,
       'POST',
       { name: 'Ann', side: 'US', opponent: 'easy' },
     );
     const { matchID, credentials } = created.body;
-    await request(`${server.url}/api/matches/${matchID}/leave`, 'POST', { seat: '0', credentials });
-    const answer = await request<Answer>(`${server.url}/api/matches/${matchID}/rematch`, 'POST', {
+    await request(`${server().url}/api/matches/${matchID}/leave`, 'POST', {
+      seat: '0',
+      credentials,
+    });
+    const answer = await request<Answer>(`${server().url}/api/matches/${matchID}/rematch`, 'POST', {
       seat: '0',
       credentials,
     });
     expect(answer.body.seat).toMatchObject({ seat: '0', side: 'USSR', credentials });
-    const next = await server.store.getMatch(answer.body.rematch.matchID as string);
+    const next = await server().store.getMatch(answer.body.rematch.matchID as string);
     expect(next && botSeatsOf(next)).toEqual([
       expect.objectContaining({ seat: '1', level: 'easy' }),
     ]);

@@ -1,59 +1,46 @@
 import { type MatchRecord, matchRecordSchema, replay } from '@iron-curtain/game';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createAndJoin,
-  dropSchema,
-  openTestStore,
   playOut,
   prng,
   request,
   type StoreKind,
   seatClient,
-  startServer,
-  type TestServer,
-  tempDir,
-  uniqueSchema,
+  serverOnStore,
 } from './support.ts';
 
 describe.each(['sqlite', 'postgres'] as StoreKind[])(
   'the replay record on the %s store',
   (kind) => {
-    const where = kind === 'sqlite' ? tempDir() : uniqueSchema();
-    let server: TestServer;
-    beforeAll(async () => {
-      server = await startServer({ store: await openTestStore(kind, where) });
-    });
-    afterAll(async () => {
-      await server.close();
-      if (kind === 'postgres') await dropSchema(where);
-    });
+    const server = serverOnStore(kind);
 
     it('is refused while the match is waiting or in play (the seed would reveal the deal)', async () => {
-      const waiting = await request<{ matchID: string }>(`${server.url}/api/matches`, 'POST', {
+      const waiting = await request<{ matchID: string }>(`${server().url}/api/matches`, 'POST', {
         name: 'Ann',
       });
       const early = await request<{ error: { code: string } }>(
-        `${server.url}/api/matches/${waiting.body.matchID}/record`,
+        `${server().url}/api/matches/${waiting.body.matchID}/record`,
         'GET',
       );
       expect(early.status).toBe(409);
       expect(early.body.error.code).toBe('NOT_FINISHED');
-      const { created } = await createAndJoin(server.url);
-      const playing = await request(`${server.url}/api/matches/${created.matchID}/record`, 'GET');
+      const { created } = await createAndJoin(server().url);
+      const playing = await request(`${server().url}/api/matches/${created.matchID}/record`, 'GET');
       expect(playing.status).toBe(409);
       expect(playing.text).not.toContain('seed');
     });
 
     it('replays a finished match to its stored final state', async () => {
-      const { created, joined } = await createAndJoin(server.url);
+      const { created, joined } = await createAndJoin(server().url);
       const seats = {
-        '0': await seatClient(server.url, created.matchID, '0', created.credentials),
-        '1': await seatClient(server.url, created.matchID, '1', joined.credentials),
+        '0': await seatClient(server().url, created.matchID, '0', created.credentials),
+        '1': await seatClient(server().url, created.matchID, '1', joined.credentials),
       };
       const moves = await playOut(seats, [], prng(kind === 'sqlite' ? 11 : 12));
       expect(seats['0'].gameover).toBeDefined();
       const answer = await request<MatchRecord>(
-        `${server.url}/api/matches/${created.matchID}/record`,
+        `${server().url}/api/matches/${created.matchID}/record`,
         'GET',
       );
       expect(answer.status).toBe(200);
@@ -61,7 +48,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])(
       expect(record.moves).toHaveLength(moves);
       expect(record.setupData.deck).toMatchObject({ id: 'reconstructed' });
       const replayed = replay(record);
-      const stored = await server.store.loadState(created.matchID);
+      const stored = await server().store.loadState(created.matchID);
       expect(replayed.final.G).toEqual(stored?.G);
       expect(replayed.final.ctx.gameover).toEqual(stored?.ctx.gameover);
       expect(replayed.log).toEqual(seats['0'].log);

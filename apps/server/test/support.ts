@@ -14,6 +14,7 @@ import type {
 } from '@iron-curtain/protocol';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll } from 'vitest';
 import { type App, createApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
@@ -84,6 +85,26 @@ export async function startServer(
       await app.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * A server on a fresh store of `kind` for the tests of one describe block: started before
+ * them, closed (and its Postgres schema dropped) after them. A getter, as it starts later.
+ */
+export function serverOnStore(kind: StoreKind): () => TestServer {
+  const where = kind === 'sqlite' ? tempDir() : uniqueSchema();
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startServer({ store: await openTestStore(kind, where) });
+  });
+  afterAll(async () => {
+    await server?.close();
+    if (kind === 'postgres') await dropSchema(where);
+  });
+  return () => {
+    if (!server) throw new Error('the server has not started');
+    return server;
   };
 }
 
