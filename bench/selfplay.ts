@@ -1,5 +1,6 @@
 // Self-play harness: N seeded games between two bots on worker threads, with win rates and
 // 95 % intervals per player and side. Usage: npx tsx bench/selfplay.ts --help
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
@@ -26,6 +27,8 @@ const HELP = `npx tsx bench/selfplay.ts [options]
   --seed <text>        seed of the deals and the bots (default 1)
   --workers <n>        worker threads (default: available cores)
   --max-minutes <m>    stop handing out games after m minutes and report what finished
+  --log <file>         append each finished game to this file (JSON lines) and skip the games
+                       it already holds: rerun the same command to go on after a stop or a kill
   --json <file>        also write the summary as JSON`;
 
 function fail(message: string): never {
@@ -66,6 +69,7 @@ const { values } = (() => {
         seed: { type: 'string', default: '1' },
         workers: { type: 'string' },
         'max-minutes': { type: 'string' },
+        log: { type: 'string' },
         json: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
@@ -84,10 +88,7 @@ if (games % 2 !== 0) fail('--games must be even, so that both sides are played e
 const from = Number(values.from);
 if (!Number.isSafeInteger(from) || from < 0 || from % 2 !== 0 || from >= games)
   fail('--from must be an even game number below --games');
-const workers = Math.min(
-  games - from,
-  positiveInt('workers', values.workers, availableParallelism()) as number,
-);
+const maxWorkers = positiveInt('workers', values.workers, availableParallelism()) as number;
 const timeMs = positiveInt('time-ms', values['time-ms']);
 const aIterations = positiveInt('a-iterations', values['a-iterations']);
 const bIterations = positiveInt('b-iterations', values['b-iterations']);
@@ -113,29 +114,59 @@ const ms = (x: number) => `${x.toFixed(1)}`;
 const playerRow = (p: PlayerSummary) =>
   `| ${p.label} | ${p.wins}/${p.games} | ${interval(p.interval)} | ${interval(p.bySide.US.interval)} | ${interval(p.bySide.USSR.interval)} | ${ms(p.decisionMs.mean)} | ${ms(p.decisionMs.p95)} | ${ms(p.decisionMs.max)} |`;
 
+/**
+ * The games of this run that `file` already holds. Its first line names the run's setup,
+ * so that games of another run are never mixed in; a line cut short by a kill is dropped.
+ */
+function readLog(file: string): SelfPlayGame[] {
+  const header = JSON.stringify({ setup });
+  if (!existsSync(file)) {
+    writeFileSync(file, `${header}\n`);
+    return [];
+  }
+  const lines = readFileSync(file, 'utf8').split('\n');
+  if (lines[0] !== header)
+    fail(`--log ${file} holds games of another run (${lines[0]}); name a new file`);
+  const games: SelfPlayGame[] = [];
+  for (const line of lines.slice(1)) {
+    try {
+      games.push(JSON.parse(line) as SelfPlayGame);
+    } catch {
+      break;
+    }
+  }
+  writeFileSync(file, `${[header, ...games.map((g) => JSON.stringify(g))].join('\n')}\n`);
+  return games;
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   const deadline = started + maxMinutes * 60_000;
+  const inRange = (g: SelfPlayGame) => g.index >= from && g.index < games;
+  const logged = values.log ? readLog(values.log).filter(inRange) : [];
+  const done = new Set(logged.map((g) => g.index));
+  const todo = Array.from({ length: games - from }, (_, i) => from + i).filter((i) => !done.has(i));
+  const workers = Math.min(todo.length, maxWorkers);
   const finished: SelfPlayGame[] = [];
-  let next = from;
+  const progressEvery = Math.max(1, Math.floor(todo.length / 20));
   await Promise.all(
     Array.from({ length: workers }, async () => {
       const worker = new Worker(WORKER_BOOT, { eval: true, workerData: setup });
       try {
-        while (next < games && performance.now() < deadline) {
-          const index = next++;
-          finished.push(
-            await new Promise<SelfPlayGame>((resolve, reject) => {
-              worker.once('message', resolve);
-              worker.once('error', reject);
-              worker.postMessage(index);
-            }),
-          );
+        for (let index = todo.shift(); index !== undefined; index = todo.shift()) {
+          const game = await new Promise<SelfPlayGame>((resolve, reject) => {
+            worker.once('message', resolve);
+            worker.once('error', reject);
+            worker.postMessage(index);
+          });
           worker.removeAllListeners('error');
-          if (finished.length % Math.max(1, Math.floor((games - from) / 20)) === 0)
+          finished.push(game);
+          if (values.log) appendFileSync(values.log, `${JSON.stringify(game)}\n`);
+          if (finished.length % progressEvery === 0)
             console.error(
-              `${finished.length}/${games - from} games, ${((performance.now() - started) / 1000).toFixed(0)} s`,
+              `${finished.length}/${finished.length + todo.length} games, ${((performance.now() - started) / 1000).toFixed(0)} s`,
             );
+          if (performance.now() >= deadline) break;
         }
       } finally {
         await worker.terminate();
@@ -143,17 +174,20 @@ async function main(): Promise<void> {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const all = [...logged, ...finished];
   // A deal counts only with both its games, so that both sides stay played equally.
-  const played = new Set(finished.map((g) => g.index));
-  const paired = finished.filter((g) => played.has(g.index ^ 1)).sort((x, y) => x.index - y.index);
+  const played = new Set(all.map((g) => g.index));
+  const paired = all.filter((g) => played.has(g.index ^ 1)).sort((x, y) => x.index - y.index);
   const summary = summariseSelfPlay(labels, paired);
   const cpu = cpus()[0]?.model ?? 'unknown cpu';
   console.log(`\nself-play: ${labels.a} vs ${labels.b}, seed ${setup.seed}`);
   console.log(
-    `${finished.length}/${games - from} games (${from} to ${games - 1}) in ${seconds.toFixed(0)} s (${(finished.length / seconds).toFixed(2)} games/s, ${workers} workers, ${cpu})`,
+    `${finished.length} games played in ${seconds.toFixed(0)} s (${(finished.length / seconds).toFixed(2)} games/s, ${workers} workers, ${cpu})${logged.length > 0 ? `, ${logged.length} more from ${values.log}` : ''}`,
   );
   if (summary.games < games - from)
-    console.log(`stopped by --max-minutes: ${summary.games} games in whole deals counted`);
+    console.log(
+      `stopped early: ${summary.games} of games ${from} to ${games - 1} counted, in whole deals`,
+    );
   console.log(
     `US wins: ${summary.usWins}/${summary.games} = ${interval(summary.usShare)}; ended on the track: ${summary.trackEnds}`,
   );
