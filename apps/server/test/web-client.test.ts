@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer, tempDir } from './support.ts';
+
+interface RawAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** The body as sent, still encoded. */
+  bytes: Buffer;
+}
+
+/** A GET with exactly these headers (fetch would add its own Accept-Encoding and decode). */
+function get(url: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            bytes: Buffer.concat(chunks),
+          }),
+        );
+      })
+      .on('error', reject);
+  });
+}
+
+const decode: Record<string, (b: Buffer) => Buffer> = {
+  gzip: zlib.gunzipSync,
+  br: zlib.brotliDecompressSync,
+};
+
+// A stand-in for Vite's output: a page and a content-hashed script well over 1 kB.
+const INDEX =
+  '<!doctype html><title>Iron Curtain Online</title><script src="/assets/app-1a2b.js"></script>';
+const SCRIPT = `export const cards = ${JSON.stringify(
+  Array.from({ length: 400 }, (_, i) => ({ id: `card-${i}`, region: 'europe' })),
+)};\n`;
+
+let server: TestServer;
+let dist: string;
+beforeAll(async () => {
+  dist = tempDir();
+  fs.mkdirSync(path.join(dist, 'assets'));
+  fs.writeFileSync(path.join(dist, 'index.html'), INDEX);
+  fs.writeFileSync(path.join(dist, 'assets', 'app-1a2b.js'), SCRIPT);
+  fs.writeFileSync(path.join(path.dirname(dist), 'secret.txt'), 'outside the client');
+  server = await startServer({ env: { WEB_DIST: dist } });
+});
+afterAll(async () => {
+  await server.close();
+  fs.rmSync(dist, { recursive: true, force: true });
+});
+
+describe('the web client over HTTP', () => {
+  it.each(['br', 'gzip'])(
+    'sends a script %s-compressed to a browser that accepts it',
+    async (encoding) => {
+      const answer = await get(`${server.url}/assets/app-1a2b.js`, { 'accept-encoding': encoding });
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-encoding']).toBe(encoding);
+      expect(answer.headers.vary).toMatch(/accept-encoding/i);
+      expect(answer.bytes.length).toBeLessThan(SCRIPT.length / 4);
+      expect(decode[encoding]?.(answer.bytes).toString()).toBe(SCRIPT);
+    },
+  );
+
+  it('sends the script as it is to a client that accepts no encoding', async () => {
+    const answer = await get(`${server.url}/assets/app-1a2b.js`);
+    expect(answer.headers['content-encoding']).toBeUndefined();
+    expect(answer.bytes.toString()).toBe(SCRIPT);
+  });
+
+  it('lets browsers keep content-hashed assets for good, and revalidate pages', async () => {
+    const asset = await get(`${server.url}/assets/app-1a2b.js`);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const page = await get(`${server.url}/`);
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(page.bytes.toString()).toBe(INDEX);
+  });
+
+  it.each(['/join/abc123', '/watch/abc123', '/replay/abc123'])(
+    'answers the client route %s with the page, for the client to route',
+    async (route) => {
+      const answer = await get(`${server.url}${route}`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-type']).toMatch(/^text\/html/);
+      expect(answer.bytes.toString()).toBe(INDEX);
+    },
+  );
+
+  it.each([
+    '/assets/missing-9f9f.js',
+    '/../secret.txt',
+    '/%2e%2e/secret.txt',
+    '/assets/..%2f..%2fsecret.txt',
+    '/assets/%00.js',
+    '/%E0%A4%A.js',
+  ])('answers %s with a 404 and never a file outside the client', async (route) => {
+    const answer = await get(`${server.url}${route}`);
+    expect(answer.status).toBe(404);
+    expect(answer.bytes.toString()).not.toContain('outside the client');
+    expect(JSON.parse(answer.bytes.toString())).toMatchObject({ error: { code: 'NOT_FOUND' } });
+  });
+
+  it('compresses large server answers too, and leaves small ones as they are', async () => {
+    const metrics = await get(`${server.url}/metrics`, { 'accept-encoding': 'gzip' });
+    expect(metrics.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(metrics.bytes).toString()).toContain('ic_');
+    const health = await get(`${server.url}/healthz`, { 'accept-encoding': 'gzip' });
+    expect(health.status).toBe(200);
+    expect(health.headers['content-encoding']).toBeUndefined();
+  });
+});
