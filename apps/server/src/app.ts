@@ -6,6 +6,7 @@ import type { Config } from './config.ts';
 import { MatchEngine } from './engine.ts';
 import { type Fanout, localFanout } from './fanout.ts';
 import { GameService } from './game-service.ts';
+import { lobbyWriteLimit } from './lobby-rate-limit.ts';
 import { lobbyRouter } from './lobby-routes.ts';
 import type { Logger } from './logger.ts';
 import { MatchQueues } from './match-queue.ts';
@@ -86,7 +87,9 @@ export function createApp(
   });
   const rematches = new RematchDesk(store, changed);
 
-  const koa = new Koa({ proxy: config.TRUST_PROXY });
+  // Behind the proxy, the client's address is the last X-Forwarded-For entry, the one the
+  // proxy added: earlier entries come from the client and would let it pick its address.
+  const koa = new Koa({ proxy: config.TRUST_PROXY, maxIpsCount: 1 });
   // The web client's script is a third of its size compressed: what a phone waits for first.
   koa.use(compress());
   koa.use(async (ctx, next) => {
@@ -110,6 +113,7 @@ export function createApp(
       };
     }
   });
+  koa.use(lobbyWriteLimit(config.LOBBY_WRITES_PER_MINUTE));
   const router = lobbyRouter(lobby, store, metrics, bots);
   koa.use(router.routes());
   koa.use(router.allowedMethods());

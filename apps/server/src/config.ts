@@ -55,6 +55,8 @@ export const envSchema = z.object({
   RATE_LIMIT_PER_SECOND: positiveInt.default(10),
   /** Game-service messages a socket may send at once before the sustained rate applies. */
   RATE_LIMIT_BURST: positiveInt.default(20),
+  /** Lobby requests that write (POST under /api) one client address may make per minute. */
+  LOBBY_WRITES_PER_MINUTE: positiveInt.default(60),
   /** How long SIGTERM waits for queued moves before closing the store anyway. */
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
   /** How long a player must be disconnected before the opponent may claim the win. */

@@ -47,6 +47,7 @@ function spawnServer(env: Record<string, string>): Promise<Running> {
     LOG_LEVEL: 'info',
     RATE_LIMIT_PER_SECOND: '1000',
     RATE_LIMIT_BURST: '1000',
+    LOBBY_WRITES_PER_MINUTE: '100000',
     ...env,
   });
 }

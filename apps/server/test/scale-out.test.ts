@@ -63,6 +63,7 @@ async function instance(): Promise<Running> {
     REDIS_URL,
     RATE_LIMIT_PER_SECOND: '1000',
     RATE_LIMIT_BURST: '1000',
+    LOBBY_WRITES_PER_MINUTE: '100000',
   } as Record<string, string>);
   running.push(started);
   return started;

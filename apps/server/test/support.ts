@@ -71,6 +71,7 @@ export async function startServer(
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_SECOND: '1000',
     RATE_LIMIT_BURST: '1000',
+    LOBBY_WRITES_PER_MINUTE: '100000',
     ...options.env,
   });
   const store = options.store ?? openSqliteStore(dir);

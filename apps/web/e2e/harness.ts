@@ -88,6 +88,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       DATA_DIR: dataDir,
       WEB_DIST: path.join(REPO, 'apps/web/dist'),
       LOG_LEVEL: 'warn',
+      // Every page of every e2e file comes from one address: lift the lobby's per-address cap.
+      LOBBY_WRITES_PER_MINUTE: '100000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

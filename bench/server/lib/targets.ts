@@ -120,6 +120,7 @@ function launchFor(kind: TargetKind, port: number, dataDir: string, schema: stri
         LOG_LEVEL: 'warn',
         RATE_LIMIT_PER_SECOND: BENCH_RATE_LIMIT,
         RATE_LIMIT_BURST: BENCH_RATE_LIMIT,
+        LOBBY_WRITES_PER_MINUTE: BENCH_RATE_LIMIT,
       };
       if (kind === 'postgres') {
         env.DATABASE_URL = DATABASE_URL;

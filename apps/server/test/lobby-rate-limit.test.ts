@@ -1,0 +1,73 @@
+import type { CreateMatchResponse, MatchList } from '@iron-curtain/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request, startServer, type TestServer } from './support.ts';
+
+const LIMIT = 3;
+const FLOODER = '203.0.113.7';
+const NEIGHBOUR = '198.51.100.9';
+
+let server: TestServer;
+beforeAll(async () => {
+  // Behind a proxy the client's address comes from X-Forwarded-For: tests can be two clients.
+  server = await startServer({
+    env: { LOBBY_WRITES_PER_MINUTE: String(LIMIT), TRUST_PROXY: 'true' },
+  });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const from = (address: string) => ({ 'x-forwarded-for': address });
+const create = (address: string, name: string) =>
+  request<CreateMatchResponse>(
+    `${server.url}/api/matches`,
+    'POST',
+    { name, visibility: 'public' },
+    from(address),
+  );
+
+describe('a client flooding the lobby with writes', () => {
+  it('is refused with 429 and a Retry-After once its budget is spent; nothing refused is stored', async () => {
+    for (let i = 0; i < LIMIT; i++) expect((await create(FLOODER, `Ann ${i}`)).status).toBe(201);
+
+    const refused = await fetch(`${server.url}/api/matches`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...from(FLOODER) },
+      body: JSON.stringify({ name: 'Ann again', visibility: 'public' }),
+    });
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ error: { code: 'RATE_LIMITED' } });
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+
+    // Every write counts, a join as much as a new match.
+    const waiting = await request<MatchList>(`${server.url}/api/matches?status=waiting`, 'GET');
+    expect(waiting.status).toBe(200);
+    const names = waiting.body.matches.flatMap((m) => m.players.map((p) => p.name));
+    expect(names.filter((n) => n?.startsWith('Ann')).sort()).toEqual(['Ann 0', 'Ann 1', 'Ann 2']);
+    const join = await request(
+      `${server.url}/api/matches/${waiting.body.matches[0]?.matchID}/join`,
+      'POST',
+      { name: 'Boris' },
+      from(FLOODER),
+    );
+    expect(join.status).toBe(429);
+  });
+
+  it('cannot dodge the count with an address of its own in X-Forwarded-For', async () => {
+    const spoofed = await request(
+      `${server.url}/api/matches`,
+      'POST',
+      { name: 'Ann disguised' },
+      { 'x-forwarded-for': `192.0.2.55, ${FLOODER}` },
+    );
+    expect(spoofed.status).toBe(429);
+  });
+
+  it('still reads the lobby, and other addresses still write', async () => {
+    const list = await request(`${server.url}/api/matches`, 'GET', undefined, from(FLOODER));
+    expect(list.status).toBe(200);
+    expect((await create(NEIGHBOUR, 'Carla')).status).toBe(201);
+  });
+});
