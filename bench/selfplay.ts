@@ -148,7 +148,8 @@ async function main(): Promise<void> {
   const todo = Array.from({ length: games - from }, (_, i) => from + i).filter((i) => !done.has(i));
   const workers = Math.min(todo.length, maxWorkers);
   const finished: SelfPlayGame[] = [];
-  const progressEvery = Math.max(1, Math.floor(todo.length / 20));
+  const toPlay = todo.length;
+  const progressEvery = Math.max(1, Math.floor(toPlay / 20));
   await Promise.all(
     Array.from({ length: workers }, async () => {
       const worker = new Worker(WORKER_BOOT, { eval: true, workerData: setup });
@@ -164,7 +165,7 @@ async function main(): Promise<void> {
           if (values.log) appendFileSync(values.log, `${JSON.stringify(game)}\n`);
           if (finished.length % progressEvery === 0)
             console.error(
-              `${finished.length}/${finished.length + todo.length} games, ${((performance.now() - started) / 1000).toFixed(0)} s`,
+              `${finished.length}/${toPlay} games, ${((performance.now() - started) / 1000).toFixed(0)} s`,
             );
           if (performance.now() >= deadline) break;
         }
