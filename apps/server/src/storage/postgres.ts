@@ -1,7 +1,14 @@
 import type { Seat } from '@iron-curtain/game';
 import pg from 'pg';
 import { stateJson, withDeck } from './deckless.ts';
-import { deckFromRow, matchFromRows, moveFromRow } from './rows.ts';
+import {
+  deckFromRow,
+  jsonOrNull,
+  MATCH_COLUMNS,
+  matchFromRows,
+  matchRowValues,
+  moveFromRow,
+} from './rows.ts';
 import type {
   ClockRecord,
   DeckInfo,
@@ -134,28 +141,11 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
     );
   };
 
-  const orNull = (value: unknown) => (value == null ? null : JSON.stringify(value));
   const insertMatch = async (c: pg.PoolClient, match: MatchRecord, initial: StoredState) => {
     await c.query(
-      `INSERT INTO ${S}.matches (match_id, visibility, status, variants, deck, setup_data,
-         seed, invite_hash, created_at, updated_at, result, clock, rematch, rematch_of)
+      `INSERT INTO ${S}.matches (${MATCH_COLUMNS})
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-      [
-        match.matchID,
-        match.visibility,
-        match.status,
-        JSON.stringify(match.variants),
-        JSON.stringify(match.deck),
-        JSON.stringify(match.setupData),
-        match.seed,
-        match.inviteHash,
-        match.createdAt,
-        match.updatedAt,
-        orNull(match.result),
-        orNull(match.clock),
-        orNull(match.rematch),
-        match.rematchOf ?? null,
-      ],
+      matchRowValues(match),
     );
     for (const p of match.players) {
       await c.query(
@@ -226,7 +216,7 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
         `UPDATE ${S}.matches SET status = 'finished', result = $1, updated_at = $2,
            clock = coalesce($4::json, clock)
          WHERE match_id = $3 AND status <> 'finished'`,
-        [orNull(result), at, matchID, orNull(clock)],
+        [jsonOrNull(result), at, matchID, jsonOrNull(clock)],
       );
       return rowCount === 1;
     },
@@ -274,8 +264,8 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
           JSON.stringify(move.args),
           JSON.stringify(move.entries),
           move.at,
-          orNull(result),
-          orNull(clock),
+          jsonOrNull(result),
+          jsonOrNull(clock),
         ],
       );
       return rows[0]?.written === 1;
@@ -290,7 +280,7 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
 
     async setClock(matchID, clock: ClockRecord) {
       await pool.query(`UPDATE ${S}.matches SET clock = $1 WHERE match_id = $2`, [
-        orNull(clock),
+        jsonOrNull(clock),
         matchID,
       ]);
     },

@@ -20,6 +20,33 @@ const text = (value: unknown): string => String(value);
 const iso = (value: unknown): string =>
   value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
 
+/** A JSON column's value as both adapters write it: text, or SQL NULL for an absent value. */
+export const jsonOrNull = (value: unknown): string | null =>
+  value == null ? null : JSON.stringify(value);
+
+/** The columns of a new match row, in the order of `matchRowValues`. */
+export const MATCH_COLUMNS =
+  'match_id, visibility, status, variants, deck, setup_data, seed, invite_hash, created_at, updated_at, result, clock, rematch, rematch_of';
+
+export function matchRowValues(match: MatchRecord): (string | null)[] {
+  return [
+    match.matchID,
+    match.visibility,
+    match.status,
+    JSON.stringify(match.variants),
+    JSON.stringify(match.deck),
+    JSON.stringify(match.setupData),
+    match.seed,
+    match.inviteHash,
+    match.createdAt,
+    match.updatedAt,
+    jsonOrNull(match.result),
+    jsonOrNull(match.clock),
+    jsonOrNull(match.rematch),
+    match.rematchOf ?? null,
+  ];
+}
+
 export function seatFromRow(row: Row): SeatRecord {
   return {
     seat: text(row.seat) as Seat,

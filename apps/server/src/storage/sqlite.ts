@@ -4,7 +4,14 @@ import path from 'node:path';
 import type { Seat } from '@iron-curtain/game';
 import { claimDataDir } from './data-dir-lock.ts';
 import { stateJson, withDeck } from './deckless.ts';
-import { deckFromRow, matchFromRows, moveFromRow } from './rows.ts';
+import {
+  deckFromRow,
+  jsonOrNull,
+  MATCH_COLUMNS,
+  matchFromRows,
+  matchRowValues,
+  moveFromRow,
+} from './rows.ts';
 import type {
   ClockRecord,
   DeckInfo,
@@ -143,29 +150,12 @@ export function openSqliteStore(dataDir: string): Store {
 
   const seatsOf = (matchID: string) =>
     db.all('SELECT * FROM seats WHERE match_id = ? ORDER BY seat', [matchID]) as Row[];
-  const orNull = (value: unknown) => (value == null ? null : JSON.stringify(value));
 
   const insertMatch = (match: MatchRecord, initial: StoredState) => {
     db.run(
-      `INSERT INTO matches (match_id, visibility, status, variants, deck, setup_data, seed,
-         invite_hash, created_at, updated_at, result, clock, rematch, rematch_of)
+      `INSERT INTO matches (${MATCH_COLUMNS})
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        match.matchID,
-        match.visibility,
-        match.status,
-        JSON.stringify(match.variants),
-        JSON.stringify(match.deck),
-        JSON.stringify(match.setupData),
-        match.seed,
-        match.inviteHash,
-        match.createdAt,
-        match.updatedAt,
-        orNull(match.result),
-        orNull(match.clock),
-        orNull(match.rematch),
-        match.rematchOf ?? null,
-      ],
+      matchRowValues(match),
     );
     for (const p of match.players) {
       db.run(
@@ -207,7 +197,7 @@ export function openSqliteStore(dataDir: string): Store {
          status = CASE WHEN ? IS NULL THEN status ELSE 'finished' END,
          result = coalesce(?, result)
        WHERE match_id = ?`,
-      [m.move.at, orNull(m.clock), orNull(m.result), orNull(m.result), m.matchID],
+      [m.move.at, jsonOrNull(m.clock), jsonOrNull(m.result), jsonOrNull(m.result), m.matchID],
     );
     return true;
   };
@@ -303,7 +293,7 @@ export function openSqliteStore(dataDir: string): Store {
           `UPDATE matches SET status = 'finished', result = ?, updated_at = ?,
              clock = coalesce(?, clock)
            WHERE match_id = ? AND status <> 'finished'`,
-          [orNull(result), at, orNull(clock), matchID],
+          [jsonOrNull(result), at, jsonOrNull(clock), matchID],
         ).changes === 1
       );
     },
@@ -337,7 +327,7 @@ export function openSqliteStore(dataDir: string): Store {
     },
 
     async setClock(matchID, clock: ClockRecord) {
-      db.run('UPDATE matches SET clock = ? WHERE match_id = ?', [orNull(clock), matchID]);
+      db.run('UPDATE matches SET clock = ? WHERE match_id = ?', [jsonOrNull(clock), matchID]);
     },
 
     async setAway(matchID, seat: Seat, at: string | null) {
