@@ -41,11 +41,11 @@ describe('a client flooding the lobby with writes', () => {
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
 
-    // Every write counts, a join as much as a new match.
     const waiting = await request<MatchList>(`${server.url}/api/matches?status=waiting`, 'GET');
     expect(waiting.status).toBe(200);
     const names = waiting.body.matches.flatMap((m) => m.players.map((p) => p.name));
     expect(names.filter((n) => n?.startsWith('Ann')).sort()).toEqual(['Ann 0', 'Ann 1', 'Ann 2']);
+    // Every write counts, a join as much as a new match.
     const join = await request(
       `${server.url}/api/matches/${waiting.body.matches[0]?.matchID}/join`,
       'POST',

@@ -44,18 +44,20 @@ const SCRIPT = `export const cards = ${JSON.stringify(
 )};\n`;
 
 let server: TestServer;
-let dist: string;
+// The client's folder, with a file beside it that must never be served.
+let parent: string;
 beforeAll(async () => {
-  dist = tempDir();
-  fs.mkdirSync(path.join(dist, 'assets'));
+  parent = tempDir();
+  const dist = path.join(parent, 'dist');
+  fs.mkdirSync(path.join(dist, 'assets'), { recursive: true });
   fs.writeFileSync(path.join(dist, 'index.html'), INDEX);
   fs.writeFileSync(path.join(dist, 'assets', 'app-1a2b.js'), SCRIPT);
-  fs.writeFileSync(path.join(path.dirname(dist), 'secret.txt'), 'outside the client');
+  fs.writeFileSync(path.join(parent, 'secret.txt'), 'outside the client');
   server = await startServer({ env: { WEB_DIST: dist } });
 });
 afterAll(async () => {
   await server.close();
-  fs.rmSync(dist, { recursive: true, force: true });
+  fs.rmSync(parent, { recursive: true, force: true });
 });
 
 describe('the web client over HTTP', () => {
