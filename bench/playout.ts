@@ -13,6 +13,7 @@ import {
   indexDeck,
   legalMoves,
   parseSetupData,
+  rulesOf,
   type Seat,
 } from '@iron-curtain/game';
 
@@ -29,12 +30,13 @@ const strategy = indexDeck(DEFAULT_DECK).strategyCards;
 /** One game from a random deal to its end with uniformly random legal moves; returns its move count. */
 function playout(): number {
   const setup = parseSetupData({ sides: { '0': 'US', '1': 'USSR' } });
+  const rules = rulesOf(setup);
   const state = createState(setup, (cards) => rng.shuffle(cards));
   let moves = 0;
   while (state.decision) {
     const seat = state.decision.seat as Seat;
-    const { move, args } = rng.pick(legalMoves(state, seat));
-    const outcome = applyMove(state, seat, move, args);
+    const { move, args } = rng.pick(legalMoves(rules, state, seat));
+    const outcome = applyMove(rules, state, seat, move, args);
     if (!outcome.ok) throw new Error(`legal move refused: ${outcome.error}`);
     moves++;
   }

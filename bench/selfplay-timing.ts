@@ -16,13 +16,14 @@ const times: number[] = [];
 let iterations = 0;
 // Position -1 warms up the JIT, as a running server is warm; it is not timed.
 for (let i = -1; i < positions; i++) {
-  const state = newGame(`timing:${i}`, 'US');
+  const { rules, state } = newGame(`timing:${i}`, 'US');
   const chooser = state.decision?.seat ?? '1';
-  const first = chooseMove(viewFor(state, chooser), chooser, 'medium', { seed: i });
-  applyMove(state, chooser, first.move, first.args);
+  const first = chooseMove(rules, viewFor(state, chooser), chooser, 'medium', { seed: i });
+  applyMove(rules, state, chooser, first.move, first.args);
   const seat = state.decision?.seat ?? '0';
   const started = performance.now();
   const report = ismcts(
+    rules,
     viewFor(state, seat),
     seat,
     { iterations: HARD_ITERATIONS, timeMs: Number.POSITIVE_INFINITY },

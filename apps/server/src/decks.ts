@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
 import {
+  canonicalJson,
   DEFAULT_DECK,
   type Deck,
   DeckError,
   type DeckFile,
+  deckFileOf,
   deckFileSchema,
   isReconstructed,
   loadDeck,
@@ -11,44 +12,17 @@ import {
 import { LobbyError } from './matches.ts';
 import type { DeckInfo, Store } from './storage/index.ts';
 
-/** JSON with object keys sorted: the same deck always hashes the same, however it was written. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
-/** The deck file a loaded deck came from (events as written, no parsed effects). */
-export function deckFileOf(deck: Deck): DeckFile {
-  return {
-    id: deck.id,
-    version: deck.version,
-    name: deck.name,
-    regions: deck.regions,
-    starter: deck.starter,
-    cards: deck.cards.map(({ eventText, effects: _, ...card }) => ({ ...card, event: eventText })),
-  };
-}
-
-const infoOf = (deck: Deck, hash: string): DeckInfo => ({
+const infoOf = (deck: Deck): DeckInfo => ({
   id: deck.id,
   version: deck.version,
   name: deck.name,
-  hash,
+  hash: deck.hash,
   reconstructed: isReconstructed(deck),
 });
 
-/** The built-in default deck, described as before uploads existed (hash of the loaded deck). */
+/** The built-in default deck. */
 const BUILT_IN: { info: DeckInfo; file: DeckFile } = {
-  info: infoOf(
-    DEFAULT_DECK,
-    createHash('sha256').update(JSON.stringify(DEFAULT_DECK)).digest('hex'),
-  ),
+  info: infoOf(DEFAULT_DECK),
   file: deckFileOf(DEFAULT_DECK),
 };
 
@@ -97,8 +71,7 @@ export class DeckLibrary {
     }
     const file = deckFileSchema.parse(json);
     const canonical = canonicalJson(file);
-    const hash = createHash('sha256').update(canonical).digest('hex');
-    const info = infoOf(deck, hash);
+    const info = infoOf(deck);
     const created = await this.store.saveDeck({
       info,
       file: JSON.parse(canonical),

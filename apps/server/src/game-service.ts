@@ -15,7 +15,7 @@ import {
 import { Server, type Socket } from 'socket.io';
 import type { z } from 'zod';
 import type { Config } from './config.ts';
-import { frameFor, type MatchEngine } from './engine.ts';
+import { frameFor, type MatchEngine, playedWith } from './engine.ts';
 import { type Fanout, type FanoutMessage, localFanout } from './fanout.ts';
 import type { Logger } from './logger.ts';
 import { clockState, flagFallen, switchClock } from './match-clock.ts';
@@ -325,8 +325,7 @@ export class GameService {
       let result: Awaited<ReturnType<MatchEngine['move']>>;
       try {
         result = await engine.move(
-          matchID,
-          match.status,
+          match,
           {
             seat,
             stateID,
@@ -418,6 +417,7 @@ export class GameService {
     const message: SyncMessage = {
       matchID: seating.matchID,
       playerID: seating.seat,
+      rules: playedWith(match).rules,
       state: { ...frameFor(state, seating.seat), ...clock },
       log: moves.flatMap((m) => m.entries),
       presence: await this.presenceOf(match),

@@ -1,7 +1,6 @@
-import { DEFAULT_DECK, type State } from '@iron-curtain/game';
+import { DEFAULT_DECK, deckFileOf } from '@iron-curtain/game';
 import type { DeckList, DeckUploadResponse, MatchInfo } from '@iron-curtain/protocol';
 import { describe, expect, it } from 'vitest';
-import { deckFileOf } from '../src/decks.ts';
 import { createAndJoin, request, type StoreKind, seatClient, serverOnStore } from './support.ts';
 
 type Refusal = {
@@ -71,7 +70,13 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('uploaded decks on the %s s
     const info = await request<MatchInfo>(`${server().url}/api/matches/${created.matchID}`, 'GET');
     expect(info.body.deck).toEqual(first.body.deck);
     const watcher = await seatClient(server().url, created.matchID, null);
-    expect((watcher.view as State).deck).toMatchObject({ name: 'Printed cards', version: '2' });
+    // The sync brings the deck once; the state names it by its hash.
+    expect(watcher.rules?.deck).toMatchObject({ name: 'Printed cards', version: '2' });
+    expect(watcher.view.deck).toEqual({
+      id: DEFAULT_DECK.id,
+      version: '2',
+      hash: first.body.deck.hash,
+    });
     watcher.close();
 
     const unknown = await request<Refusal>(`${server().url}/api/matches`, 'POST', {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { legalMoves, type Seat, type State } from '@iron-curtain/game';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MatchEngine } from '../src/engine.ts';
+import { MatchEngine, playedWith } from '../src/engine.ts';
 import { Lobby } from '../src/matches.ts';
 import { PresenceBook } from '../src/presence.ts';
 import type { Store } from '../src/storage/store.ts';
@@ -53,12 +53,14 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the engine on %s', (kind) 
           const state = (await s.loadState(matchID)) as NonNullable<
             Awaited<ReturnType<Store['loadState']>>
           >;
+          const match = await s.getMatch(matchID);
+          if (!match) throw new Error('match not stored');
           const G = state.G as State;
           const seat = G.decision?.seat as Seat;
-          const moves = legalMoves(G, seat);
+          const moves = legalMoves(playedWith(match).rules, G, seat);
           const move = moves[Math.floor(random() * moves.length)];
           if (!move) break;
-          const result = await engine.move(matchID, 'playing', {
+          const result = await engine.move(match, {
             seat,
             stateID: state._stateID,
             move: move.move,
@@ -96,12 +98,14 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the engine on %s', (kind) 
     type Loaded = NonNullable<Awaited<ReturnType<Store['loadState']>>>;
     const load = async () => (await s.loadState(created.matchID)) as Loaded;
     /** A legal move on `state`, made through `engine`. */
+    const match = await s.getMatch(created.matchID);
+    if (!match) throw new Error('match not stored');
     const moveOn = (engine: MatchEngine, state: Loaded) => {
       const G = state.G as State;
       const seat = G.decision?.seat as Seat;
-      const moves = legalMoves(G, seat);
+      const moves = legalMoves(playedWith(match).rules, G, seat);
       const move = moves[Math.floor(random() * moves.length)] as (typeof moves)[number];
-      return engine.move(created.matchID, 'playing', { seat, stateID: state._stateID, ...move });
+      return engine.move(match, { seat, stateID: state._stateID, ...move });
     };
     expect(await moveOn(here, await load())).toMatchObject({ ok: true });
     const first = await load();

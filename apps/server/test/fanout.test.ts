@@ -1,3 +1,4 @@
+import type { State } from '@iron-curtain/game';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
@@ -11,7 +12,7 @@ const matchID = 'A'.repeat(16);
 const raw = new Redis(REDIS_URL);
 afterAll(() => raw.quit());
 
-const frame = (stateID: number) => ({ G: {}, ctx: {}, stateID });
+const frame = (stateID: number) => ({ G: {} as State, stateID });
 const update = (stateID: number): FanoutMessage => ({
   kind: 'update',
   matchID,

@@ -1,4 +1,4 @@
-import { IronCurtain, type Seat, type State } from '@iron-curtain/game';
+import { ironCurtainFor, type Seat, type State } from '@iron-curtain/game';
 import type { State as BgioState } from 'boardgame.io';
 import { CreateGameReducer, InitializeGame } from 'boardgame.io/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,7 +28,7 @@ afterAll(async () => {
 async function truthOf(matchID: string): Promise<Map<number, State>> {
   const match = await server.store.getMatch(matchID);
   if (!match) throw new Error('match not stored');
-  const game = { ...IronCurtain, seed: match.seed };
+  const game = { ...ironCurtainFor(match.setupData).game, seed: match.seed };
   const reducer = CreateGameReducer({ game });
   let state = InitializeGame({ game, numPlayers: 2, setupData: match.setupData }) as BgioState;
   const truth = new Map<number, State>([[0, state.G as State]]);

@@ -1,4 +1,4 @@
-import { legalMoves, type Move, type Seat, type State } from '@iron-curtain/game';
+import { legalMoves, type Move, type RulesContext, type Seat } from '@iron-curtain/game';
 import type { UpdateMessage } from '@iron-curtain/protocol';
 import { afterAll, expect, it } from 'vitest';
 import { type App, createApp } from '../src/app.ts';
@@ -79,7 +79,7 @@ it('an instance that loses the compare-and-set refuses, re-syncs, and never send
     const seen = framesOf(watchB);
     const seenByMover = framesOf(viaB);
 
-    const choices = legalMoves(viaA.view as State, who);
+    const choices = legalMoves(viaA.rules as RulesContext, viaA.view, who);
     const [first, last] = [choices[0], choices.at(-1)] as Move[];
     expect(first).not.toEqual(last);
     const fromB = viaB.move(first as Move);

@@ -2,13 +2,21 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type LogEntry, legalMoves, type Move, type Seat, type State } from '@iron-curtain/game';
+import {
+  type LogEntry,
+  legalMoves,
+  type Move,
+  type RulesContext,
+  type Seat,
+  type State,
+} from '@iron-curtain/game';
 import type {
   Ack,
   CreateMatchResponse,
   Presence,
   RefusedMessage,
   SeatGrant,
+  StateFrame,
   SyncMessage,
   UpdateMessage,
 } from '@iron-curtain/protocol';
@@ -156,12 +164,6 @@ export async function createAndJoin(
   return { created: created.body, joined: joined.body, invite, texts: [created.text, joined.text] };
 }
 
-interface Frame {
-  G: Record<string, unknown>;
-  ctx: Record<string, unknown>;
-  stateID: number;
-}
-
 /**
  * A socket.io client of the game service that keeps every raw frame it receives,
  * the latest state it was sent, the log, presence and refusals.
@@ -170,7 +172,9 @@ export class GameClient {
   readonly socket: Socket;
   /** Every packet as it arrived on the wire, before socket.io decoded it. */
   readonly wire: string[] = [];
-  state: Frame | undefined;
+  state: StateFrame | undefined;
+  /** The match's deck and variants, from the last sync. */
+  rules: RulesContext | undefined;
   log: LogEntry[] = [];
   presence: Presence | undefined;
   readonly refusals: RefusedMessage[] = [];
@@ -193,13 +197,14 @@ export class GameClient {
     this.socket.on('sync', (m: SyncMessage) => {
       this.syncs += 1;
       this.playerID = m.playerID;
-      this.state = m.state as Frame;
+      this.rules = m.rules;
+      this.state = m.state;
       this.log = [...m.log];
       this.presence = m.presence;
       this.notify();
     });
     this.socket.on('update', (m: UpdateMessage) => {
-      this.state = m.state as Frame;
+      this.state = m.state;
       this.log.push(...m.entries);
       this.notify();
     });
@@ -276,11 +281,12 @@ export class GameClient {
 
   get view(): State {
     if (!this.state) throw new Error('not synced');
-    return this.state.G as unknown as State;
+    return this.state.G;
   }
 
-  get gameover(): unknown {
-    return this.state?.ctx.gameover;
+  /** The game's result once it ended by the rules (a track win or final scoring). */
+  get gameover(): State['result'] | undefined {
+    return this.state?.G.result ?? undefined;
   }
 
   close(): void {
@@ -315,7 +321,8 @@ export function prng(seed: number): () => number {
 
 /** A legal move for `client`'s seat, chosen from what the client itself was sent. */
 export function pickMove(client: GameClient, random: () => number): Move {
-  const moves = legalMoves(client.view, client.playerID);
+  if (!client.rules) throw new Error('not synced');
+  const moves = legalMoves(client.rules, client.view, client.playerID);
   if (moves.length === 0) throw new Error(`seat ${client.playerID} has no legal move`);
   return moves[Math.floor(random() * moves.length)] as Move;
 }

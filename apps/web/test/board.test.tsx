@@ -10,7 +10,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { CardFace } from '../src/board/CardFace.tsx';
 import { MatchView } from '../src/board/MatchView.tsx';
 import { Track } from '../src/board/Track.tsx';
-import { newMatch, play, playUntil, seeded, wireView } from './fixtures.ts';
+import { newMatch, play, playUntil, RULES, seeded, wireView } from './fixtures.ts';
 
 const names: Record<Seat, string> = { '0': 'Ann', '1': 'Boris' };
 const deck = indexDeck(DEFAULT_DECK);
@@ -23,6 +23,7 @@ function renderView(
 ) {
   return render(
     <MatchView
+      rules={RULES}
       view={wireView(state, seat)}
       seat={seat}
       names={names}

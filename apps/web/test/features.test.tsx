@@ -271,10 +271,10 @@ function shortRecord(): MatchRecord {
   };
   for (let i = 0; i < 3; i++) {
     const steps = [...replaySteps(record)];
-    const state = steps.at(-1)?.state;
-    const seat = state?.decision?.seat;
-    if (!state || !seat) break;
-    const move = legalMoves(state, seat)[0];
+    const last = steps.at(-1);
+    const seat = last?.state.decision?.seat;
+    if (!last || !seat) break;
+    const move = legalMoves(last.rules, last.state, seat)[0];
     if (!move) break;
     record.moves.push({ playerID: seat, move: move.move, args: move.args });
   }

@@ -8,10 +8,15 @@ import {
   type Move,
   type MoveName,
   parseSetupData,
+  type RulesContext,
   type Seat,
+  STANDARD_VARIANTS,
   type State,
   viewFor,
 } from '@iron-curtain/game';
+
+/** The default deck, standard edition: what every fixture match is played under. */
+export const RULES: RulesContext = { deck: DEFAULT_DECK, variants: STANDARD_VARIANTS };
 
 /**
  * A fixed deal in deck order. Seat 0 (US): East Germany, Poland, Hungary, West Germany, France.
@@ -30,7 +35,7 @@ export function newMatch(): State {
 export function play(state: State, ...moves: [Seat, MoveName, ...unknown[]][]): LogEntry[] {
   const log: LogEntry[] = [];
   for (const [seat, move, ...args] of moves) {
-    const outcome = applyMove(state, seat, move, args);
+    const outcome = applyMove(RULES, state, seat, move, args);
     if (!outcome.ok) throw new Error(`${seat} ${move}(${JSON.stringify(args)}): ${outcome.error}`);
     log.push(...outcome.log);
   }
@@ -62,7 +67,7 @@ export function playUntil(
   const log: LogEntry[] = [];
   for (let guard = 0; guard < 2000 && !state.result && !stop(state); guard++) {
     const seat = state.decision?.seat as Seat;
-    const { move, args } = pick(legalMoves(state, seat));
+    const { move, args } = pick(legalMoves(RULES, state, seat));
     log.push(...play(state, [seat, move, ...args]));
   }
   return log;

@@ -3,7 +3,7 @@ import type { Presence } from '@iron-curtain/protocol';
 import { describe, expect, it } from 'vitest';
 import { GameClient } from '../src/match/gameClient.ts';
 import { FakeTransport } from './fakeTransport.ts';
-import { newMatch, play, wireView } from './fixtures.ts';
+import { newMatch, play, RULES, wireView } from './fixtures.ts';
 
 const MATCH = 'match-0001';
 const CREDENTIALS = 'c'.repeat(24);
@@ -15,8 +15,7 @@ const presence: Presence = {
 };
 
 const frame = (state: State, seat: Seat | null, stateID: number) => ({
-  G: wireView(state, seat) as unknown as Record<string, unknown>,
-  ctx: {},
+  G: wireView(state, seat),
   stateID,
 });
 
@@ -34,6 +33,7 @@ function synced(seat: Seat | null = '1') {
   parts.transport.emit('sync', {
     matchID: MATCH,
     playerID: seat,
+    rules: RULES,
     state: frame(state, seat, 3),
     log: [],
     presence,

@@ -6,7 +6,7 @@ import { JoinPage } from '../src/lobby/JoinPage.tsx';
 import { MatchScreen } from '../src/match/MatchScreen.tsx';
 import { loadSeat } from '../src/match/seatStore.ts';
 import { FakeTransport } from './fakeTransport.ts';
-import { newMatch, wireView } from './fixtures.ts';
+import { newMatch, RULES, wireView } from './fixtures.ts';
 
 const MATCH = 'match-0001';
 const CREDENTIALS = 'c'.repeat(24);
@@ -175,7 +175,8 @@ describe('the match screen', () => {
       transport.emit('sync', {
         matchID: MATCH,
         playerID: '0',
-        state: { G: wireView(newMatch(), '0'), ctx: {}, stateID: 1 },
+        rules: RULES,
+        state: { G: wireView(newMatch(), '0'), stateID: 1 },
         log: [],
         presence,
       }),
@@ -225,7 +226,8 @@ describe('the match screen', () => {
       transport.emit('sync', {
         matchID: MATCH,
         playerID: '0',
-        state: { G: wireView(newMatch(), '0'), ctx: {}, stateID: 1 },
+        rules: RULES,
+        state: { G: wireView(newMatch(), '0'), stateID: 1 },
         log: [],
         presence: { ...presence, status: 'playing', result: null },
       }),

@@ -2,7 +2,7 @@ import { type MoveName, type Seat, type State, viewFor } from '@iron-curtain/gam
 import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { MatchView } from '../src/board/MatchView.tsx';
-import { newMatch, play, wireView } from './fixtures.ts';
+import { newMatch, play, RULES, wireView } from './fixtures.ts';
 
 const names: Record<Seat, string> = { '0': 'Ann', '1': 'Boris' };
 
@@ -11,6 +11,7 @@ function renderFor(state: State, seat: Seat | null, pending = false, connected =
   const view = wireView(state, seat);
   const utils = render(
     <MatchView
+      rules={RULES}
       view={view}
       seat={seat}
       names={names}

@@ -2,7 +2,8 @@ import { indexDeck, type State } from '@iron-curtain/game';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BEAT_MS, FinalScoringShow } from '../src/board/FinalScoringShow.tsx';
-import { newMatch, playUntil, seeded } from './fixtures.ts';
+import { RulesProvider } from '../src/board/rules.tsx';
+import { newMatch, playUntil, RULES, seeded } from './fixtures.ts';
 
 /** A seeded random game that reaches the end of final scoring (all seven steps). */
 function finishedByFinalScoring(): State {
@@ -40,7 +41,11 @@ describe('the final scoring show', () => {
   it('plays beat by beat by itself and gives the reason for every point', async () => {
     vi.useFakeTimers();
     reducedMotion(false);
-    render(<FinalScoringShow view={state} />);
+    render(
+      <RulesProvider value={RULES}>
+        <FinalScoringShow view={state} />
+      </RulesProvider>,
+    );
     expect(beats()).toHaveLength(1);
     expect(beats()[0]).toContain('Aftermath revealed');
     await act(() => vi.advanceTimersByTimeAsync(BEAT_MS));
@@ -49,7 +54,7 @@ describe('the final scoring show', () => {
       await act(() => vi.advanceTimersByTimeAsync(BEAT_MS));
     }
     const all = beats();
-    const deck = indexDeck(state.deck);
+    const deck = indexDeck(RULES.deck);
     // Every card on the table that scored is named with who dominates it, and every region's bonus.
     for (const step of state.finalScoring ?? []) {
       if (step.kind !== 'region') continue;
@@ -74,7 +79,11 @@ describe('the final scoring show', () => {
 
   it('is skippable', () => {
     reducedMotion(false);
-    render(<FinalScoringShow view={state} />);
+    render(
+      <RulesProvider value={RULES}>
+        <FinalScoringShow view={state} />
+      </RulesProvider>,
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Skip to the result' }));
     expect(screen.queryByRole('region', { name: 'Final scoring, step by step' })).toBeNull();
   });
@@ -82,7 +91,11 @@ describe('the final scoring show', () => {
   it('waits for the player under reduced motion', async () => {
     vi.useFakeTimers();
     reducedMotion(true);
-    render(<FinalScoringShow view={state} />);
+    render(
+      <RulesProvider value={RULES}>
+        <FinalScoringShow view={state} />
+      </RulesProvider>,
+    );
     await act(() => vi.advanceTimersByTimeAsync(BEAT_MS * 10));
     expect(beats()).toHaveLength(1);
     fireEvent.click(screen.getByRole('button', { name: 'Next step' }));

@@ -1,4 +1,4 @@
-import { legalMoves, type Seat, type State } from '@iron-curtain/game';
+import { legalMoves, type RulesContext, type Seat, type State } from '@iron-curtain/game';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import type { TargetKind } from '../lib/targets.ts';
 
@@ -289,7 +289,6 @@ class StockMatch implements MatchDriver {
 
 interface Frame {
   G: State;
-  ctx: { gameover?: unknown };
   stateID: number;
 }
 
@@ -297,6 +296,7 @@ interface Frame {
 class OurMatch implements MatchDriver {
   private seats: { socket: Socket; seat: Seat; credentials: string; frame?: Frame }[] = [];
   private matchID = '';
+  private rules: RulesContext | undefined;
   private synced = new Set<Seat>();
   private resync: ((at: number) => void) | undefined;
   constructor(
@@ -330,7 +330,8 @@ class OurMatch implements MatchDriver {
         socket.emit('sync', { matchID: this.matchID, playerID: seat, credentials }),
       );
       socket.on('disconnect', () => this.synced.delete(seat));
-      socket.on('sync', (message: { state: Frame }) => {
+      socket.on('sync', (message: { rules: RulesContext; state: Frame }) => {
+        this.rules = message.rules;
         entry.frame = message.state;
         this.synced.add(seat);
         if (syncedBefore) this.resync?.(Date.now());
@@ -359,7 +360,7 @@ class OurMatch implements MatchDriver {
   async step(): Promise<StepResult> {
     const latest = this.latest();
     if (!latest) throw new Error('our match: not synced');
-    if (latest.ctx.gameover !== undefined || latest.G.result) return { kind: 'over' };
+    if (latest.G.result) return { kind: 'over' };
     const seat = latest.G.decision?.seat;
     const mover = this.seats.find((s) => s.seat === seat);
     if (!mover?.frame) throw new Error(`our match: no seat to move (${seat})`);
@@ -372,8 +373,8 @@ class OurMatch implements MatchDriver {
         this.ctx.stepTimeoutMs,
       );
     }
-    const view = mover.frame.G;
-    const options = legalMoves(view, mover.seat);
+    if (!this.rules) throw new Error('our match: no rules synced');
+    const options = legalMoves(this.rules, mover.frame.G, mover.seat);
     const pick = options[Math.floor(Math.random() * options.length)];
     if (!pick) throw new Error(`our match: no legal move for seat ${mover.seat}`);
     const stateID = mover.frame.stateID;

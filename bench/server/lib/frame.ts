@@ -1,6 +1,6 @@
 import {
   applyMove,
-  IronCurtain,
+  ironCurtainFor,
   legalMoves,
   type Seat,
   type State,
@@ -9,7 +9,7 @@ import {
 import { InitializeGame } from 'boardgame.io/internal';
 
 export interface FrameSample {
-  /** A real update frame from the middle of a game: a seat's view of G, ctx, state id. */
+  /** A real update frame from the middle of a game: a seat's view of the state and the state id. */
   frame: unknown;
   bytes: number;
   /** JSON sizes of every frame of one random game, in bytes. */
@@ -20,19 +20,17 @@ const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
 /**
  * Plays one random game through the engine and measures the update frame seat '0' would
- * receive after each move ({ matchID, state: { G: viewFor(G), ctx, stateID }, entries }),
- * the message our game service sends. G's deck data is part of every frame.
+ * receive after each move ({ matchID, state: { G: viewFor(G), stateID }, entries }),
+ * the message our game service sends.
  */
 export function sampleFrame(seed = 'bench-frame'): FrameSample {
-  const initial = InitializeGame({
-    game: { ...IronCurtain, seed },
-    numPlayers: 2,
-    setupData: { sides: { '0': 'US', '1': 'USSR' } },
-  });
+  const setupData = { sides: { '0': 'US', '1': 'USSR' } };
+  const { game, rules } = ironCurtainFor(setupData);
+  const initial = InitializeGame({ game: { ...game, seed }, numPlayers: 2, setupData });
   const G = structuredClone(initial.G) as State;
   const frameAt = (stateID: number, entries: unknown[]) => ({
     matchID: 'benchFrame0001',
-    state: { G: viewFor(G, '0'), ctx: initial.ctx, stateID },
+    state: { G: viewFor(G, '0'), stateID },
     entries,
   });
   const frames: { frame: unknown; bytes: number }[] = [];
@@ -40,10 +38,10 @@ export function sampleFrame(seed = 'bench-frame'): FrameSample {
   for (let i = 0; i < 500 && !G.result; i++) {
     const seat = G.decision?.seat as Seat | undefined;
     if (!seat) break;
-    const options = legalMoves(G, seat);
+    const options = legalMoves(rules, G, seat);
     const pick = options[i % options.length];
     if (!pick) break;
-    const outcome = applyMove(G, seat, pick.move, pick.args);
+    const outcome = applyMove(rules, G, seat, pick.move, pick.args);
     if (!outcome.ok) throw new Error(`the engine refused its own legal move: ${outcome.error}`);
     stateID += 1;
     const frame = frameAt(stateID, outcome.log);

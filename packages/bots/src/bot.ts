@@ -1,4 +1,12 @@
-import { isSeat, legalMoves, type Move, type Seat, type State, viewFor } from '@iron-curtain/game';
+import {
+  isSeat,
+  legalMoves,
+  type Move,
+  type RulesContext,
+  type Seat,
+  type State,
+  viewFor,
+} from '@iron-curtain/game';
 import { checkView, determinize } from './determinize.ts';
 import { BotError } from './errors.ts';
 import { ismcts } from './ismcts.ts';
@@ -40,17 +48,24 @@ function situationSeed(view: State): number {
   return hashSeed(JSON.stringify({ table, marker, round, plays, decision, hands, aftermath }));
 }
 
-function decide(view: State, seat: Seat, strategy: Strategy, rng: Rng, options: BotOptions): Move {
-  if (strategy === 'random') return rng.pick(legalMoves(view, seat));
-  const candidates = candidateMoves(view, seat);
+function decide(
+  rules: RulesContext,
+  view: State,
+  seat: Seat,
+  strategy: Strategy,
+  rng: Rng,
+  options: BotOptions,
+): Move {
+  if (strategy === 'random') return rng.pick(legalMoves(rules, view, seat));
+  const candidates = candidateMoves(rules, view, seat);
   if (candidates.length === 1) return candidates[0] as Move;
   switch (strategy) {
     case 'greedy':
-      return greedyMove(determinize(view, seat, rng), seat, rng);
+      return greedyMove(rules, determinize(rules, view, seat, rng), seat, rng);
     case 'easy':
-      return easyMove(determinize(view, seat, rng), seat, rng);
+      return easyMove(rules, determinize(rules, view, seat, rng), seat, rng);
     case 'medium':
-      return mediumMove(determinize(view, seat, rng), seat, rng);
+      return mediumMove(rules, determinize(rules, view, seat, rng), seat, rng);
     case 'hard': {
       const most = options.iterations ?? HARD_ITERATIONS;
       const budget = {
@@ -60,7 +75,7 @@ function decide(view: State, seat: Seat, strategy: Strategy, rng: Rng, options: 
         ),
         timeMs: options.timeMs ?? HARD_TIME_MS,
       };
-      return ismcts(view, seat, budget, rng).move;
+      return ismcts(rules, view, seat, budget, rng).move;
     }
   }
 }
@@ -81,6 +96,7 @@ function checkOptions(options: BotOptions): void {
  * the same move. Throws a BotError when it is not the seat's decision.
  */
 export function chooseMove(
+  rules: RulesContext,
   view: State,
   seat: Seat,
   strategy: Strategy,
@@ -94,8 +110,8 @@ export function chooseMove(
   const own = viewFor(view, seat);
   if (own.result) throw new BotError('the game is over');
   if (own.decision?.seat !== seat) throw new BotError(`it is not seat ${seat}'s decision`);
-  checkView(own, seat);
+  checkView(rules, own, seat);
   checkOptions(options);
   const rng = createRng(options.seed ?? situationSeed(own));
-  return decide(own, seat, strategy, rng, options);
+  return decide(rules, own, seat, strategy, rng, options);
 }

@@ -3,6 +3,7 @@ import {
   HIDDEN_CARD,
   indexDeck,
   otherSeat,
+  type RulesContext,
   type Seat,
   type State,
 } from '@iron-curtain/game';
@@ -11,14 +12,14 @@ import { BotError } from './errors.ts';
 import type { Rng } from './random.ts';
 
 /** The cards `seat` cannot place: strategy cards not in its hand, not on the table, not its aftermath card. */
-export function unseenCards(view: State, seat: Seat): CardId[] {
+export function unseenCards(rules: RulesContext, view: State, seat: Seat): CardId[] {
   const known = new Set<CardId>(view.hands[seat]);
   for (const p of view.table) known.add(p.cardId);
   for (const owner of [seat, otherSeat(seat)]) {
     const card = view.aftermath[owner];
     if (card !== null && card !== HIDDEN_CARD) known.add(card);
   }
-  return indexDeck(view.deck).strategyCards.filter((id) => !known.has(id));
+  return indexDeck(rules.deck).strategyCards.filter((id) => !known.has(id));
 }
 
 /** How many hidden slots a view has: opponent's hand, reserve, opponent's aftermath card. */
@@ -29,8 +30,8 @@ function hiddenSlots(view: State, seat: Seat): number {
 }
 
 /** Checks that `view` is what `seat` sees: its own cards known, the others hidden, the counts adding up. */
-export function checkView(view: State, seat: Seat): void {
-  const deck = indexDeck(view.deck);
+export function checkView(rules: RulesContext, view: State, seat: Seat): void {
+  const deck = indexDeck(rules.deck);
   const opponent = otherSeat(seat);
   if (view.hands[seat].some((id) => !deck.hasCard(id)))
     throw new BotError(`the view must show seat ${seat}'s own hand`);
@@ -39,7 +40,7 @@ export function checkView(view: State, seat: Seat): void {
     view.reserve.some((id) => id !== HIDDEN_CARD)
   )
     throw new BotError("the view must hide the opponent's hand and the reserve");
-  const unseen = unseenCards(view, seat).length;
+  const unseen = unseenCards(rules, view, seat).length;
   if (unseen !== hiddenSlots(view, seat)) {
     throw new BotError(
       `inconsistent view: ${hiddenSlots(view, seat)} hidden cards but ${unseen} unseen cards`,
@@ -51,9 +52,9 @@ export function checkView(view: State, seat: Seat): void {
  * One possible full state consistent with what `seat` sees: the unseen cards
  * dealt at random into the hidden slots. The view itself is not changed.
  */
-export function determinize(view: State, seat: Seat, rng: Rng): State {
+export function determinize(rules: RulesContext, view: State, seat: Seat, rng: Rng): State {
   const state = cloneState(view);
-  const pool = rng.shuffle(unseenCards(view, seat));
+  const pool = rng.shuffle(unseenCards(rules, view, seat));
   const opponent = otherSeat(seat);
   let next = 0;
   const draw = (): CardId => pool[next++] as CardId;

@@ -2,6 +2,7 @@ import {
   aftermathScore,
   type CardId,
   HIDDEN_CARD,
+  type RulesContext,
   regionScore,
   type Side,
   type State,
@@ -15,14 +16,14 @@ const WIN = 100;
  * game ended now (every region scored once more, the known aftermath cards).
  * Positive is good for `side`.
  */
-export function projection(state: State, side: Side): number {
+export function projection(rules: RulesContext, state: State, side: Side): number {
   const sign = side === 'US' ? 1 : -1;
   if (state.result) return state.result.winnerSide === side ? WIN : -WIN;
   let towardsUS = state.marker;
   const known = [state.aftermath['0'], state.aftermath['1']].filter(
     (c): c is CardId => c !== null && c !== HIDDEN_CARD,
   );
-  if (state.finalScoring === null) towardsUS += aftermathScore(state, known).delta;
-  for (const region of state.deck.regions) towardsUS += regionScore(state, region.id).delta;
+  if (state.finalScoring === null) towardsUS += aftermathScore(rules, known).delta;
+  for (const region of rules.deck.regions) towardsUS += regionScore(rules, state, region.id).delta;
   return sign * towardsUS;
 }

@@ -1,4 +1,11 @@
-import { legalCells, type Move, type Seat, type Side, type State } from '@iron-curtain/game';
+import {
+  legalCells,
+  type Move,
+  type RulesContext,
+  type Seat,
+  type Side,
+  type State,
+} from '@iron-curtain/game';
 import { determinize } from './determinize.ts';
 import { candidateMoves, moveKey } from './moves.ts';
 import type { Rng } from './random.ts';
@@ -57,14 +64,14 @@ const PLAYOUT_FOCUS = 0.8;
  * (sparing the listing of every card's cells), cubes go mostly where they change
  * who dominates a card, and offered events are mostly taken.
  */
-function playoutMove(state: State, seat: Seat, rng: Rng): Move {
+function playoutMove(rules: RulesContext, state: State, seat: Seat, rng: Rng): Move {
   const d = state.decision;
   if (d?.kind === 'playCard') {
     const cardId = rng.pick(state.hands[seat]);
-    return { move: 'playCard', args: [cardId, rng.pick(legalCells(state, cardId))] };
+    return { move: 'playCard', args: [cardId, rng.pick(legalCells(rules, state, cardId))] };
   }
   if (d?.kind === 'decideEvent') return { move: 'decideEvent', args: [rng.next() < PLAYOUT_FOCUS] };
-  const moves = candidateMoves(state, seat);
+  const moves = candidateMoves(rules, state, seat);
   if (d && (d.kind === 'placeCubes' || d.kind === 'removeCubes') && rng.next() < PLAYOUT_FOCUS) {
     const adding = d.kind === 'placeCubes';
     const focused = moves.filter(
@@ -76,10 +83,10 @@ function playoutMove(state: State, seat: Seat, rng: Rng): Move {
 }
 
 /** Plays quick moves to the end of the game. */
-function playout(state: State, rng: Rng): void {
+function playout(rules: RulesContext, state: State, rng: Rng): void {
   while (!state.result && state.decision) {
     const seat = state.decision.seat;
-    play(state, seat, playoutMove(state, seat, rng));
+    play(rules, state, seat, playoutMove(rules, state, seat, rng));
   }
 }
 
@@ -90,21 +97,27 @@ function playout(state: State, rng: Rng): void {
  * plays out with quick moves and backs the win up. Consecutive decisions of one seat
  * (a card, then its action, then each cube) are separate levels of the tree.
  */
-export function ismcts(view: State, seat: Seat, budget: SearchBudget, rng: Rng): SearchReport {
+export function ismcts(
+  rules: RulesContext,
+  view: State,
+  seat: Seat,
+  budget: SearchBudget,
+  rng: Rng,
+): SearchReport {
   const root = newNode(null, null);
-  const rootMoves = candidateMoves(view, seat);
+  const rootMoves = candidateMoves(rules, view, seat);
   const start = performance.now();
   let iterations = 0;
   while (iterations < budget.iterations) {
     if (iterations > 0 && performance.now() - start > budget.timeMs) break;
     iterations += 1;
-    const state = determinize(view, seat, rng);
+    const state = determinize(rules, view, seat, rng);
     const path: Node[] = [];
     let node = root;
     while (!state.result && state.decision) {
       const mover = state.decision.seat;
       // The root is the seat's own decision: its moves are the same in every deal.
-      const moves = node === root ? rootMoves : candidateMoves(state, mover);
+      const moves = node === root ? rootMoves : candidateMoves(rules, state, mover);
       const untried: Move[] = [];
       let chosen: Node | null = null;
       let bestScore = Number.NEGATIVE_INFINITY;
@@ -128,16 +141,16 @@ export function ismcts(view: State, seat: Seat, budget: SearchBudget, rng: Rng):
         chosen = newNode(move, mover);
         chosen.available = 1;
         node.children.set(moveKey(move), chosen);
-        play(state, mover, move);
+        play(rules, state, mover, move);
         path.push(chosen);
         break;
       }
       if (!chosen) break;
-      play(state, mover, chosen.move as Move);
+      play(rules, state, mover, chosen.move as Move);
       path.push(chosen);
       node = chosen;
     }
-    playout(state, rng);
+    playout(rules, state, rng);
     const winner = state.result?.winnerSide;
     for (const n of path) {
       n.visits += 1;

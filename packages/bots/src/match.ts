@@ -4,6 +4,8 @@ import {
   type Move,
   parseSetupData,
   type Result,
+  type RulesContext,
+  rulesOf,
   type Seat,
   type Side,
   type State,
@@ -38,29 +40,35 @@ export interface GameRecord {
 }
 
 /** A new match dealt from `seed`, as the server would deal it from its own secret seed. */
-export function newGame(seed: number | string, seat0Side: Side): State {
+export function newGame(
+  seed: number | string,
+  seat0Side: Side,
+): { rules: RulesContext; state: State } {
   const setup = parseSetupData({
     sides: { '0': seat0Side, '1': seat0Side === 'US' ? 'USSR' : 'US' },
   });
   const rng = createRng(`deal:${seed}`);
-  return createState(setup, (cards: CardId[]) => rng.shuffle([...cards]));
+  return {
+    rules: rulesOf(setup),
+    state: createState(setup, (cards: CardId[]) => rng.shuffle([...cards])),
+  };
 }
 
 /** Plays one whole game between two bots, each given only its seat's view. */
 export function playGame(spec: GameSpec): GameRecord {
-  const state = newGame(spec.seed, spec.seat0Side);
+  const { rules, state } = newGame(spec.seed, spec.seat0Side);
   const decisionMs: Record<Seat, number[]> = { '0': [], '1': [] };
   const moves: { seat: Seat; move: Move }[] = [];
   while (!state.result && state.decision) {
     const seat = state.decision.seat;
     const { strategy, options } = spec.players[seat];
     const started = performance.now();
-    const move = chooseMove(viewFor(state, seat), seat, strategy, {
+    const move = chooseMove(rules, viewFor(state, seat), seat, strategy, {
       ...options,
       seed: `${spec.seed}:${seat}:${moves.length}`,
     });
     decisionMs[seat].push(performance.now() - started);
-    play(state, seat, move);
+    play(rules, state, seat, move);
     moves.push({ seat, move });
   }
   const result = state.result;

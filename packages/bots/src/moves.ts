@@ -1,4 +1,11 @@
-import { legalMoves, type Move, type Seat, type State, supplyOf } from '@iron-curtain/game';
+import {
+  legalMoves,
+  type Move,
+  type RulesContext,
+  type Seat,
+  type State,
+  supplyOf,
+} from '@iron-curtain/game';
 
 /** A stable text key for a move, to tell moves apart in a search tree. */
 export function moveKey(move: Move): string {
@@ -21,8 +28,8 @@ export function moveKey(move: Move): string {
  * With an empty supply every cube placed is taken from another card, so then
  * every legal move stays.
  */
-export function candidateMoves(state: State, seat: Seat): Move[] {
-  const moves = legalMoves(state, seat);
+export function candidateMoves(rules: RulesContext, state: State, seat: Seat): Move[] {
+  const moves = legalMoves(rules, state, seat);
   const d = state.decision;
   if (d === null) return moves;
   if (d.kind === 'placeCubes' && supplyOf(state, d.side) > 0) {

@@ -1,12 +1,12 @@
-import { applyMove, type Move, type Seat, type State } from '@iron-curtain/game';
+import { applyMove, type Move, type RulesContext, type Seat, type State } from '@iron-curtain/game';
 import { cloneState } from './clone.ts';
 import { projection } from './evaluate.ts';
 import { candidateMoves } from './moves.ts';
 import type { Rng } from './random.ts';
 
 /** Applies a move the caller took from legalMoves; a refusal there is a bug, not a game event. */
-export function play(state: State, seat: Seat, move: Move): void {
-  const outcome = applyMove(state, seat, move.move, move.args);
+export function play(rules: RulesContext, state: State, seat: Seat, move: Move): void {
+  const outcome = applyMove(rules, state, seat, move.move, move.args);
   if (!outcome.ok) throw new Error(`engine refused a legal move ${move.move}: ${outcome.error}`);
 }
 
@@ -24,9 +24,9 @@ function best(moves: Move[], value: (move: Move) => number, rng: Rng): Move {
   return rng.pick(top);
 }
 
-const after = (state: State, seat: Seat, move: Move): State => {
+const after = (rules: RulesContext, state: State, seat: Seat, move: Move): State => {
   const next = cloneState(state);
-  play(next, seat, move);
+  play(rules, next, seat, move);
   return next;
 };
 
@@ -34,8 +34,12 @@ const markerFor = (state: State, seat: Seat): number =>
   state.sides[seat] === 'US' ? state.marker : -state.marker;
 
 /** The benchmark's one-ply greedy player: the move that puts the marker furthest towards its flag. */
-export function greedyMove(state: State, seat: Seat, rng: Rng): Move {
-  return best(candidateMoves(state, seat), (m) => markerFor(after(state, seat, m), seat), rng);
+export function greedyMove(rules: RulesContext, state: State, seat: Seat, rng: Rng): Move {
+  return best(
+    candidateMoves(rules, state, seat),
+    (m) => markerFor(after(rules, state, seat, m), seat),
+    rng,
+  );
 }
 
 /** Decisions made one cube, removal or move at a time. */
@@ -58,8 +62,8 @@ function leadOn(state: State, seat: Seat, cardId: unknown): number {
  * card to take the cube from: where the seat leads most. This keeps a step with
  * an empty supply from multiplying the options by the number of cards.
  */
-function mediumCandidates(state: State, seat: Seat): Move[] {
-  const moves = candidateMoves(state, seat);
+function mediumCandidates(rules: RulesContext, state: State, seat: Seat): Move[] {
+  const moves = candidateMoves(rules, state, seat);
   if (!moves.some((m) => m.move === 'placeCube' && m.args.length === 2)) return moves;
   const byTarget = new Map<unknown, Move>();
   for (const m of moves) {
@@ -72,9 +76,13 @@ function mediumCandidates(state: State, seat: Seat): Move[] {
 }
 
 /** The cube, removal or move of a step with the best projection right after it. */
-function stepMove(state: State, seat: Seat, rng: Rng): Move {
+function stepMove(rules: RulesContext, state: State, seat: Seat, rng: Rng): Move {
   const side = state.sides[seat];
-  return best(mediumCandidates(state, seat), (m) => projection(after(state, seat, m), side), rng);
+  return best(
+    mediumCandidates(rules, state, seat),
+    (m) => projection(rules, after(rules, state, seat, m), side),
+    rng,
+  );
 }
 
 /**
@@ -82,39 +90,39 @@ function stepMove(state: State, seat: Seat, rng: Rng): Move {
  * choices of action and event are searched; cubes, removals and moves of one
  * step are chosen one at a time (their effects nearly add up).
  */
-function ownTurnValue(state: State, seat: Seat, rng: Rng): number {
+function ownTurnValue(rules: RulesContext, state: State, seat: Seat, rng: Rng): number {
   let current = state;
   while (current.decision?.seat === seat && !current.result) {
     const kind = current.decision.kind;
     // A new turn or round is beyond this turn's horizon.
     if (kind === 'playCard' || kind === 'chooseFirstPlayer') break;
     if (isStepDecision(current)) {
-      current = after(current, seat, stepMove(current, seat, rng));
+      current = after(rules, current, seat, stepMove(rules, current, seat, rng));
       continue;
     }
     const here = current;
     let top = Number.NEGATIVE_INFINITY;
-    for (const m of mediumCandidates(here, seat))
-      top = Math.max(top, ownTurnValue(after(here, seat, m), seat, rng));
+    for (const m of mediumCandidates(rules, here, seat))
+      top = Math.max(top, ownTurnValue(rules, after(rules, here, seat, m), seat, rng));
     return top;
   }
-  return projection(current, state.sides[seat]);
+  return projection(rules, current, state.sides[seat]);
 }
 
 /** Medium: the best projection after finishing its own part of the turn. */
-export function mediumMove(state: State, seat: Seat, rng: Rng): Move {
-  if (isStepDecision(state)) return stepMove(state, seat, rng);
-  const moves = mediumCandidates(state, seat);
-  return best(moves, (m) => ownTurnValue(after(state, seat, m), seat, rng), rng);
+export function mediumMove(rules: RulesContext, state: State, seat: Seat, rng: Rng): Move {
+  if (isStepDecision(state)) return stepMove(rules, state, seat, rng);
+  const moves = mediumCandidates(rules, state, seat);
+  return best(moves, (m) => ownTurnValue(rules, after(rules, state, seat, m), seat, rng), rng);
 }
 
 /** How often easy plays a random sensible move instead of its one-step best. */
 const EASY_SLIP = 0.3;
 
 /** Easy: the best projection one decision ahead, with frequent slips. */
-export function easyMove(state: State, seat: Seat, rng: Rng): Move {
-  const moves = candidateMoves(state, seat);
+export function easyMove(rules: RulesContext, state: State, seat: Seat, rng: Rng): Move {
+  const moves = candidateMoves(rules, state, seat);
   if (rng.next() < EASY_SLIP) return rng.pick(moves);
   const side = state.sides[seat];
-  return best(moves, (m) => projection(after(state, seat, m), side), rng);
+  return best(moves, (m) => projection(rules, after(rules, state, seat, m), side), rng);
 }

@@ -1,9 +1,12 @@
-import { IronCurtain, type Seat, type State } from '@iron-curtain/game';
+import { ironCurtain, type Seat, type State } from '@iron-curtain/game';
 import { updateRequestSchema } from '@iron-curtain/protocol';
 import type { Ctx } from 'boardgame.io';
 import { CreateGameReducer, InitializeGame } from 'boardgame.io/internal';
 import { describe, expect, it } from 'vitest';
 import { chooseMove, type Strategy } from '../src/index.ts';
+import { RULES } from './support.ts';
+
+const IronCurtain = ironCurtain(RULES);
 
 /** A match as the server runs it: boardgame.io's reducer, each seat seeing the Game's playerView. */
 function playThroughBoardgameIo(seed: string, levels: Record<Seat, Strategy>) {
@@ -23,7 +26,10 @@ function playThroughBoardgameIo(seed: string, levels: Record<Seat, Strategy>) {
   while (!state.ctx.gameover) {
     const seat = (state.G as State).decision?.seat as Seat;
     const view = playerView({ G: state.G as State, ctx: state.ctx, playerID: seat });
-    const move = chooseMove(view, seat, levels[seat], { seed: `${seed}:${moves}`, iterations: 20 });
+    const move = chooseMove(RULES, view, seat, levels[seat], {
+      seed: `${seed}:${moves}`,
+      iterations: 20,
+    });
     // What the socket layer would accept from a client for this seat.
     const request = updateRequestSchema.safeParse({
       matchID: 'bot-match-1',

@@ -1,7 +1,7 @@
 import { HIDDEN_CARD, otherSeat, type Seat, type State, viewFor } from '@iron-curtain/game';
 import { describe, expect, it } from 'vitest';
 import { chooseMove, STRATEGIES } from '../src/index.ts';
-import { randomPositions, redealHidden } from './support.ts';
+import { RULES, randomPositions, redealHidden } from './support.ts';
 
 // Positions across whole games: the choice of first player, both rounds, and round 2
 // where the opponent's aftermath card is hidden too.
@@ -33,12 +33,12 @@ describe('a bot sees only its seat', () => {
       for (const [i, state] of POSITIONS.entries()) {
         const seat = state.decision?.seat ?? '0';
         const options = { seed: `same-${i}`, iterations: 20, timeMs: 60_000 };
-        const fromView = chooseMove(viewFor(state, seat), seat, strategy, options);
-        expect(chooseMove(state, seat, strategy, options)).toEqual(fromView);
+        const fromView = chooseMove(RULES, viewFor(state, seat), seat, strategy, options);
+        expect(chooseMove(RULES, state, seat, strategy, options)).toEqual(fromView);
         const other = redealt(state, seat, i);
         if (!other) continue;
         redeals += 1;
-        expect(chooseMove(other, seat, strategy, options)).toEqual(fromView);
+        expect(chooseMove(RULES, other, seat, strategy, options)).toEqual(fromView);
       }
       expect(redeals).toBeGreaterThanOrEqual(10);
     });
@@ -48,7 +48,7 @@ describe('a bot sees only its seat', () => {
     const state = POSITIONS[4] as State;
     const seat = state.decision?.seat ?? '0';
     const before = structuredClone(state);
-    chooseMove(state, seat, 'hard', { seed: 1, iterations: 40 });
+    chooseMove(RULES, state, seat, 'hard', { seed: 1, iterations: 40 });
     expect(state).toEqual(before);
   });
 

@@ -10,15 +10,18 @@ describe('every level plays legal moves to the end of a game', () => {
   for (const strategy of STRATEGIES) {
     for (const side of ['US', 'USSR'] as const) {
       it(`${strategy} as the ${side} against random`, () => {
-        const state = newGame(`legal-${strategy}-${side}`, side);
+        const { rules, state } = newGame(`legal-${strategy}-${side}`, side);
         let decisions = 0;
         while (state.decision && !state.result) {
           const seat = state.decision.seat;
           const level: Strategy = seat === '0' ? strategy : 'random';
-          const move = chooseMove(viewFor(state, seat), seat, level, { ...QUICK, seed: decisions });
-          const legal = legalMoves(state, seat).map(moveKey);
+          const move = chooseMove(rules, viewFor(state, seat), seat, level, {
+            ...QUICK,
+            seed: decisions,
+          });
+          const legal = legalMoves(rules, state, seat).map(moveKey);
           expect(legal).toContain(moveKey(move));
-          play(state, seat, move);
+          play(rules, state, seat, move);
           decisions += 1;
         }
         expect(state.result).not.toBeNull();

@@ -1,27 +1,31 @@
 import {
   applyMove,
+  DEFAULT_DECK,
   HIDDEN_CARD,
   legalMoves,
   otherSeat,
+  type RulesContext,
   type Seat,
+  STANDARD_VARIANTS,
   type State,
 } from '@iron-curtain/game';
 import { createRng, newGame } from '../src/index.ts';
 
+/** The default deck, standard edition: what newGame deals. */
+export const RULES: RulesContext = { deck: DEFAULT_DECK, variants: STANDARD_VARIANTS };
+
 /** Snapshots of a game dealt from `seed` and played at random: every `every`-th decision until it ends. */
 export function randomPositions(seed: string, every: number): State[] {
-  const state = newGame(seed, 'US');
+  const { state } = newGame(seed, 'US');
   const rng = createRng(`positions:${seed}`);
   const positions: State[] = [];
   for (let i = 0; state.decision && !state.result; i++) {
     if (i % every === 0) positions.push(structuredClone(state));
     const seat = state.decision.seat;
-    const move = rng.pick(legalMoves(state, seat));
-    const outcome = applyMove(state, seat, move.move, move.args);
+    const move = rng.pick(legalMoves(RULES, state, seat));
+    const outcome = applyMove(RULES, state, seat, move.move, move.args);
     if (!outcome.ok) throw new Error(outcome.error);
   }
-  // The deck object stays shared, as in a real state.
-  for (const p of positions) p.deck = state.deck;
   return positions;
 }
 
@@ -31,7 +35,6 @@ export function randomPositions(seed: string, every: number): State[] {
  */
 export function redealHidden(state: State, seat: Seat, seed: string): State {
   const copy = structuredClone(state);
-  copy.deck = state.deck;
   const opponent = otherSeat(seat);
   const hiddenAftermath = copy.aftermath[opponent] !== null && copy.finalScoring === null;
   const pool = [...copy.hands[opponent], ...copy.reserve];

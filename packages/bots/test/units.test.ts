@@ -18,7 +18,7 @@ import {
   unseenCards,
   wilson,
 } from '../src/index.ts';
-import { randomPositions } from './support.ts';
+import { RULES, randomPositions } from './support.ts';
 
 const POSITIONS = ['u1', 'u2'].flatMap((seed) => randomPositions(seed, 3));
 
@@ -27,7 +27,7 @@ describe('determinize', () => {
     for (const [i, state] of POSITIONS.entries()) {
       const seat = state.decision?.seat ?? '0';
       const view = viewFor(state, seat);
-      const dealt = determinize(view, seat, createRng(i));
+      const dealt = determinize(RULES, view, seat, createRng(i));
       const o = otherSeat(seat);
       expect(dealt.hands[seat]).toEqual(state.hands[seat]);
       expect(dealt.table).toEqual(state.table);
@@ -35,7 +35,7 @@ describe('determinize', () => {
       const hidden = [...dealt.hands[o], ...dealt.reserve];
       if (view.aftermath[o] === HIDDEN_CARD) hidden.push(dealt.aftermath[o] as string);
       expect(hidden).not.toContain(HIDDEN_CARD);
-      expect([...hidden].sort()).toEqual(unseenCards(view, seat).sort());
+      expect([...hidden].sort()).toEqual(unseenCards(RULES, view, seat).sort());
       expect(view.hands[o].every((c) => c === HIDDEN_CARD)).toBe(true);
     }
   });
@@ -43,7 +43,7 @@ describe('determinize', () => {
   it('every card of the deck is somewhere exactly once in a determinized state', () => {
     const state = POSITIONS[7] as State;
     const seat = state.decision?.seat ?? '0';
-    const dealt = determinize(viewFor(state, seat), seat, createRng('all'));
+    const dealt = determinize(RULES, viewFor(state, seat), seat, createRng('all'));
     const cards = [
       ...dealt.hands['0'],
       ...dealt.hands['1'],
@@ -51,7 +51,7 @@ describe('determinize', () => {
       ...dealt.table.map((p) => p.cardId),
       ...[dealt.aftermath['0'], dealt.aftermath['1']].filter((c) => c !== null),
     ].sort();
-    expect(cards).toEqual([...indexDeck(state.deck).strategyCards, state.deck.starter].sort());
+    expect(cards).toEqual([...indexDeck(RULES.deck).strategyCards, RULES.deck.starter].sort());
   });
 });
 
@@ -59,8 +59,8 @@ describe('candidate moves', () => {
   it('are legal, never empty, and drop only early finishes and reordered cubes', () => {
     for (const state of POSITIONS) {
       const seat = state.decision?.seat ?? '0';
-      const legal = legalMoves(state, seat).map(moveKey);
-      const candidates = candidateMoves(state, seat).map(moveKey);
+      const legal = legalMoves(RULES, state, seat).map(moveKey);
+      const candidates = candidateMoves(RULES, state, seat).map(moveKey);
       expect(candidates.length).toBeGreaterThan(0);
       for (const key of candidates) expect(legal).toContain(key);
       for (const key of legal)
@@ -71,40 +71,40 @@ describe('candidate moves', () => {
 });
 
 describe('chooseMove refuses bad input clearly', () => {
-  const state = newGame('errors', 'US');
+  const { state } = newGame('errors', 'US');
   const seat = state.decision?.seat ?? '1';
 
   it('when it is not the seat’s decision', () => {
-    expect(() => chooseMove(state, otherSeat(seat), 'easy')).toThrow(BotError);
-    expect(() => chooseMove(state, otherSeat(seat), 'easy')).toThrow(/not seat/);
+    expect(() => chooseMove(RULES, state, otherSeat(seat), 'easy')).toThrow(BotError);
+    expect(() => chooseMove(RULES, state, otherSeat(seat), 'easy')).toThrow(/not seat/);
   });
 
   it('for an unknown level or seat', () => {
-    expect(() => chooseMove(state, seat, 'brutal' as never)).toThrow(/unknown bot level/);
-    expect(() => chooseMove(state, '2' as never, 'easy')).toThrow(/seat must be/);
+    expect(() => chooseMove(RULES, state, seat, 'brutal' as never)).toThrow(/unknown bot level/);
+    expect(() => chooseMove(RULES, state, '2' as never, 'easy')).toThrow(/seat must be/);
   });
 
   it('for a view whose hidden cards do not add up', () => {
     const view = viewFor(state, seat);
     view.reserve.pop();
-    expect(() => chooseMove(view, seat, 'easy')).toThrow(/inconsistent view/);
+    expect(() => chooseMove(RULES, view, seat, 'easy')).toThrow(/inconsistent view/);
   });
 
   it('for a view with a card that is not in the deck', () => {
     const view = viewFor(state, seat);
     view.hands[seat][0] = 'atlantis';
-    expect(() => chooseMove(view, seat, 'easy')).toThrow(BotError);
+    expect(() => chooseMove(RULES, view, seat, 'easy')).toThrow(BotError);
   });
 
   it('for options out of range', () => {
-    expect(() => chooseMove(state, seat, 'hard', { iterations: 0 })).toThrow(/iterations/);
-    expect(() => chooseMove(state, seat, 'hard', { timeMs: -1 })).toThrow(/timeMs/);
-    expect(() => chooseMove(state, seat, 'hard', { seed: {} as never })).toThrow(/seed/);
+    expect(() => chooseMove(RULES, state, seat, 'hard', { iterations: 0 })).toThrow(/iterations/);
+    expect(() => chooseMove(RULES, state, seat, 'hard', { timeMs: -1 })).toThrow(/timeMs/);
+    expect(() => chooseMove(RULES, state, seat, 'hard', { seed: {} as never })).toThrow(/seed/);
   });
 
   it('for a finished game', () => {
     const over: State = { ...state, result: { winnerSide: 'US', reason: 'track' }, decision: null };
-    expect(() => chooseMove(over, seat, 'easy')).toThrow(/game is over/);
+    expect(() => chooseMove(RULES, over, seat, 'easy')).toThrow(/game is over/);
   });
 });
 
@@ -130,9 +130,9 @@ describe('seeded randomness', () => {
     const state = POSITIONS[3] as State;
     const seat = state.decision?.seat ?? '0';
     const moves = Array.from({ length: 12 }, (_, i) =>
-      moveKey(chooseMove(state, seat, 'random', { seed: i })),
+      moveKey(chooseMove(RULES, state, seat, 'random', { seed: i })),
     );
-    expect(moveKey(chooseMove(state, seat, 'random', { seed: 3 }))).toBe(moves[3]);
+    expect(moveKey(chooseMove(RULES, state, seat, 'random', { seed: 3 }))).toBe(moves[3]);
     expect(new Set(moves).size).toBeGreaterThan(1);
   });
 });

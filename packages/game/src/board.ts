@@ -1,4 +1,5 @@
 import { indexDeck } from './deck-index.ts';
+import type { RulesContext } from './rules-context.ts';
 import type { State } from './state.ts';
 import type { CardId, Cell, PlacedCard, Side, TargetSet } from './types.ts';
 
@@ -32,8 +33,13 @@ export function neighbours(state: State, cardId: CardId): PlacedCard[] {
  * `moving` is the card being moved by an event: its own cell and its own
  * adjacency do not count.
  */
-export function legalCells(state: State, cardId: CardId, moving = false): Cell[] {
-  const { card } = indexDeck(state.deck);
+export function legalCells(
+  rules: RulesContext,
+  state: State,
+  cardId: CardId,
+  moving = false,
+): Cell[] {
+  const { card } = indexDeck(rules.deck);
   const region = card(cardId).region;
   const occupied = new Set(state.table.map((p) => key(p.x, p.y)));
   const seenAny = new Set<number>();
@@ -61,8 +67,14 @@ export function legalCells(state: State, cardId: CardId, moving = false): Cell[]
   return sameRegion.length > 0 ? sameRegion : any;
 }
 
-export function isLegalCell(state: State, cardId: CardId, cell: Cell, moving = false): boolean {
-  return legalCells(state, cardId, moving).some((c) => c.x === cell.x && c.y === cell.y);
+export function isLegalCell(
+  rules: RulesContext,
+  state: State,
+  cardId: CardId,
+  cell: Cell,
+  moving = false,
+): boolean {
+  return legalCells(rules, state, cardId, moving).some((c) => c.x === cell.x && c.y === cell.y);
 }
 
 /** Cards a side may Command onto: holding one of its cubes, or orthogonally adjacent to such a card. */
@@ -77,8 +89,8 @@ export function reachableBy(state: State, side: Side): Set<CardId> {
 }
 
 /** The cards on the table that a target set names, in table order. */
-export function cardsIn(state: State, targets: TargetSet): CardId[] {
-  const { card } = indexDeck(state.deck);
+export function cardsIn(rules: RulesContext, state: State, targets: TargetSet): CardId[] {
+  const { card } = indexDeck(rules.deck);
   switch (targets.kind) {
     case 'any':
       return state.table.map((p) => p.cardId);

@@ -2,7 +2,14 @@ export { cardsIn, legalCells, neighbours, placedCard, reachableBy } from './boar
 export { parseEffect } from './deck/effects.ts';
 export * from './deck/index.ts';
 export { indexDeck } from './deck-index.ts';
-export { type Gameover, gameoverOf, INVALID_MOVE, IronCurtain } from './game.ts';
+export {
+  type Gameover,
+  gameoverOf,
+  INVALID_MOVE,
+  type IronCurtainGame,
+  ironCurtain,
+  ironCurtainFor,
+} from './game.ts';
 export { describeLogEntry } from './log.ts';
 export {
   type MatchRecord,
@@ -22,6 +29,12 @@ export {
   removalTargets,
 } from './rules.ts';
 export {
+  type DeckRef,
+  deckRef,
+  type RulesContext,
+  rulesKey,
+} from './rules-context.ts';
+export {
   aftermathScore,
   commandCost,
   controlledBy,
@@ -35,6 +48,7 @@ export {
   type Deal,
   dealSchema,
   parseSetupData,
+  rulesOf,
   type Setup,
   type SetupData,
   SetupError,
@@ -50,5 +64,5 @@ export {
   turnSeat,
 } from './state.ts';
 export * from './types.ts';
-export { variantsSchema } from './variants.ts';
+export { STANDARD_VARIANTS, variantsSchema } from './variants.ts';
 export { aftermathRevealed, type PublicView, publicView, viewFor } from './view.ts';

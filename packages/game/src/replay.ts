@@ -1,7 +1,8 @@
 import { CreateGameReducer, InitializeGame } from 'boardgame.io/internal';
 import { z } from 'zod';
-import { IronCurtain } from './game.ts';
+import { ironCurtainFor } from './game.ts';
 import { applyMove } from './rules.ts';
+import type { RulesContext } from './rules-context.ts';
 import { setupDataSchema } from './setup.ts';
 import type { State } from './state.ts';
 import { type LogEntry, MOVE_NAMES } from './types.ts';
@@ -41,6 +42,8 @@ export interface ReplayStep {
   /** boardgame.io's full state (G, ctx, plugins) after this move. */
   full: ReturnType<typeof InitializeGame>;
   state: State;
+  /** The deck and variants the record was played under. */
+  rules: RulesContext;
   /** The public log entries this move produced. */
   entries: LogEntry[];
 }
@@ -51,16 +54,17 @@ export interface ReplayStep {
  */
 export function* replaySteps(record: MatchRecord): Generator<ReplayStep> {
   const parsed = matchRecordSchema.parse(record);
-  const game = parsed.seed === undefined ? IronCurtain : { ...IronCurtain, seed: parsed.seed };
+  const { game: ofRules, rules } = ironCurtainFor(parsed.setupData);
+  const game = parsed.seed === undefined ? ofRules : { ...ofRules, seed: parsed.seed };
   const reducer = CreateGameReducer({ game });
   let full = InitializeGame({ game, numPlayers: 2, setupData: parsed.setupData });
-  yield { index: -1, full, state: full.G as State, entries: [] };
+  yield { index: -1, full, state: full.G as State, rules, entries: [] };
   for (const [index, { playerID, move, args }] of parsed.moves.entries()) {
     const before = full;
     full = reducer(full, { type: 'MAKE_MOVE', payload: { type: move, args, playerID } });
     if (full._stateID === before._stateID) {
       // boardgame.io does not say why; the engine does.
-      const outcome = applyMove(structuredClone(before.G as State), playerID, move, args);
+      const outcome = applyMove(rules, structuredClone(before.G as State), playerID, move, args);
       throw new ReplayError(
         index,
         outcome.ok ? `${move} was refused by the game flow` : outcome.error,
@@ -69,12 +73,13 @@ export function* replaySteps(record: MatchRecord): Generator<ReplayStep> {
     const entries = (full.deltalog ?? []).flatMap(
       (e) => (e.metadata as { entries?: LogEntry[] } | undefined)?.entries ?? [],
     );
-    yield { index, full, state: full.G as State, entries };
+    yield { index, full, state: full.G as State, rules, entries };
   }
 }
 
 export interface ReplayResult {
   state: State;
+  rules: RulesContext;
   /** boardgame.io's full state (G, ctx, plugins) after the last move. */
   final: ReturnType<typeof InitializeGame>;
   log: LogEntry[];
@@ -89,5 +94,5 @@ export function replay(record: MatchRecord): ReplayResult {
     last = step;
   }
   if (!last) throw new Error('replaySteps yielded nothing');
-  return { state: last.state, final: last.full, log };
+  return { state: last.state, rules: last.rules, final: last.full, log };
 }

@@ -1,5 +1,6 @@
 import { cardsIn, isLegalCell, legalCells, placedCard, reachableBy } from './board.ts';
 import { indexDeck } from './deck-index.ts';
+import type { RulesContext } from './rules-context.ts';
 import {
   aftermathScore,
   commandCost,
@@ -79,8 +80,14 @@ function onTable(state: State, cardId: CardId): PlacedCard {
   return card;
 }
 
-function scoreRegion(state: State, region: string, final: boolean, log: LogEntry[]): void {
-  const score = regionScore(state, region);
+function scoreRegion(
+  rules: RulesContext,
+  state: State,
+  region: string,
+  final: boolean,
+  log: LogEntry[],
+): void {
+  const score = regionScore(rules, state, region);
   moveMarker(state, score.delta);
   log.push({ type: 'regionScored', score, marker: state.marker, final });
   if (final) state.finalScoring?.push({ kind: 'region', score, marker: state.marker });
@@ -115,17 +122,17 @@ function recyclableFrom(state: State, side: Side, target: CardId): CardId[] {
   return state.table.filter((p) => p.cubes[side] > 0 && p.cardId !== target).map((p) => p.cardId);
 }
 
-function stepIsOver(state: State): boolean {
+function stepIsOver(rules: RulesContext, state: State): boolean {
   const d = state.decision;
   if (!d) return true;
   if (d.kind === 'placeCubes') return d.remaining <= 0 || placementTargets(state, d).length === 0;
   if (d.kind === 'removeCubes') return d.remaining <= 0 || removalTargets(state, d).length === 0;
-  if (d.kind === 'moveCard') return legalCells(state, d.cardId, true).length === 0;
+  if (d.kind === 'moveCard') return legalCells(rules, state, d.cardId, true).length === 0;
   return false;
 }
 
 /** Begins one queued step: a gain resolves at once, an interactive step becomes the decision. */
-function startStep(state: State, queued: QueuedStep, log: LogEntry[]): void {
+function startStep(rules: RulesContext, state: State, queued: QueuedStep, log: LogEntry[]): void {
   const { side, source, step } = queued;
   const seat = seatOf(state, side);
   switch (step.op) {
@@ -136,7 +143,7 @@ function startStep(state: State, queued: QueuedStep, log: LogEntry[]): void {
     case 'command': {
       // No chaining: what is reachable is fixed now, before any cube of this action is placed.
       const reachable = reachableBy(state, side);
-      const targets = cardsIn(state, step.targets).filter((id) => reachable.has(id));
+      const targets = cardsIn(rules, state, step.targets).filter((id) => reachable.has(id));
       state.decision = {
         kind: 'placeCubes',
         seat,
@@ -158,7 +165,7 @@ function startStep(state: State, queued: QueuedStep, log: LogEntry[]): void {
         source,
         mode: 'infiltrate',
         remaining: step.amount,
-        targets: cardsIn(state, step.targets),
+        targets: cardsIn(rules, state, step.targets),
         maxPerCard: step.maxPerCard,
         placed: {},
       };
@@ -170,7 +177,7 @@ function startStep(state: State, queued: QueuedStep, log: LogEntry[]): void {
         side,
         source,
         remaining: step.amount,
-        targets: cardsIn(state, step.targets),
+        targets: cardsIn(rules, state, step.targets),
       };
       break;
     case 'move':
@@ -180,29 +187,29 @@ function startStep(state: State, queued: QueuedStep, log: LogEntry[]): void {
       break;
   }
   // A step with no legal target does nothing.
-  if (stepIsOver(state)) {
+  if (stepIsOver(rules, state)) {
     state.decision = null;
     log.push({ type: 'noTarget', side, cardId: source, op: step.op });
   }
 }
 
 /** Resolves queued steps until someone must decide or the turn, round or game ends. */
-function advance(state: State, log: LogEntry[]): void {
+function advance(rules: RulesContext, state: State, log: LogEntry[]): void {
   while (!state.result && !state.decision) {
     const next = state.queue.shift();
-    if (next) startStep(state, next, log);
-    else endTurn(state, log);
+    if (next) startStep(rules, state, next, log);
+    else endTurn(rules, state, log);
   }
 }
 
-function endTurn(state: State, log: LogEntry[]): void {
+function endTurn(rules: RulesContext, state: State, log: LogEntry[]): void {
   state.plays += 1;
   if (state.plays < PLAYS_PER_ROUND) {
     state.decision = { kind: 'playCard', seat: turnSeat(state) as Seat };
     return;
   }
   if (state.round === 1) startRoundTwo(state, log);
-  else finalScoring(state, log);
+  else finalScoring(rules, state, log);
 }
 
 function startRoundTwo(state: State, log: LogEntry[]): void {
@@ -220,29 +227,29 @@ function startRoundTwo(state: State, log: LogEntry[]): void {
   state.decision = { kind: 'chooseFirstPlayer', seat: seatOf(state, behind) };
 }
 
-function finalScoring(state: State, log: LogEntry[]): void {
+function finalScoring(rules: RulesContext, state: State, log: LogEntry[]): void {
   state.finalScoring = [];
   const cards = [state.aftermath['0'], state.aftermath['1']].filter((c): c is CardId => c !== null);
-  const score = aftermathScore(state, cards);
+  const score = aftermathScore(rules, cards);
   moveMarker(state, score.delta);
   state.finalScoring.push({ kind: 'aftermath', score, marker: state.marker });
   log.push({ type: 'aftermathRevealed', score, marker: state.marker });
-  for (const region of finalScoringOrder(state)) {
+  for (const region of finalScoringOrder(rules)) {
     if (state.result) return;
-    scoreRegion(state, region, true, log);
+    scoreRegion(rules, state, region, true, log);
   }
   // After final scoring the side the marker is on wins; at 0 the US.
   if (!state.result)
     endGame(state, { winnerSide: state.marker >= 0 ? 'US' : 'USSR', reason: 'final' });
 }
 
-function queueCommand(state: State, side: Side, cardId: CardId): QueuedStep {
-  const amount = indexDeck(state.deck).card(cardId).command ?? 0;
+function queueCommand(rules: RulesContext, side: Side, cardId: CardId): QueuedStep {
+  const amount = indexDeck(rules.deck).card(cardId).command ?? 0;
   return { side, source: cardId, step: { op: 'command', amount, targets: { kind: 'any' } } };
 }
 
-function queueEvent(state: State, side: Side, cardId: CardId): QueuedStep[] {
-  return indexDeck(state.deck)
+function queueEvent(rules: RulesContext, side: Side, cardId: CardId): QueuedStep[] {
+  return indexDeck(rules.deck)
     .card(cardId)
     .effects.map((step) => ({ side, source: cardId, step }));
 }
@@ -253,14 +260,26 @@ function queueEvent(state: State, side: Side, cardId: CardId): QueuedStep[] {
  * Applies one move for `seat`. Validates everything first: a refused move
  * changes nothing. On success returns the public log entries it produced.
  */
-export function applyMove(state: State, seat: unknown, move: unknown, args: unknown): MoveOutcome {
-  const outcome = resolveMove(state, seat, move, args);
+export function applyMove(
+  rules: RulesContext,
+  state: State,
+  seat: unknown,
+  move: unknown,
+  args: unknown,
+): MoveOutcome {
+  const outcome = resolveMove(rules, state, seat, move, args);
   if (outcome.ok && state.result)
     outcome.log.push({ type: 'gameOver', result: state.result, marker: state.marker });
   return outcome;
 }
 
-function resolveMove(state: State, seat: unknown, move: unknown, args: unknown): MoveOutcome {
+function resolveMove(
+  rules: RulesContext,
+  state: State,
+  seat: unknown,
+  move: unknown,
+  args: unknown,
+): MoveOutcome {
   const d = state.decision;
   if (state.result) return refuse('the game is over');
   if (!isSeat(seat)) return refuse('only a seat (0 or 1) can move');
@@ -289,17 +308,18 @@ function resolveMove(state: State, seat: unknown, move: unknown, args: unknown):
       if (typeof a !== 'string' || !state.hands[seat].includes(a))
         return refuse('that card is not in your hand');
       if (!isCell(b)) return refuse('playCard needs a cell {x, y} of whole numbers');
-      if (!isLegalCell(state, a, b)) return refuse('that cell is not a legal place for this card');
+      if (!isLegalCell(rules, state, a, b))
+        return refuse('that cell is not a legal place for this card');
       state.hands[seat].splice(state.hands[seat].indexOf(a), 1);
       state.table.push({ cardId: a, x: b.x, y: b.y, cubes: { US: 0, USSR: 0 } });
       log.push({ type: 'play', side, cardId: a, x: b.x, y: b.y });
-      const deck = indexDeck(state.deck);
+      const deck = indexDeck(rules.deck);
       const card = deck.card(a);
       const region = deck.region(card.region);
       const onTable = state.table.filter((p) => deck.card(p.cardId).region === region.id).length;
       if (onTable === region.size && !state.scoredRegions.includes(region.id)) {
         state.scoredRegions.push(region.id);
-        scoreRegion(state, region.id, false, log);
+        scoreRegion(rules, state, region.id, false, log);
         if (state.result) return { ok: true, log };
       }
       state.decision =
@@ -314,9 +334,9 @@ function resolveMove(state: State, seat: unknown, move: unknown, args: unknown):
       }
       log.push({ type: 'action', side, cardId: d.cardId, choice: a });
       state.queue =
-        a === 'event' ? queueEvent(state, side, d.cardId) : [queueCommand(state, side, d.cardId)];
+        a === 'event' ? queueEvent(rules, side, d.cardId) : [queueCommand(rules, side, d.cardId)];
       state.decision = null;
-      advance(state, log);
+      advance(rules, state, log);
       return { ok: true, log };
     }
     case 'decideEvent': {
@@ -325,11 +345,11 @@ function resolveMove(state: State, seat: unknown, move: unknown, args: unknown):
       log.push({ type: 'eventDecision', side, cardId: d.cardId, use: a });
       const activeSide = opponentOf(side);
       state.queue = [
-        ...(a ? queueEvent(state, side, d.cardId) : []),
-        queueCommand(state, activeSide, d.cardId),
+        ...(a ? queueEvent(rules, side, d.cardId) : []),
+        queueCommand(rules, activeSide, d.cardId),
       ];
       state.decision = null;
-      advance(state, log);
+      advance(rules, state, log);
       return { ok: true, log };
     }
     case 'placeCube': {
@@ -367,7 +387,7 @@ function resolveMove(state: State, seat: unknown, move: unknown, args: unknown):
     }
     case 'moveCard': {
       if (d.kind !== 'moveCard' || a !== d.cardId) return refuse('that card cannot be moved now');
-      if (!isCell(b) || !isLegalCell(state, a, b, true))
+      if (!isCell(b) || !isLegalCell(rules, state, a, b, true))
         return refuse('that cell is not a legal place for this card');
       const card = onTable(state, a);
       card.x = b.x;
@@ -382,15 +402,15 @@ function resolveMove(state: State, seat: unknown, move: unknown, args: unknown):
       break;
     }
   }
-  if (stepIsOver(state)) state.decision = null;
-  advance(state, log);
+  if (stepIsOver(rules, state)) state.decision = null;
+  advance(rules, state, log);
   return { ok: true, log };
 }
 
 // ------------------------------------------------------------- legal moves
 
 /** Every legal move for `seat` now, exactly the set applyMove accepts (none when it is not that seat's decision). */
-export function legalMoves(state: State, seat: unknown): Move[] {
+export function legalMoves(rules: RulesContext, state: State, seat: unknown): Move[] {
   const d = state.decision;
   if (state.result || !d || d.seat !== seat) return [];
   switch (d.kind) {
@@ -398,7 +418,7 @@ export function legalMoves(state: State, seat: unknown): Move[] {
       return SIDES.map((side) => ({ move: 'chooseFirstPlayer', args: [side] }));
     case 'playCard':
       return state.hands[d.seat].flatMap((cardId) =>
-        legalCells(state, cardId).map((cell) => ({
+        legalCells(rules, state, cardId).map((cell) => ({
           move: 'playCard' as const,
           args: [cardId, cell],
         })),
@@ -435,7 +455,7 @@ export function legalMoves(state: State, seat: unknown): Move[] {
       ];
     case 'moveCard':
       return [
-        ...legalCells(state, d.cardId, true).map((cell) => ({
+        ...legalCells(rules, state, d.cardId, true).map((cell) => ({
           move: 'moveCard' as const,
           args: [d.cardId, cell],
         })),

@@ -1,4 +1,5 @@
 import { indexDeck } from './deck-index.ts';
+import type { RulesContext } from './rules-context.ts';
 import type { State } from './state.ts';
 import {
   type AftermathScore,
@@ -34,8 +35,8 @@ export function commandCost(cubes: Cubes, side: Side): number {
 const towardsUS = (points: Record<Side, number>) => points.US - points.USSR;
 
 /** One region's score from the cards of it on the table: 1 IP per dominated card, the bonus for dominating more cards. */
-export function regionScore(state: State, region: RegionId): RegionScore {
-  const deck = indexDeck(state.deck);
+export function regionScore(rules: RulesContext, state: State, region: RegionId): RegionScore {
+  const deck = indexDeck(rules.deck);
   const cards = state.table
     .filter((p) => deck.card(p.cardId).region === region)
     .map((p) => ({ cardId: p.cardId, dominatedBy: dominatedBy(p.cubes) }));
@@ -51,23 +52,23 @@ export function regionScore(state: State, region: RegionId): RegionScore {
 }
 
 /** The aftermath: each flag's command values summed, whoever set the card aside; the difference, capped. */
-export function aftermathScore(state: State, cards: CardId[]): AftermathScore {
-  const deck = indexDeck(state.deck);
+export function aftermathScore(rules: RulesContext, cards: CardId[]): AftermathScore {
+  const deck = indexDeck(rules.deck);
   const sums = { US: 0, USSR: 0 };
   for (const id of cards) {
     const card = deck.card(id);
     if (card.flag) sums[card.flag] += card.command ?? 0;
   }
   const difference = towardsUS(sums);
-  const cap = state.variants.aftermathCap;
+  const cap = rules.variants.aftermathCap;
   const delta = cap === null ? difference : Math.max(-cap, Math.min(cap, difference));
   return { cards, sums, delta };
 }
 
 /** Regions in the order final scoring visits them. */
-export function finalScoringOrder(state: State): RegionId[] {
-  const order = state.deck.regions.map((r) => r.id);
-  if (state.variants.finalScoringOrder === 'polish' && order.length >= 2) {
+export function finalScoringOrder(rules: RulesContext): RegionId[] {
+  const order = rules.deck.regions.map((r) => r.id);
+  if (rules.variants.finalScoringOrder === 'polish' && order.length >= 2) {
     const last = order.length - 1;
     [order[last - 1], order[last]] = [order[last] as RegionId, order[last - 1] as RegionId];
   }

@@ -3,9 +3,10 @@ import type { Deck } from './deck/deck.ts';
 import { DEFAULT_DECK } from './deck/index.ts';
 import { DeckError, loadDeck } from './deck/schema.ts';
 import { indexDeck } from './deck-index.ts';
+import { deckRef, type RulesContext } from './rules-context.ts';
 import { HAND_SIZE, PLAYS_PER_ROUND, type State, seatOf } from './state.ts';
 import type { CardId, Seat, Side, Variants } from './types.ts';
-import { variantsSchema } from './variants.ts';
+import { STANDARD_VARIANTS, variantsSchema } from './variants.ts';
 
 const side = z.enum(['US', 'USSR']);
 const cardIds = (n: number) => z.array(z.string()).length(n, `must list exactly ${n} card ids`);
@@ -25,7 +26,7 @@ export const setupDataSchema = z.strictObject({
     .refine((s) => s['0'] !== s['1'], 'the two seats must play different sides'),
   /** A deck file (JSON); the default deck when absent. */
   deck: z.unknown().optional(),
-  variants: z._default(variantsSchema, { aftermathCap: 3, finalScoringOrder: 'standard' }),
+  variants: z._default(variantsSchema, STANDARD_VARIANTS),
   deal: dealSchema.optional(),
 });
 export type SetupData = z.input<typeof setupDataSchema>;
@@ -81,6 +82,12 @@ export function parseSetupData(data: unknown): Setup {
   return { sides: parsed.data.sides, deck, variants: parsed.data.variants, deal };
 }
 
+/** The context a match set up so is played under. */
+export const rulesOf = (setup: Setup): RulesContext => ({
+  deck: setup.deck,
+  variants: setup.variants,
+});
+
 /** The state at the start of a match; `shuffle` deals when no fixed deal is given. */
 export function createState(setup: Setup, shuffle: (cards: CardId[]) => CardId[]): State {
   const { deck } = setup;
@@ -94,8 +101,7 @@ export function createState(setup: Setup, shuffle: (cards: CardId[]) => CardId[]
     };
   }
   const state: State = {
-    deck,
-    variants: setup.variants,
+    deck: deckRef(deck),
     sides: setup.sides,
     hands: { '0': [...deal['0']], '1': [...deal['1']] },
     reserve: [...deal.reserve],

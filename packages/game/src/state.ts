@@ -1,4 +1,4 @@
-import type { Deck } from './deck/deck.ts';
+import type { DeckRef } from './rules-context.ts';
 import type {
   CardId,
   Decision,
@@ -9,7 +9,6 @@ import type {
   Result,
   Seat,
   Side,
-  Variants,
 } from './types.ts';
 
 export const CUBES_PER_SIDE = 24;
@@ -17,10 +16,13 @@ export const HAND_SIZE = 5;
 export const RESERVE_HAND_SIZE = 4;
 export const PLAYS_PER_ROUND = 8;
 
-/** The whole game state (boardgame.io's G). Plain JSON; the engine mutates it only after a move is validated. */
+/**
+ * What changes during a match (boardgame.io's G). Plain JSON; the engine mutates it only after
+ * a move is validated. The deck and variants are its RulesContext, passed in beside it.
+ */
 export interface State {
-  deck: Deck;
-  variants: Variants;
+  /** The deck this match is dealt from (its cards are in the RulesContext). */
+  deck: DeckRef;
   sides: Record<Seat, Side>;
   hands: Record<Seat, CardId[]>;
   reserve: CardId[];

@@ -6,8 +6,10 @@ import {
   ProcessGameConfig,
 } from 'boardgame.io/internal';
 import { describe, expect, test } from 'vitest';
-import { HIDDEN_CARD, IronCurtain, legalMoves, type Seat, type State } from '../src/index.ts';
-import { deckOrderDeal } from './support.ts';
+import { HIDDEN_CARD, ironCurtain, legalMoves, type Seat, type State } from '../src/index.ts';
+import { deckOrderDeal, STANDARD_RULES } from './support.ts';
+
+const IronCurtain = ironCurtain(STANDARD_RULES);
 
 type BgioState = ReturnType<typeof InitializeGame>;
 const sides = { '0': 'US', '1': 'USSR' } as const;
@@ -34,7 +36,7 @@ function* firstMoveGame(seed: string): Generator<BgioState> {
   while (!state.ctx.gameover) {
     const G = state.G as State;
     const seat = G.decision?.seat as Seat;
-    const [move] = legalMoves(G, seat);
+    const [move] = legalMoves(STANDARD_RULES, G, seat);
     if (!move) throw new Error('no legal move');
     state = reducer(state, makeMove(move.move, move.args, seat));
     yield state;

@@ -7,6 +7,7 @@ import {
   newMatch,
   play,
   refused,
+  rulesFor,
   turnOf,
   US_SEAT,
   USSR_SEAT,
@@ -31,7 +32,9 @@ describe('Command restrictions', () => {
 
     play(state, 'USSR', 'placeCube', 'algeria');
     expect(refused(state, USSR_SEAT, 'placeCube', 'nigeria')).toMatch(/cannot place/);
-    expect(legalMoves(state, USSR_SEAT).some((m) => m.args[0] === 'nigeria')).toBe(false);
+    expect(legalMoves(rulesFor(state), state, USSR_SEAT).some((m) => m.args[0] === 'nigeria')).toBe(
+      false,
+    );
   });
 
   test('fewer cubes than the command value are allowed', () => {
@@ -59,7 +62,9 @@ describe('Command restrictions', () => {
     play(state, 'USSR', 'placeCube', 'europe');
     play(state, 'USSR', 'placeCube', 'europe');
     expect(refused(state, USSR_SEAT, 'placeCube', 'algeria')).toMatch(/cannot place/);
-    expect(legalMoves(state, USSR_SEAT).map((m) => m.args[0])).not.toContain('algeria');
+    expect(legalMoves(rulesFor(state), state, USSR_SEAT).map((m) => m.args[0])).not.toContain(
+      'algeria',
+    );
   });
 
   test('with an empty supply, cubes are taken back from your own cards and placed again', () => {
@@ -69,7 +74,7 @@ describe('Command restrictions', () => {
     expect(refused(state, USSR_SEAT, 'placeCube', 'europe')).toMatch(/supply is empty/);
     expect(refused(state, USSR_SEAT, 'placeCube', 'europe', 'europe')).toMatch(/supply is empty/);
     expect(refused(state, USSR_SEAT, 'placeCube', 'europe', 'vietnam')).toMatch(/supply is empty/);
-    expect(legalMoves(state, USSR_SEAT)).toContainEqual({
+    expect(legalMoves(rulesFor(state), state, USSR_SEAT)).toContainEqual({
       move: 'placeCube',
       args: ['europe', 'algeria'],
     });

@@ -1,13 +1,23 @@
 import { describe, expect, test } from 'vitest';
 import { type Cell, legalCells, legalMoves } from '../src/index.ts';
-import { hand, lay, newMatch, play, refused, turnOf, US_SEAT, USSR_SEAT } from './support.ts';
+import {
+  hand,
+  lay,
+  newMatch,
+  play,
+  refused,
+  rulesFor,
+  turnOf,
+  US_SEAT,
+  USSR_SEAT,
+} from './support.ts';
 
 const sorted = (cells: Cell[]) => [...cells].sort((a, b) => a.x - b.x || a.y - b.y);
 
 describe('placing a card', () => {
   test('must go next to a card of its own region when such a cell is free', () => {
     const state = lay(newMatch(), [['pakistan', 1, 0]]);
-    expect(sorted(legalCells(state, 'japan'))).toEqual([
+    expect(sorted(legalCells(rulesFor(state), state, 'japan'))).toEqual([
       { x: 1, y: -1 },
       { x: 1, y: 1 },
       { x: 2, y: 0 },
@@ -16,7 +26,7 @@ describe('placing a card', () => {
 
   test('the first card of its region may go next to any card', () => {
     const state = lay(newMatch(), [['pakistan', 1, 0]]);
-    expect(sorted(legalCells(state, 'cuba'))).toEqual([
+    expect(sorted(legalCells(rulesFor(state), state, 'cuba'))).toEqual([
       { x: -1, y: 0 },
       { x: 0, y: -1 },
       { x: 0, y: 1 },
@@ -33,7 +43,7 @@ describe('placing a card', () => {
       ['iran', 1, 1],
       ['chile', 1, -1],
     ]);
-    const cells = legalCells(state, 'japan');
+    const cells = legalCells(rulesFor(state), state, 'japan');
     expect(cells).toContainEqual({ x: -1, y: 0 });
     expect(cells).toContainEqual({ x: 3, y: 0 });
     expect(cells).toHaveLength(8);
@@ -79,7 +89,7 @@ describe('moving a card by an event (Israel moves Iran)', () => {
 
   test('Iran must go next to the other Middle East card when it can', () => {
     const state = israelEvent();
-    const cells = legalMoves(state, US_SEAT).flatMap((m) =>
+    const cells = legalMoves(rulesFor(state), state, US_SEAT).flatMap((m) =>
       m.move === 'moveCard' ? [m.args[1] as Cell] : [],
     );
     expect(sorted(cells)).toEqual([
@@ -124,7 +134,7 @@ describe('moving a card by an event (Israel moves Iran)', () => {
       ['brazil', 1, 2],
       ['zaire', 1, 0],
     ]);
-    const cells = legalMoves(state, US_SEAT).flatMap((m) =>
+    const cells = legalMoves(rulesFor(state), state, US_SEAT).flatMap((m) =>
       m.move === 'moveCard' ? [m.args[1] as Cell] : [],
     );
     expect(cells).toContainEqual({ x: -1, y: 0 });

@@ -11,6 +11,8 @@ import {
   MOVE_NAMES,
   type Move,
   parseSetupData,
+  type RulesContext,
+  rulesOf,
   type Seat,
   type SetupData,
   type State,
@@ -43,24 +45,26 @@ const MAX_MOVES = 1000;
 function playout(
   setup: SetupData,
   choices: fc.Stream<number>,
-  check: (state: State) => void,
+  check: (rules: RulesContext, state: State) => void,
 ): State {
-  const state = createState(parseSetupData(setup), (cards) => cards);
+  const parsed = parseSetupData(setup);
+  const rules = rulesOf(parsed);
+  const state = createState(parsed, (cards) => cards);
   for (let n = 0; !state.result; n++) {
     if (n >= MAX_MOVES) throw new Error('the game did not end');
-    check(state);
+    check(rules, state);
     const seat = state.decision?.seat as Seat;
-    const moves = legalMoves(state, seat);
+    const moves = legalMoves(rules, state, seat);
     const { value } = choices.next();
     const choice = moves[value % moves.length] as Move;
-    const outcome = applyMove(state, seat, choice.move, choice.args);
+    const outcome = applyMove(rules, state, seat, choice.move, choice.args);
     if (!outcome.ok) throw new Error(`legal move refused: ${outcome.error}`);
   }
-  check(state);
+  check(rules, state);
   return state;
 }
 
-function checkInvariants(state: State): void {
+function checkInvariants(_rules: RulesContext, state: State): void {
   for (const side of ['US', 'USSR'] as const) {
     expect(supplyOf(state, side)).toBeGreaterThanOrEqual(0);
     expect(supplyOf(state, side)).toBeLessThanOrEqual(CUBES_PER_SIDE);
@@ -78,7 +82,7 @@ function checkInvariants(state: State): void {
 }
 
 /** What a viewer may see of the hidden zones, and nothing more. */
-function checkViews(state: State): void {
+function checkViews(_rules: RulesContext, state: State): void {
   const revealed = state.finalScoring !== null;
   for (const viewer of ['0', '1', null] as const) {
     const view = viewFor(state, viewer);
@@ -120,13 +124,14 @@ function candidateMoves(state: State): Move[] {
   return moves;
 }
 
-function checkLegalMovesAgree(state: State): void {
+function checkLegalMovesAgree(rules: RulesContext, state: State): void {
   const decider = state.decision?.seat as Seat;
-  const legal = legalMoves(state, decider);
+  const legal = legalMoves(rules, state, decider);
   const legalKeys = new Set(legal.map((m) => JSON.stringify(m)));
   for (const candidate of candidateMoves(state)) {
     const isLegal = legalKeys.has(JSON.stringify(candidate));
     const outcome = applyMove(
+      rules,
       isLegal ? structuredClone(state) : state,
       decider,
       candidate.move,
@@ -139,8 +144,8 @@ function checkLegalMovesAgree(state: State): void {
     }
   }
   for (const other of [decider === '0' ? '1' : '0', null, '2']) {
-    expect(legalMoves(state, other)).toEqual([]);
-    for (const m of legal) expect(applyMove(state, other, m.move, m.args).ok).toBe(false);
+    expect(legalMoves(rules, state, other)).toEqual([]);
+    for (const m of legal) expect(applyMove(rules, state, other, m.move, m.args).ok).toBe(false);
   }
 }
 
@@ -151,8 +156,8 @@ describe('random legal playouts', () => {
         const end = playout(setup, choices, checkInvariants);
         expect(end.result?.winnerSide).toMatch(/^(US|USSR)$/);
         expect(end.decision).toBeNull();
-        expect(legalMoves(end, '0')).toEqual([]);
-        expect(legalMoves(end, '1')).toEqual([]);
+        expect(legalMoves(rulesOf(parseSetupData(setup)), end, '0')).toEqual([]);
+        expect(legalMoves(rulesOf(parseSetupData(setup)), end, '1')).toEqual([]);
       }),
       { numRuns: 300 },
     );

@@ -20,12 +20,12 @@ const records = readdirSync(dir)
 
 describe('recorded games replay to the same end (regression snapshots)', () => {
   test.each(records)('$file', ({ record }) => {
-    const { state, log, final } = replay(record);
+    const { state, rules, log, final } = replay(record);
     expect(final.ctx.gameover).toBeDefined();
     expect({
       end: publicView(state),
       finalScoring: state.finalScoring,
-      log: log.map((entry) => describeLogEntry(entry, state.deck)),
+      log: log.map((entry) => describeLogEntry(entry, rules.deck)),
     }).toMatchSnapshot();
   });
 });

@@ -1,6 +1,16 @@
 import { describe, expect, test } from 'vitest';
 import { aftermathScore, reachableBy, type State } from '../src/index.ts';
-import { cubesOn, hand, lay, newMatch, play, turnOf, US_SEAT, USSR_SEAT } from './support.ts';
+import {
+  cubesOn,
+  hand,
+  lay,
+  newMatch,
+  play,
+  rulesFor,
+  turnOf,
+  US_SEAT,
+  USSR_SEAT,
+} from './support.ts';
 
 /** Sets up the last turn of round 2: `side` plays `card` and only scoring remains after it. */
 function lastTurnOfRoundTwo(state: State, side: 'US' | 'USSR', card: string): State {
@@ -99,7 +109,7 @@ describe('aftermath: sum each flag’s command values, the higher sum gains the 
     ${'the same without a cap'}     | ${['vietnam', 'poland']}       | ${null} | ${-6}
   `('$example (cap $cap): marker moves $delta', ({ cards, cap, delta }) => {
     const state = newMatch({ variants: { aftermathCap: cap } });
-    expect(aftermathScore(state, cards).delta).toBe(delta);
+    expect(aftermathScore(rulesFor(state), cards).delta).toBe(delta);
   });
 });
 

@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { IronCurtain, parseSetupData } from '../src/index.ts';
-import { deckOrderDeal } from './support.ts';
+import { DEFAULT_DECK, deckFileOf, ironCurtain, loadDeck, parseSetupData } from '../src/index.ts';
+import { deckOrderDeal, newMatch, STANDARD_RULES } from './support.ts';
+
+const IronCurtain = ironCurtain(STANDARD_RULES);
 
 const sides = { '0': 'US', '1': 'USSR' } as const;
 
@@ -29,5 +31,27 @@ describe('setupData is validated with clear errors', () => {
 
   test('exactly two players', () => {
     expect(IronCurtain.validateSetupData?.({ sides }, 3)).toMatch(/exactly 2 players/);
+  });
+});
+
+describe('the rules context stays out of the state', () => {
+  test('a state names its deck by content hash and holds no card data or variants', () => {
+    const state = newMatch({ variants: { aftermathCap: null, finalScoringOrder: 'polish' } });
+    expect(state.deck).toEqual({
+      id: DEFAULT_DECK.id,
+      version: DEFAULT_DECK.version,
+      hash: DEFAULT_DECK.hash,
+    });
+    const json = JSON.stringify(state);
+    expect(json).not.toContain('eventText');
+    expect(json).not.toContain('polish');
+  });
+
+  test('the deck hash depends on the content, not on how the file was written', () => {
+    const file = deckFileOf(DEFAULT_DECK);
+    const reordered = Object.fromEntries(Object.entries(file).reverse());
+    expect(loadDeck(reordered).hash).toBe(DEFAULT_DECK.hash);
+    expect(loadDeck({ ...file, version: '2' }).hash).not.toBe(DEFAULT_DECK.hash);
+    expect(DEFAULT_DECK.hash).toMatch(/^[0-9a-f]{64}$/);
   });
 });

@@ -8,9 +8,12 @@ import {
   type LogEntry,
   type MoveName,
   parseSetupData,
+  type RulesContext,
+  rulesOf,
   type Seat,
   type SetupData,
   type Side,
+  STANDARD_VARIANTS,
   type State,
   seatOf,
 } from '../src/index.ts';
@@ -24,12 +27,25 @@ export function deckOrderDeal() {
   return { '0': cards.slice(0, 5), '1': cards.slice(5, 10), reserve: cards.slice(10) };
 }
 
+/** The default deck with the standard edition's variants. */
+export const STANDARD_RULES: RulesContext = { deck: DEFAULT_DECK, variants: STANDARD_VARIANTS };
+
+// The context each match of a test was set up with; a state made otherwise plays standard.
+const contexts = new WeakMap<State, RulesContext>();
+
+/** The rules context a test match was created with. */
+export const rulesFor = (state: State): RulesContext => contexts.get(state) ?? STANDARD_RULES;
+
 /** A new match with seat 0 playing the US, dealt in deck order unless told otherwise. */
 export function newMatch(setup: Partial<SetupData> = {}): State {
-  return createState(
-    parseSetupData({ sides: { '0': 'US', '1': 'USSR' }, deal: deckOrderDeal(), ...setup }),
-    (cards) => cards,
-  );
+  const parsed = parseSetupData({
+    sides: { '0': 'US', '1': 'USSR' },
+    deal: deckOrderDeal(),
+    ...setup,
+  });
+  const state = createState(parsed, (cards) => cards);
+  contexts.set(state, rulesOf(parsed));
+  return state;
 }
 
 /** Removes a card from wherever it is off the table (hands, reserve, aftermath). */
@@ -79,7 +95,7 @@ export function cubesOn(state: State, cardId: string): Cubes {
 
 /** Plays a move that must be legal; returns its log entries. */
 export function play(state: State, side: Side, move: MoveName, ...args: unknown[]): LogEntry[] {
-  const outcome = applyMove(state, seatOf(state, side), move, args);
+  const outcome = applyMove(rulesFor(state), state, seatOf(state, side), move, args);
   if (!outcome.ok)
     throw new Error(`${side} ${move}(${JSON.stringify(args)}) refused: ${outcome.error}`);
   return outcome.log;
@@ -88,7 +104,7 @@ export function play(state: State, side: Side, move: MoveName, ...args: unknown[
 /** A move that must be refused, leaving the state exactly as it was; returns the reason. */
 export function refused(state: State, seat: unknown, move: unknown, ...args: unknown[]): string {
   const before = structuredClone(state);
-  const outcome = applyMove(state, seat, move, args);
+  const outcome = applyMove(rulesFor(state), state, seat, move, args);
   expect(outcome.ok, `${String(move)}(${JSON.stringify(args)}) should be refused`).toBe(false);
   expect(state).toEqual(before);
   return outcome.ok ? '' : outcome.error;

@@ -1,4 +1,4 @@
-import type { LogEntry, MoveName } from '@iron-curtain/game';
+import type { LogEntry, MoveName, RulesContext, State } from '@iron-curtain/game';
 import { z } from 'zod/mini';
 import {
   clockStateSchema,
@@ -66,14 +66,17 @@ export const updateRequestSchema = z.strictObject({
 });
 export type UpdateRequest = z.infer<typeof updateRequestSchema>;
 
-/** The state a socket receives: its seat's view of G and boardgame.io's ctx. Never the plugins or the seed. */
+/**
+ * The state a socket receives: its seat's view of the state (the engine's viewFor), and the
+ * state id. Nothing else of boardgame.io's state travels: not ctx, never the plugins or seed.
+ */
 export const stateFrameSchema = z.object({
-  G: z.record(z.string(), z.unknown()),
-  ctx: z.record(z.string(), z.unknown()),
+  G: z.custom<State>(),
   stateID: nonNegative,
   /** The match's clock when it has one, as of this state. */
   clock: z.optional(clockStateSchema),
 });
+export type StateFrame = z.infer<typeof stateFrameSchema>;
 
 const seatPresence = z.object({
   name: z.nullable(z.string()),
@@ -102,6 +105,8 @@ export type Presence = z.infer<typeof presenceSchema>;
 export const syncMessageSchema = z.object({
   matchID: matchIdSchema,
   playerID: z.nullable(seatSchema),
+  /** The match's deck and variants: sent once here, never in an update. */
+  rules: z.custom<RulesContext>(),
   state: stateFrameSchema,
   /** Every public log entry so far, in order. */
   log: z.array(z.custom<LogEntry>()),

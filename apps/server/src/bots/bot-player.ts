@@ -1,5 +1,5 @@
 import type { BotLevel } from '@iron-curtain/bots';
-import type { Seat, State } from '@iron-curtain/game';
+import type { RulesContext, Seat } from '@iron-curtain/game';
 import {
   GAME_NAMESPACE,
   type Presence,
@@ -37,6 +37,7 @@ export interface BotPlayerOptions {
 export class BotPlayer {
   private readonly socket: Socket;
   private frame: Frame | undefined;
+  private rules: RulesContext | undefined;
   private thinking = false;
   private stopped = false;
 
@@ -48,7 +49,10 @@ export class BotPlayer {
       reconnectionDelay: 200,
     });
     this.socket.on('connect', () => this.sync());
-    this.socket.on('sync', (message: SyncMessage) => this.see(message.state));
+    this.socket.on('sync', (message: SyncMessage) => {
+      this.rules = message.rules;
+      this.see(message.state);
+    });
     this.socket.on('update', (message: UpdateMessage) => this.see(message.state));
     this.socket.on('presence', (message: Presence) => {
       if (message.status === 'finished') this.stop();
@@ -75,21 +79,22 @@ export class BotPlayer {
   private see(frame: Frame): void {
     if (this.frame && frame.stateID < this.frame.stateID) return;
     this.frame = frame;
-    if (frame.ctx.gameover !== undefined) this.stop();
+    if (frame.G.result !== null) this.stop();
     else void this.play();
   }
 
   private async play(): Promise<void> {
     const { matchID, bot, thinker, moveDelayMs, logger } = this.options;
-    const frame = this.frame;
-    const view = frame?.G as unknown as State | undefined;
-    if (this.stopped || this.thinking || !frame || view?.decision?.seat !== bot.seat) return;
+    const { frame, rules } = this;
+    const view = frame?.G;
+    if (this.stopped || this.thinking || !frame || !rules || view?.decision?.seat !== bot.seat)
+      return;
     this.thinking = true;
     try {
       const started = Date.now();
       // Seeded from the seat's secret credentials: an opponent cannot replay the bot's dice.
       const seed = `${bot.credentials}:${frame.stateID}`;
-      const move = await thinker.choose(view, bot.seat as Seat, bot.level, seed);
+      const move = await thinker.choose(rules, frame.G, bot.seat as Seat, bot.level, seed);
       const pause = moveDelayMs - (Date.now() - started);
       if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
       // A newer state arrived meanwhile (a re-sync): think again on that one.

@@ -1,9 +1,11 @@
 import { Worker } from 'node:worker_threads';
 import type { BotLevel } from '@iron-curtain/bots';
-import type { Move, Seat, State } from '@iron-curtain/game';
+import type { Move, RulesContext, Seat, State } from '@iron-curtain/game';
 
 export interface ThinkJob {
   id: number;
+  /** The match's deck and variants, as its sync sent them. */
+  rules: RulesContext;
   /** The bot seat's view: the same frame a human client of that seat receives. */
   view: State;
   seat: Seat;
@@ -83,10 +85,20 @@ export class BotThinker {
     } else this.idle.push(worker);
   }
 
-  choose(view: State, seat: Seat, level: BotLevel, seed: string): Promise<Move> {
+  choose(
+    rules: RulesContext,
+    view: State,
+    seat: Seat,
+    level: BotLevel,
+    seed: string,
+  ): Promise<Move> {
     if (this.closed) return Promise.reject(new Error('the bot thinker is closed'));
     return new Promise((resolve, reject) => {
-      const pending = { job: { id: this.nextID++, view, seat, level, seed }, resolve, reject };
+      const pending = {
+        job: { id: this.nextID++, rules, view, seat, level, seed },
+        resolve,
+        reject,
+      };
       const worker = this.idle.pop();
       if (worker) {
         this.busy.set(worker, pending);

@@ -1,6 +1,6 @@
 import type { Seat } from '@iron-curtain/game';
 import pg from 'pg';
-import { stateJson, withDeck } from './deckless.ts';
+import { upgradeState } from './legacy-state.ts';
 import {
   deckFromRow,
   jsonOrNull,
@@ -11,7 +11,6 @@ import {
 } from './rows.ts';
 import type {
   ClockRecord,
-  DeckInfo,
   MatchListQuery,
   MatchRecord,
   MatchResult,
@@ -157,7 +156,7 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
     await c.query(`INSERT INTO ${S}.states (match_id, state_id, state) VALUES ($1, $2, $3)`, [
       match.matchID,
       initial._stateID,
-      stateJson(initial),
+      JSON.stringify(initial),
     ]);
   };
 
@@ -223,12 +222,12 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
 
     async loadState(matchID) {
       const { rows } = await pool.query(
-        `SELECT s.state, m.deck, m.setup_data FROM ${S}.states s
+        `SELECT s.state, m.setup_data FROM ${S}.states s
          JOIN ${S}.matches m USING (match_id) WHERE match_id = $1`,
         [matchID],
       );
       const row = rows[0];
-      return row && withDeck(row.state as StoredState, row.deck as DeckInfo, row.setup_data);
+      return row && upgradeState(row.state as StoredState, row.setup_data);
     },
 
     async commitMove(matchID, expectedStateID, next, move: MoveRecord, result, clock?) {
@@ -255,7 +254,7 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
          SELECT count(*)::integer AS written FROM written`,
         [
           next._stateID,
-          stateJson(next),
+          JSON.stringify(next),
           matchID,
           expectedStateID,
           move.stateID,

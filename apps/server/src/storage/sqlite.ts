@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Seat } from '@iron-curtain/game';
 import { claimDataDir } from './data-dir-lock.ts';
-import { stateJson, withDeck } from './deckless.ts';
+import { upgradeState } from './legacy-state.ts';
 import {
   deckFromRow,
   jsonOrNull,
@@ -14,7 +14,6 @@ import {
 } from './rows.ts';
 import type {
   ClockRecord,
-  DeckInfo,
   MatchListQuery,
   MatchRecord,
   MatchResult,
@@ -166,7 +165,7 @@ export function openSqliteStore(dataDir: string): Store {
     db.run('INSERT INTO states (match_id, state_id, state) VALUES (?, ?, ?)', [
       match.matchID,
       initial._stateID,
-      stateJson(initial),
+      JSON.stringify(initial),
     ]);
   };
 
@@ -176,7 +175,7 @@ export function openSqliteStore(dataDir: string): Store {
       `UPDATE states SET state_id = ?, state = ?
        WHERE match_id = ? AND state_id = ?
          AND EXISTS (SELECT 1 FROM matches WHERE match_id = ? AND status = 'playing')`,
-      [m.next._stateID, stateJson(m.next), m.matchID, m.expectedStateID, m.matchID],
+      [m.next._stateID, JSON.stringify(m.next), m.matchID, m.expectedStateID, m.matchID],
     ).changes;
     if (written !== 1) return false;
     db.run(
@@ -300,14 +299,13 @@ export function openSqliteStore(dataDir: string): Store {
 
     async loadState(matchID) {
       const row = db.get(
-        `SELECT s.state, m.deck, m.setup_data FROM states s JOIN matches m USING (match_id)
+        `SELECT s.state, m.setup_data FROM states s JOIN matches m USING (match_id)
          WHERE match_id = ?`,
         [matchID],
       ) as Row | null;
       if (!row) return undefined;
-      return withDeck(
+      return upgradeState(
         JSON.parse(String(row.state)) as StoredState,
-        JSON.parse(String(row.deck)) as DeckInfo,
         JSON.parse(String(row.setup_data)),
       );
     },

@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { CardFace, useCubeStatus } from './CardFace.tsx';
 import { type Choices, cellKey } from './choices.ts';
+import { useRules } from './rules.tsx';
 
 const CELL_W = 156;
 const CELL_H = 212;
@@ -61,9 +62,10 @@ export function Board({
   onCard,
 }: BoardProps) {
   const { t } = useTranslation();
+  const rules = useRules();
   const words = useGameWords();
   const cubeStatus = useCubeStatus();
-  const deck = indexDeck(view.deck);
+  const deck = indexDeck(rules.deck);
   const cells = offeredCells(choices, selectedCard);
   const all = [...view.table, ...cells];
   const minX = Math.min(...all.map((c) => c.x));
@@ -88,8 +90,8 @@ export function Board({
           const noteKey = cardNote(placed.cardId, choices, pickFrom);
           const note = noteKey ? t(noteKey) : null;
           const label = t('board.cardOnTable', {
-            card: words.cardName(view.deck, card.id),
-            region: words.regionName(view.deck, card.region),
+            card: words.cardName(rules.deck, card.id),
+            region: words.regionName(rules.deck, card.region),
             x: placed.x,
             y: placed.y,
             cubes: `${words.side('US')} ${placed.cubes.US}, ${words.side('USSR')} ${placed.cubes.USSR}, ${cubeStatus(placed.cubes)}`,
@@ -107,7 +109,7 @@ export function Board({
               onClick={() => onCard(placed.cardId)}
             >
               <CardFace
-                deck={view.deck}
+                deck={rules.deck}
                 card={card}
                 region={deck.region(card.region)}
                 cubes={placed.cubes}
@@ -128,7 +130,7 @@ export function Board({
             onClick={() => onCell(cell)}
           >
             {selectedCard
-              ? t('board.playHere', { card: words.cardName(view.deck, selectedCard) })
+              ? t('board.playHere', { card: words.cardName(rules.deck, selectedCard) })
               : t('board.moveHere')}
             <span className="cell-coords">
               ({cell.x}, {cell.y})

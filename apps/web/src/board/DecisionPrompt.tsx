@@ -9,6 +9,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { useGameWords } from '../i18n/gameWords.ts';
 import type { Choices } from './choices.ts';
+import { useRules } from './rules.tsx';
 
 export interface DecisionPromptProps {
   view: State;
@@ -28,6 +29,7 @@ export interface DecisionPromptProps {
 
 /** Whose turn it is and what they decide; for the deciding seat, the controls of that decision. */
 export function DecisionPrompt(props: DecisionPromptProps) {
+  const rules = useRules();
   const { view, seat, names } = props;
   const { t } = useTranslation();
   const words = useGameWords();
@@ -35,7 +37,7 @@ export function DecisionPrompt(props: DecisionPromptProps) {
   if (!d) return null;
   const side = view.sides[d.seat];
   const mine = seat === d.seat;
-  const what = words.decision(view, d);
+  const what = words.decision(rules.deck, view, d);
   const heading = mine
     ? t('prompt.yourTurn', { side: words.side(side), what })
     : t(seat === null ? 'prompt.theyMust' : 'prompt.waiting', {
@@ -94,10 +96,11 @@ function Controls({
 }: DecisionPromptProps) {
   const { t } = useTranslation();
   const words = useGameWords();
+  const rules = useRules();
   const d = view.decision;
-  const deck = indexDeck(view.deck);
-  const name = (id: CardId) => words.cardName(view.deck, id);
-  const event = (id: CardId) => words.eventText(view.deck, deck.card(id));
+  const deck = indexDeck(rules.deck);
+  const name = (id: CardId) => words.cardName(rules.deck, id);
+  const event = (id: CardId) => words.eventText(rules.deck, deck.card(id));
   if (!d) return null;
   switch (d.kind) {
     case 'chooseFirstPlayer':

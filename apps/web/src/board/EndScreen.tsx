@@ -3,18 +3,20 @@ import { useTranslation } from 'react-i18next';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { FinalScoringShow } from './FinalScoringShow.tsx';
 import { Flag } from './Flag.tsx';
+import { useRules } from './rules.tsx';
 
 function StepLine({ view, step }: { view: State; step: FinalScoringStep }) {
+  const rules = useRules();
   const { t } = useTranslation();
   const words = useGameWords();
-  const deck = indexDeck(view.deck);
+  const deck = indexDeck(rules.deck);
   const marker = t('end.markerNow', { where: words.marker(step.marker) });
   if (step.kind === 'aftermath') {
     const { cards, sums, delta } = step.score;
     const names = cards.map((id) => {
       const card = deck.card(id);
       return t('end.aftermathCard', {
-        card: words.cardName(view.deck, id),
+        card: words.cardName(rules.deck, id),
         side: card.flag ? words.side(card.flag) : '–',
         command: card.command,
       });
@@ -32,7 +34,8 @@ function StepLine({ view, step }: { view: State; step: FinalScoringStep }) {
               count: Math.abs(delta),
               side: words.theSide(delta > 0 ? 'US' : 'USSR'),
             })}
-        {view.variants.aftermathCap !== null && t('end.cap', { count: view.variants.aftermathCap })}
+        {rules.variants.aftermathCap !== null &&
+          t('end.cap', { count: rules.variants.aftermathCap })}
         . {marker}
       </li>
     );
@@ -42,13 +45,13 @@ function StepLine({ view, step }: { view: State; step: FinalScoringStep }) {
     .filter((c) => c.dominatedBy)
     .map((c) =>
       t('end.cardSide', {
-        card: words.cardName(view.deck, c.cardId),
+        card: words.cardName(rules.deck, c.cardId),
         side: words.side(c.dominatedBy as 'US' | 'USSR'),
       }),
     );
   return (
     <li data-step={`region:${region}`}>
-      <strong>{words.regionName(view.deck, region)}:</strong>{' '}
+      <strong>{words.regionName(rules.deck, region)}:</strong>{' '}
       {t('end.regionPoints', { us: points.US, ussr: points.USSR })}
       {dominated.length > 0
         ? t('end.dominatedList', { cards: dominated.join(t('end.listSep')) })

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useReducedMotion } from '../app/motion.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { Flag } from './Flag.tsx';
+import { useRules } from './rules.tsx';
 import { scoringBeats } from './scoringBeats.ts';
 import { Track } from './Track.tsx';
 
@@ -19,7 +20,8 @@ export function FinalScoringShow({ view }: { view: State }) {
   const { t } = useTranslation();
   const words = useGameWords();
   const reduced = useReducedMotion();
-  const beats = useMemo(() => scoringBeats(view, words), [view, words]);
+  const rules = useRules();
+  const beats = useMemo(() => scoringBeats(rules, view, words), [rules, view, words]);
   const [shown, setShown] = useState(1);
   const [closed, setClosed] = useState(false);
   const done = shown >= beats.length;

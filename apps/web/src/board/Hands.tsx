@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { CardBack, CardFace } from './CardFace.tsx';
 import { Flag } from './Flag.tsx';
+import { useRules } from './rules.tsx';
 
 interface OwnHandProps {
   view: State;
@@ -25,8 +26,9 @@ interface OwnHandProps {
 /** The seat's own cards, face up; the playable ones are buttons. */
 export function OwnHand({ view, seat, playable, selected, disabled, onSelect }: OwnHandProps) {
   const { t } = useTranslation();
+  const rules = useRules();
   const words = useGameWords();
-  const deck = indexDeck(view.deck);
+  const deck = indexDeck(rules.deck);
   const cards = view.hands[seat].filter((id) => id !== HIDDEN_CARD);
   return (
     <section className="panel hand own-hand" aria-label={t('board.yourHandLabel')}>
@@ -38,13 +40,13 @@ export function OwnHand({ view, seat, playable, selected, disabled, onSelect }: 
             <HandCard
               key={id}
               cardId={id}
-              label={`${words.cardName(view.deck, id)}: ${words.eventText(view.deck, card) || t('board.noEvent')}`}
+              label={`${words.cardName(rules.deck, id)}: ${words.eventText(rules.deck, card) || t('board.noEvent')}`}
               playable={playable.has(id)}
               selected={selected === id}
               disabled={disabled}
               onSelect={() => onSelect(id)}
             >
-              <CardFace deck={view.deck} card={card} region={deck.region(card.region)} />
+              <CardFace deck={rules.deck} card={card} region={deck.region(card.region)} />
             </HandCard>
           );
         })}
@@ -125,6 +127,7 @@ interface PilesProps {
 /** Supplies, the hands the viewer cannot see, the reserve and the aftermath pile. */
 export function Piles({ view, seat, names }: PilesProps) {
   const { t } = useTranslation();
+  const rules = useRules();
   const words = useGameWords();
   const seats: Seat[] = ['0', '1'];
   const aftermath = seats.map((s) => view.aftermath[s]).filter((c) => c !== null);
@@ -155,7 +158,7 @@ export function Piles({ view, seat, names }: PilesProps) {
           view.finalScoring === null &&
           seat !== null &&
           t('board.aftermathYours', {
-            cards: words.list(known.map((id) => words.cardName(view.deck, id))),
+            cards: words.list(known.map((id) => words.cardName(rules.deck, id))),
           })}
       </p>
     </section>

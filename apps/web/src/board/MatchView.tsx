@@ -4,6 +4,7 @@ import {
   isReconstructed,
   type LogEntry,
   type MoveName,
+  type RulesContext,
   type Seat,
   type State,
 } from '@iron-curtain/game';
@@ -18,9 +19,12 @@ import { EndScreen } from './EndScreen.tsx';
 import { OwnHand, Piles } from './Hands.tsx';
 import { MoveLog, RecentEntries } from './MoveLog.tsx';
 import { Regions } from './Regions.tsx';
+import { RulesProvider } from './rules.tsx';
 import { Track } from './Track.tsx';
 
 export interface MatchViewProps {
+  /** The match's deck and variants. */
+  rules: RulesContext;
   view: State;
   /** The local seat, or null for a spectator. */
   seat: Seat | null;
@@ -37,6 +41,7 @@ export interface MatchViewProps {
 
 /** The whole table for one viewer. It renders the view and offers only what legalMoves allows. */
 export function MatchView({
+  rules,
   view,
   seat,
   names,
@@ -47,7 +52,7 @@ export function MatchView({
   onMove,
 }: MatchViewProps) {
   const { t } = useTranslation();
-  const choices = useMemo(() => choicesFor(view, seat), [view, seat]);
+  const choices = useMemo(() => choicesFor(rules, view, seat), [rules, view, seat]);
   const [selectedCard, setSelectedCard] = useState<CardId | null>(null);
   const [pickFrom, setPickFrom] = useState<{ target: CardId; from: CardId[] } | null>(null);
 
@@ -115,60 +120,62 @@ export function MatchView({
   const boardChoices = pickFrom ? { ...choices, remove: new Set<CardId>() } : choices;
 
   return (
-    <div className="match-view" data-seat={seat ?? 'spectator'}>
-      <Track marker={view.marker} />
-      {view.result ? (
-        <EndScreen view={view} names={names} />
-      ) : (
-        <DecisionPrompt
-          view={view}
-          seat={seat}
-          names={names}
-          choices={choices}
-          selectedCard={selectedCard}
-          pickFrom={pickFrom}
-          blocked={blocked}
-          notice={notice}
-          onMove={send}
-          onCancel={cancel}
-        />
-      )}
-      <RecentEntries entries={recent} deck={view.deck} />
-      <Announcer view={view} seat={seat} recent={recent} />
-      <div className="match-main">
-        <div className="match-board">
-          <div ref={boardArea}>
-            <Board
-              view={view}
-              choices={boardChoices}
-              selectedCard={selectedCard}
-              pickFrom={pickFrom?.from ?? null}
-              lastPlayed={lastPlayed}
-              disabled={blocked}
-              onCell={onCell}
-              onCard={onCard}
-            />
+    <RulesProvider value={rules}>
+      <div className="match-view" data-seat={seat ?? 'spectator'}>
+        <Track marker={view.marker} />
+        {view.result ? (
+          <EndScreen view={view} names={names} />
+        ) : (
+          <DecisionPrompt
+            view={view}
+            seat={seat}
+            names={names}
+            choices={choices}
+            selectedCard={selectedCard}
+            pickFrom={pickFrom}
+            blocked={blocked}
+            notice={notice}
+            onMove={send}
+            onCancel={cancel}
+          />
+        )}
+        <RecentEntries entries={recent} deck={rules.deck} />
+        <Announcer view={view} seat={seat} recent={recent} />
+        <div className="match-main">
+          <div className="match-board">
+            <div ref={boardArea}>
+              <Board
+                view={view}
+                choices={boardChoices}
+                selectedCard={selectedCard}
+                pickFrom={pickFrom?.from ?? null}
+                lastPlayed={lastPlayed}
+                disabled={blocked}
+                onCell={onCell}
+                onCard={onCard}
+              />
+            </div>
+            {seat !== null && (
+              <OwnHand
+                view={view}
+                seat={seat}
+                playable={new Set(choices.play.keys())}
+                selected={selectedCard}
+                disabled={blocked}
+                onSelect={(id) => setSelectedCard((card) => (card === id ? null : id))}
+              />
+            )}
           </div>
-          {seat !== null && (
-            <OwnHand
-              view={view}
-              seat={seat}
-              playable={new Set(choices.play.keys())}
-              selected={selectedCard}
-              disabled={blocked}
-              onSelect={(id) => setSelectedCard((card) => (card === id ? null : id))}
-            />
-          )}
+          <aside className="match-side">
+            <Piles view={view} seat={seat} names={names} />
+            <Regions view={view} />
+            <MoveLog log={log} deck={rules.deck} />
+          </aside>
         </div>
-        <aside className="match-side">
-          <Piles view={view} seat={seat} names={names} />
-          <Regions view={view} />
-          <MoveLog log={log} deck={view.deck} />
-        </aside>
+        {isReconstructed(rules.deck) && (
+          <p className="deck-note">{t('board.deckNote', { name: rules.deck.name })}</p>
+        )}
       </div>
-      {isReconstructed(view.deck) && (
-        <p className="deck-note">{t('board.deckNote', { name: view.deck.name })}</p>
-      )}
-    </div>
+    </RulesProvider>
   );
 }

@@ -2,12 +2,14 @@ import { indexDeck, regionScore, type State } from '@iron-curtain/game';
 import { useTranslation } from 'react-i18next';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { Reconstructed, RegionTag } from './CardFace.tsx';
+import { useRules } from './rules.tsx';
 
 /** Each region's progress (placed/size), bonus, whether it scored during play and who leads it now. */
 export function Regions({ view }: { view: State }) {
   const { t } = useTranslation();
+  const rules = useRules();
   const words = useGameWords();
-  const deck = indexDeck(view.deck);
+  const deck = indexDeck(rules.deck);
   return (
     <section className="panel regions" aria-label={t('board.regions')}>
       <h2>{t('board.regions')}</h2>
@@ -21,14 +23,14 @@ export function Regions({ view }: { view: State }) {
           </tr>
         </thead>
         <tbody>
-          {view.deck.regions.map((region) => {
+          {rules.deck.regions.map((region) => {
             const placed = view.table.filter((p) => deck.card(p.cardId).region === region.id);
-            const score = regionScore(view, region.id);
+            const score = regionScore(rules, view, region.id);
             const scored = view.scoredRegions.includes(region.id);
             return (
               <tr key={region.id} data-region={region.id}>
                 <td>
-                  <RegionTag deck={view.deck} region={region} />
+                  <RegionTag deck={rules.deck} region={region} />
                 </td>
                 <td>
                   {placed.length}/{region.size}

@@ -4,6 +4,7 @@ import {
   legalMoves,
   type PlaceCubesDecision,
   placementTargets,
+  type RulesContext,
   type Seat,
   type Side,
   type State,
@@ -34,10 +35,10 @@ export const noChoices = (): Choices => ({
   finish: false,
 });
 
-export function choicesFor(view: State, seat: Seat | null): Choices {
+export function choicesFor(rules: RulesContext, view: State, seat: Seat | null): Choices {
   const choices = noChoices();
   if (seat === null) return choices;
-  const moves = legalMoves(view, seat);
+  const moves = legalMoves(rules, view, seat);
   const d = view.decision;
   const costs =
     d?.kind === 'placeCubes'

@@ -1,4 +1,10 @@
-import { type FinalScoringStep, indexDeck, type Side, type State } from '@iron-curtain/game';
+import {
+  type FinalScoringStep,
+  indexDeck,
+  type RulesContext,
+  type Side,
+  type State,
+} from '@iron-curtain/game';
 import type { GameWords } from '../i18n/gameWords.ts';
 
 /** One line of the final scoring show: the reason for one point or one change of the marker. */
@@ -13,9 +19,9 @@ export interface Beat {
 }
 
 /** Splits final scoring into beats: each card dominated, each bonus, the aftermath's sums and gain. */
-export function scoringBeats(view: State, words: GameWords): Beat[] {
+export function scoringBeats(rules: RulesContext, view: State, words: GameWords): Beat[] {
   const t = words.t;
-  const deck = indexDeck(view.deck);
+  const deck = indexDeck(rules.deck);
   const steps: FinalScoringStep[] = view.finalScoring ?? [];
   const beats: Beat[] = [];
   let marker = steps.length > 0 ? markerBefore(steps[0] as FinalScoringStep) : view.marker;
@@ -26,7 +32,7 @@ export function scoringBeats(view: State, words: GameWords): Beat[] {
       const { cards, sums, delta } = step.score;
       add(
         t('scoring.aftermathStep', {
-          cards: words.list(cards.map((id) => words.cardName(view.deck, id))) || '–',
+          cards: words.list(cards.map((id) => words.cardName(rules.deck, id))) || '–',
         }),
         null,
       );
@@ -40,17 +46,17 @@ export function scoringBeats(view: State, words: GameWords): Beat[] {
           : t(capped ? 'scoring.aftermathCapped' : 'scoring.aftermathGain', {
               side: words.TheSide(gainer),
               count: Math.abs(delta),
-              cap: view.variants.aftermathCap ?? 0,
+              cap: rules.variants.aftermathCap ?? 0,
             }),
         gainer,
       );
       return;
     }
     const { region, cards, bonusTo, points } = step.score;
-    const regionName = words.regionName(view.deck, region);
+    const regionName = words.regionName(rules.deck, region);
     add(t('scoring.regionStep', { region: regionName }), null);
     for (const c of cards) {
-      const card = words.cardName(view.deck, c.cardId);
+      const card = words.cardName(rules.deck, c.cardId);
       add(
         c.dominatedBy
           ? t('scoring.cardPoint', { card, side: words.TheSide(c.dominatedBy) })

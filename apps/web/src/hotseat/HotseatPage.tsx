@@ -98,6 +98,7 @@ function HotseatTable({
   return (
     <>
       <MatchView
+        rules={match.rules}
         view={view}
         seat={seat}
         names={names}

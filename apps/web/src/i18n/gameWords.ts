@@ -110,8 +110,8 @@ export class GameWords {
         });
 
   /** What the decider is deciding, e.g. "play a card". */
-  decision = (view: State, d: Decision): string => {
-    const name = (id: string) => this.cardName(view.deck, id);
+  decision = (deck: Deck, view: State, d: Decision): string => {
+    const name = (id: string) => this.cardName(deck, id);
     switch (d.kind) {
       case 'chooseFirstPlayer':
         return this.t('prompt.chooseFirst', { round: view.round });

@@ -46,7 +46,7 @@ export function TutorialPage() {
   useEffect(() => {
     if (!botToMove) return;
     const timer = setTimeout(() => {
-      const { move, args } = chooseMove(viewFor(state, BOT), BOT, 'easy');
+      const { move, args } = chooseMove(match.rules, viewFor(state, BOT), BOT, 'easy');
       match.move(BOT, move, args);
     }, BOT_DELAY_MS);
     return () => clearTimeout(timer);
@@ -89,6 +89,7 @@ export function TutorialPage() {
         </button>
       </section>
       <MatchView
+        rules={match.rules}
         view={view}
         seat={LEARNER}
         names={{ '0': t('sides.US'), '1': t('sides.USSR') }}

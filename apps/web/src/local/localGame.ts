@@ -4,6 +4,8 @@ import {
   type LogEntry,
   type MoveName,
   parseSetupData,
+  type RulesContext,
+  rulesOf,
   type Seat,
   type SetupData,
   type State,
@@ -35,11 +37,15 @@ export function browserShuffle<T>(items: T[]): T[] {
  * server. Subscribe with useSyncExternalStore; moves the rules refuse change nothing.
  */
 export class LocalMatch {
+  /** The deck and variants the match was set up with. */
+  readonly rules: RulesContext;
   private snapshot: LocalSnapshot;
   private listeners = new Set<() => void>();
 
   constructor(setupData: SetupData, shuffle: (cards: string[]) => string[] = browserShuffle) {
-    const state = createState(parseSetupData(setupData), shuffle);
+    const setup = parseSetupData(setupData);
+    this.rules = rulesOf(setup);
+    const state = createState(setup, shuffle);
     this.snapshot = { state, log: [], version: 0, error: null };
   }
 
@@ -53,7 +59,7 @@ export class LocalMatch {
   /** Applies a move for a seat; returns the log entries it produced, or null when refused. */
   move = (seat: Seat, name: MoveName, args: unknown[]): LogEntry[] | null => {
     const { state, log, version } = this.snapshot;
-    const outcome = applyMove(state, seat, name, args);
+    const outcome = applyMove(this.rules, state, seat, name, args);
     this.snapshot = outcome.ok
       ? { state, log: [...log, ...outcome.log], version: version + 1, error: null }
       : { ...this.snapshot, error: outcome.error };

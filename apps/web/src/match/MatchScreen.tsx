@@ -124,11 +124,12 @@ export function MatchScreen({
         clockAt={game.clockAt}
         sides={view?.sides ?? null}
         names={names}
-        deck={view?.deck ?? null}
+        deck={game.rules?.deck ?? null}
       />
       {opponentMissing && !ended && waitingNote}
-      {view ? (
+      {view && game.rules ? (
         <MatchView
+          rules={game.rules}
           view={view}
           seat={seat}
           names={names}

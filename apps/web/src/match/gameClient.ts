@@ -1,4 +1,4 @@
-import type { LogEntry, MoveName, Seat, State } from '@iron-curtain/game';
+import type { LogEntry, MoveName, RulesContext, Seat, State } from '@iron-curtain/game';
 import {
   type ClockState,
   type Presence,
@@ -19,7 +19,9 @@ export interface GameSnapshot {
   connection: Connection;
   /** True once the server sent this socket its view (after every reconnect). */
   synced: boolean;
-  /** The seat's view of G: hidden cards are '?'. */
+  /** The match's deck and variants, sent once with each sync. */
+  rules: RulesContext | null;
+  /** The seat's view of the state: hidden cards are '?'. */
   view: State | null;
   stateID: number;
   log: LogEntry[];
@@ -44,6 +46,7 @@ const FATAL_CODES = new Set(['UNKNOWN_MATCH', 'UNAUTHORIZED']);
 const initial: GameSnapshot = {
   connection: 'connecting',
   synced: false,
+  rules: null,
   view: null,
   stateID: 0,
   log: [],
@@ -182,12 +185,13 @@ export class GameClient {
       this.set({ refusal: notUnderstood('a state') });
       return;
     }
-    const { state, log, presence } = parsed.data;
+    const { rules, state, log, presence } = parsed.data;
     this.set({
       synced: true,
       pending: false,
       fatal: null,
-      view: state.G as unknown as State,
+      rules,
+      view: state.G,
       stateID: state.stateID,
       log,
       recent: [],
@@ -207,7 +211,7 @@ export class GameClient {
     // A repeated or older frame (after a re-sync) changes nothing.
     if (state.stateID <= this.snapshot.stateID && this.snapshot.view) return;
     this.set({
-      view: state.G as unknown as State,
+      view: state.G,
       stateID: state.stateID,
       log: [...this.snapshot.log, ...entries],
       recent: entries,

@@ -32,6 +32,8 @@ export interface Card {
 }
 
 export interface Deck {
+  /** sha256 of the deck file's canonical JSON: what states, records and caches name it by. */
+  hash: string;
   id: string;
   version: string;
   name: string;

@@ -1,3 +1,5 @@
+import { sha256 } from '@noble/hashes/sha2';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
 import { z } from 'zod';
 import type { Deck } from './deck.ts';
 import { type EffectNames, EffectSyntaxError, parseEffect } from './effects.ts';
@@ -135,6 +137,34 @@ function checkDeck(
   }
 }
 
+/** JSON with object keys sorted: the same deck always hashes the same, however it was written. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** A deck file's identity: sha256 (hex) of its canonical JSON. */
+export const deckHash = (file: DeckFile): string =>
+  bytesToHex(sha256(utf8ToBytes(canonicalJson(file))));
+
+/** The deck file a loaded deck came from (events as written, no parsed effects). */
+export function deckFileOf(deck: Deck): DeckFile {
+  return {
+    id: deck.id,
+    version: deck.version,
+    name: deck.name,
+    regions: deck.regions,
+    starter: deck.starter,
+    cards: deck.cards.map(({ eventText, effects: _, ...card }) => ({ ...card, event: eventText })),
+  };
+}
+
 /** Validates a deck file (parsed JSON) and returns the deck, or throws a DeckError naming each bad field. */
 export function loadDeck(json: unknown): Deck {
   const parsed = deckFileSchema.safeParse(json);
@@ -150,6 +180,7 @@ export function loadDeck(json: unknown): Deck {
 
   const names = effectNames(file);
   return {
+    hash: deckHash(file),
     id: file.id,
     version: file.version,
     name: file.name,

@@ -88,6 +88,7 @@ export function ReplayViewer({
         </output>
       </nav>
       <MatchView
+        rules={step.rules}
         view={step.state}
         seat={null}
         names={shown}
