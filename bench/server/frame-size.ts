@@ -7,5 +7,5 @@ import { sampleFrame } from './lib/frame.ts';
 
 const { sizes } = sampleFrame();
 console.log(
-  `update frame JSON: ${sizes.first} B at the start, median ${sizes.median} B, max ${sizes.max} B over ${sizes.moves} moves`,
+  `sync JSON: ${sizes.sync} B (the deck and variants once); update JSON to one seat: median ${sizes.median} B, max ${sizes.max} B over ${sizes.moves} moves; one move to all three recipients: median ${sizes.perMoveMedian} B, max ${sizes.perMoveMax} B`,
 );

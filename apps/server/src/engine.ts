@@ -78,6 +78,8 @@ export interface ClockAt {
 export type MoveResult =
   | {
       ok: true;
+      /** The state the move was made on. */
+      previous: StoredState;
       state: StoredState;
       entries: LogEntry[];
       clock?: ClockRecord;
@@ -172,7 +174,14 @@ export class MatchEngine {
       return refused('STALE_STATE', 'another move was stored first');
     }
     this.remember(matchID, next);
-    return { ok: true, state: next, entries, result, ...(clock ? { clock } : {}) };
+    return {
+      ok: true,
+      previous: loaded,
+      state: next,
+      entries,
+      result,
+      ...(clock ? { clock } : {}),
+    };
   }
 
   private remember(matchID: string, state: StoredState): void {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { LogEntry, Seat } from '@iron-curtain/game';
-import { matchIdSchema, stateFrameSchema } from '@iron-curtain/protocol';
+import { type ClockState, matchIdSchema } from '@iron-curtain/protocol';
 import { Redis } from 'ioredis';
+import type { Operation } from 'rfc6902';
 import { z } from 'zod';
 import type { Logger } from './logger.ts';
 
@@ -20,16 +21,19 @@ const attendanceSchema = z.object({
 });
 
 const fanoutMessageSchema = z.discriminatedUnion('kind', [
-  /** A stored state, already cut into what each viewer may see. */
+  /** A stored state, already cut into what changed in each viewer's view since `from`. */
   z.object({
     kind: z.literal('update'),
     matchID: matchIdSchema,
-    frames: z.object({
-      '0': stateFrameSchema,
-      '1': stateFrameSchema,
-      spectators: stateFrameSchema,
+    from: count,
+    stateID: count,
+    patches: z.object({
+      '0': z.array(z.custom<Operation>()),
+      '1': z.array(z.custom<Operation>()),
+      spectators: z.array(z.custom<Operation>()),
     }),
     entries: z.array(z.custom<LogEntry>()),
+    clock: z.custom<ClockState>().optional(),
   }),
   /** Seats, spectators or the match's status changed: re-read and tell the sockets. */
   z.object({ kind: z.literal('presence'), matchID: matchIdSchema }),

@@ -1,5 +1,5 @@
 import type { Server as HttpServer, IncomingMessage } from 'node:http';
-import type { MoveName, Seat } from '@iron-curtain/game';
+import { type MoveName, type Seat, type State, viewFor } from '@iron-curtain/game';
 import {
   type Ack,
   GAME_NAMESPACE,
@@ -11,6 +11,7 @@ import {
   syncRequestSchema,
   type UpdateMessage,
   updateRequestSchema,
+  viewPatch,
 } from '@iron-curtain/protocol';
 import { Server, type Socket } from 'socket.io';
 import type { z } from 'zod';
@@ -24,7 +25,7 @@ import type { Metrics } from './metrics.ts';
 import type { PresenceBook } from './presence.ts';
 import { TokenBucket } from './rate-limit.ts';
 import { secretMatches } from './secrets.ts';
-import type { ClockRecord, MatchRecord, Store } from './storage/index.ts';
+import type { ClockRecord, MatchRecord, Store, StoredState } from './storage/index.ts';
 import { systemTime, type TimeSource } from './time.ts';
 import { Timekeeper } from './timekeeper.ts';
 
@@ -56,8 +57,7 @@ interface ServerToClient {
 }
 type GameSocket = Socket<ClientToServer, ServerToClient, Record<string, never>, SocketData>;
 type AckFn = (ack: Ack) => void;
-type Frame = ReturnType<typeof frameFor>;
-type Frames = Extract<FanoutMessage, { kind: 'update' }>['frames'];
+type StoredUpdate = Extract<FanoutMessage, { kind: 'update' }>;
 
 const FLOOD_LIMIT = 50;
 /** Larger frames are dropped by the transport itself (the connection closes). */
@@ -346,7 +346,7 @@ export class GameService {
         await this.sendSync(socket);
         return;
       }
-      await this.broadcast(matchID, result.state, result.entries, result.clock);
+      await this.broadcast(matchID, result.previous, result.state, result.entries, result.clock);
       if (result.clock) this.timekeeper.track({ ...match, clock: result.clock });
       ack?.({ ok: true });
       metrics.moves.inc();
@@ -427,35 +427,43 @@ export class GameService {
     socket.emit(ServerEvents.sync, message);
   }
 
-  /** A state this instance stored: to its own sockets, then to every other instance's. */
+  /**
+   * A state this instance stored: to its own sockets, then to every other instance's. Each
+   * viewer is sent what the move changed in its own view, as a patch on the state before.
+   */
   private async broadcast(
     matchID: string,
-    state: Parameters<typeof frameFor>[0],
+    previous: StoredState,
+    state: StoredState,
     entries: UpdateMessage['entries'],
     clockRecord?: ClockRecord,
   ): Promise<void> {
-    const clock = clockRecord ? { clock: clockState(clockRecord, this.time.now()) } : {};
-    const frames: Frames = {
-      '0': { ...frameFor(state, '0'), ...clock },
-      '1': { ...frameFor(state, '1'), ...clock },
-      spectators: { ...frameFor(state, null), ...clock },
+    const before = previous.G as State;
+    const after = state.G as State;
+    const patchFor = (viewer: Seat | null) =>
+      viewPatch(viewFor(before, viewer), viewFor(after, viewer));
+    const update: StoredUpdate = {
+      kind: 'update',
+      matchID,
+      from: previous._stateID,
+      stateID: state._stateID,
+      patches: { '0': patchFor('0'), '1': patchFor('1'), spectators: patchFor(null) },
+      entries,
+      ...(clockRecord ? { clock: clockState(clockRecord, this.time.now()) } : {}),
     };
-    this.fanout.publish({ kind: 'update', matchID, frames, entries });
-    await this.deliver(matchID, frames, entries);
+    this.fanout.publish(update);
+    await this.deliver(update);
   }
 
   /**
-   * Sends a stored state to this instance's sockets of the match, each its own view, only on
-   * top of the state it was last sent: an older or repeated state is dropped, and a socket
-   * that missed one (a fan-out message lost or overtaken) gets the whole picture instead.
+   * Sends a stored state's update to this instance's sockets of the match, each its own
+   * view's patch, only to a socket holding the state the patch applies to: an older or
+   * repeated state is dropped, and a socket that missed one (a fan-out message lost or
+   * overtaken) gets the whole picture instead.
    */
-  private async deliver(
-    matchID: string,
-    frames: Frames,
-    entries: UpdateMessage['entries'],
-  ): Promise<void> {
+  private async deliver(update: StoredUpdate): Promise<void> {
+    const { matchID, from, stateID, patches, entries, clock } = update;
     const nsp = this.io.of(GAME_NAMESPACE);
-    const stateID = frames['0'].stateID;
     const next: Record<'0' | '1' | 'spectators', string[]> = { '0': [], '1': [], spectators: [] };
     const behind: GameSocket[] = [];
     for (const id of nsp.adapter.rooms.get(matchRoom(matchID)) ?? []) {
@@ -463,14 +471,21 @@ export class GameService {
       const seating = socket?.data.seating;
       if (!socket || seating?.matchID !== matchID || socket.data.stateID === undefined) continue;
       if (socket.data.stateID >= stateID) continue;
-      if (socket.data.stateID === stateID - 1) {
+      if (socket.data.stateID === from) {
         next[seating.seat ?? 'spectators'].push(id);
         socket.data.stateID = stateID;
       } else behind.push(socket);
     }
     for (const viewer of ['0', '1', 'spectators'] as const) {
       if (next[viewer].length === 0) continue;
-      const message: UpdateMessage = { matchID, state: frames[viewer] as Frame, entries };
+      const message: UpdateMessage = {
+        matchID,
+        from,
+        stateID,
+        patch: patches[viewer],
+        entries,
+        ...(clock ? { clock } : {}),
+      };
       nsp.to(next[viewer]).emit(ServerEvents.update, message);
     }
     for (const socket of behind) await this.sendSync(socket);
@@ -482,7 +497,7 @@ export class GameService {
     void this.deps.queues
       .run(matchID, async () => {
         if (message.kind === 'update') {
-          await this.deliver(matchID, message.frames, message.entries);
+          await this.deliver(message);
           return;
         }
         if (!this.io.of(GAME_NAMESPACE).adapter.rooms.has(matchRoom(matchID))) return;

@@ -1,4 +1,3 @@
-import type { State } from '@iron-curtain/game';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
@@ -12,11 +11,12 @@ const matchID = 'A'.repeat(16);
 const raw = new Redis(REDIS_URL);
 afterAll(() => raw.quit());
 
-const frame = (stateID: number) => ({ G: {} as State, stateID });
 const update = (stateID: number): FanoutMessage => ({
   kind: 'update',
   matchID,
-  frames: { '0': frame(stateID), '1': frame(stateID), spectators: frame(stateID) },
+  from: stateID - 1,
+  stateID,
+  patches: { '0': [], '1': [], spectators: [] },
   entries: [],
 });
 

@@ -1,4 +1,4 @@
-import { type LogEntry, publicView, type State } from '@iron-curtain/game';
+import { type LogEntry, publicView } from '@iron-curtain/game';
 import {
   createMatchResponseSchema,
   matchInfoSchema,
@@ -68,9 +68,12 @@ describe('a complete match through the lobby API', () => {
     // Every state the seats reach, the spectator is sent too, with the same public picture.
     const publicAt = new Map<number, string>();
     const seen: number[] = [];
-    spectator.socket.on('update', (m: { state: { stateID: number; G: unknown } }) => {
-      seen.push(m.state.stateID);
-      publicAt.set(m.state.stateID, JSON.stringify(publicView(m.state.G as State)));
+    // Registered after the client's own handler: the state it holds once the update applied.
+    spectator.socket.on('update', () => {
+      const frame = spectator.state;
+      if (!frame) throw new Error('an update before any sync');
+      seen.push(frame.stateID);
+      publicAt.set(frame.stateID, JSON.stringify(publicView(frame.G)));
     });
 
     const random = prng(20261121);

@@ -109,8 +109,10 @@ function checkWire(
     for (const secret of forbidden) expect(wire).not.toContain(secret);
     const message = decode(wire);
     if (!message) continue;
-    const payload = message.at(-1) as { state?: { stateID: number } } | undefined;
+    // A sync carries its state's id in its frame; an update, the id it leads to.
+    const payload = message.at(-1) as { state?: { stateID: number }; stateID?: number } | undefined;
     if (payload?.state) stateID = payload.state.stateID;
+    else if (typeof payload?.stateID === 'number') stateID = payload.stateID;
     const G = truth.get(stateID);
     expect(G, `state ${stateID} exists`).toBeDefined();
     const hidden = hiddenFrom(G as State, viewer);

@@ -1,5 +1,5 @@
 import { legalMoves, type Move, type RulesContext, type Seat } from '@iron-curtain/game';
-import type { UpdateMessage } from '@iron-curtain/protocol';
+import type { StateFrame } from '@iron-curtain/protocol';
 import { afterAll, expect, it } from 'vitest';
 import { type App, createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -41,8 +41,9 @@ async function instance(wrap: (store: Store) => Store = (s) => s) {
 
 /** Every frame a client is sent, in order. */
 function framesOf(client: GameClient) {
-  const frames: UpdateMessage['state'][] = [];
-  client.socket.on('update', (m: UpdateMessage) => frames.push(m.state));
+  const frames: StateFrame[] = [];
+  // Registered after the client's own handler: the state it holds once the update applied.
+  client.socket.on('update', () => frames.push(client.state as StateFrame));
   return frames;
 }
 

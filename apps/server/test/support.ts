@@ -20,6 +20,7 @@ import type {
   SyncMessage,
   UpdateMessage,
 } from '@iron-curtain/protocol';
+import { applyUpdate } from '@iron-curtain/protocol';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll } from 'vitest';
@@ -178,6 +179,8 @@ export class GameClient {
   log: LogEntry[] = [];
   presence: Presence | undefined;
   readonly refusals: RefusedMessage[] = [];
+  /** Updates that did not apply to the state this client held (the server must send none). */
+  readonly misfits: UpdateMessage[] = [];
   syncs = 0;
   playerID: Seat | null = null;
   private waiters: (() => void)[] = [];
@@ -204,7 +207,9 @@ export class GameClient {
       this.notify();
     });
     this.socket.on('update', (m: UpdateMessage) => {
-      this.state = m.state;
+      const next = this.state && applyUpdate(this.state, m);
+      if (next) this.state = next;
+      else this.misfits.push(m);
       this.log.push(...m.entries);
       this.notify();
     });
@@ -348,6 +353,8 @@ export async function playOut(
     const ack = await player.move(pickMove(player, random));
     if (!ack.ok) throw new Error(`move refused: ${ack.error.code} ${ack.error.message}`);
     moves += 1;
+    const misfit = [...watchers, seats['0'], seats['1']].find((c) => c.misfits.length > 0);
+    if (misfit) throw new Error(`an update did not fit: ${JSON.stringify(misfit.misfits[0])}`);
     await Promise.all(
       [...watchers, seats['0'], seats['1']].map((c) =>
         c.until(() => (c.state?.stateID ?? -1) >= target, `state ${target}`),

@@ -1,5 +1,5 @@
 import type { Seat, State } from '@iron-curtain/game';
-import type { Presence } from '@iron-curtain/protocol';
+import { type Presence, viewPatch } from '@iron-curtain/protocol';
 import { describe, expect, it } from 'vitest';
 import { GameClient } from '../src/match/gameClient.ts';
 import { FakeTransport } from './fakeTransport.ts';
@@ -89,8 +89,10 @@ describe('the game client', () => {
         payload: { type: 'chooseFirstPlayer', args: ['US'], playerID: '1' },
       },
     });
+    const before = wireView(state, '1');
     const entries = play(state, ['1', 'chooseFirstPlayer', 'US']);
-    transport.emit('update', { matchID: MATCH, state: frame(state, '1', 4), entries });
+    const patch = viewPatch(before, wireView(state, '1'));
+    transport.emit('update', { matchID: MATCH, from: 3, stateID: 4, patch, entries });
     transport.last('update').answer({ ok: true });
     await move;
     const snap = client.getSnapshot();
@@ -103,7 +105,23 @@ describe('the game client', () => {
 
   it('ignores an update older than the state it holds', () => {
     const { client, transport, state } = synced();
-    transport.emit('update', { matchID: MATCH, state: frame(state, '1', 2), entries: [] });
+    transport.emit('update', { matchID: MATCH, from: 1, stateID: 2, patch: [], entries: [] });
+    expect(client.getSnapshot().stateID).toBe(3);
+    expect(client.getSnapshot().view).toEqual(wireView(state, '1'));
+  });
+
+  it('asks for the whole picture when an update does not apply to the state it holds', () => {
+    const { client, transport } = synced();
+    const syncs = transport.sent.filter((s) => s.event === 'sync').length;
+    transport.emit('update', { matchID: MATCH, from: 5, stateID: 6, patch: [], entries: [] });
+    transport.emit('update', {
+      matchID: MATCH,
+      from: 3,
+      stateID: 4,
+      patch: [{ op: 'remove', path: '/no/such/field' }],
+      entries: [],
+    });
+    expect(transport.sent.filter((s) => s.event === 'sync')).toHaveLength(syncs + 2);
     expect(client.getSnapshot().stateID).toBe(3);
   });
 

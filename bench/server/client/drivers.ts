@@ -1,4 +1,5 @@
 import { legalMoves, type RulesContext, type Seat, type State } from '@iron-curtain/game';
+import { applyUpdate, type UpdateMessage } from '@iron-curtain/protocol';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import type { TargetKind } from '../lib/targets.ts';
 
@@ -337,9 +338,11 @@ class OurMatch implements MatchDriver {
         if (syncedBefore) this.resync?.(Date.now());
         syncedBefore = true;
       });
-      socket.on('update', (message: { state: Frame }) => {
-        if (!entry.frame || message.state.stateID > entry.frame.stateID)
-          entry.frame = message.state;
+      socket.on('update', (message: UpdateMessage) => {
+        if (!entry.frame || message.stateID <= entry.frame.stateID) return;
+        const next = applyUpdate(entry.frame, message);
+        if (next) entry.frame = next;
+        else socket.emit('sync', { matchID: this.matchID, playerID: seat, credentials });
       });
       this.seats.push(entry);
     }
@@ -385,8 +388,7 @@ class OurMatch implements MatchDriver {
       (event, args) => {
         if (event === 'refused')
           return { kind: 'refused', code: String((args[0] as { code: string }).code) };
-        const frame = (args[0] as { state: Frame }).state;
-        return frame.stateID > stateID
+        return (args[0] as UpdateMessage).stateID > stateID
           ? { kind: 'moved', rtt: performance.now() - started }
           : undefined;
       },

@@ -1,4 +1,5 @@
 import type { LogEntry, MoveName, RulesContext, State } from '@iron-curtain/game';
+import { applyPatch, createPatch, type Operation } from 'rfc6902';
 import { z } from 'zod/mini';
 import {
   clockStateSchema,
@@ -114,13 +115,35 @@ export const syncMessageSchema = z.object({
 });
 export type SyncMessage = z.infer<typeof syncMessageSchema>;
 
-/** server -> client 'update': a new state after a move, with the log entries that move produced. */
+/**
+ * server -> client 'update': what a move changed in this socket's view, as an RFC 6902 JSON
+ * Patch on the view at state `from`. A client holding any other state asks for a sync.
+ */
 export const updateMessageSchema = z.object({
   matchID: matchIdSchema,
-  state: stateFrameSchema,
+  from: nonNegative,
+  stateID: nonNegative,
+  patch: z.array(z.custom<Operation>((op) => typeof op === 'object' && op !== null)),
+  /** The match's clock when it has one, as of this state. */
+  clock: z.optional(clockStateSchema),
+  /** The public log entries the move produced. */
   entries: z.array(z.custom<LogEntry>()),
 });
 export type UpdateMessage = z.infer<typeof updateMessageSchema>;
+
+/** The patch that turns one view into the next (server side). */
+export const viewPatch = (before: State, after: State): Operation[] => createPatch(before, after);
+
+/**
+ * The frame after an update, or null when the update does not apply to it (another base
+ * state, or a patch that does not fit): then the client asks for a sync.
+ */
+export function applyUpdate(frame: StateFrame, update: UpdateMessage): StateFrame | null {
+  if (update.from !== frame.stateID) return null;
+  const G = structuredClone(frame.G);
+  if (applyPatch(G, update.patch).some((error) => error !== null)) return null;
+  return { G, stateID: update.stateID, ...(update.clock ? { clock: update.clock } : {}) };
+}
 
 export const refusalCodes = [
   'BAD_MESSAGE',

@@ -1,6 +1,7 @@
 import type { BotLevel } from '@iron-curtain/bots';
 import type { RulesContext, Seat } from '@iron-curtain/game';
 import {
+  applyUpdate,
   GAME_NAMESPACE,
   type Presence,
   type RefusedMessage,
@@ -53,7 +54,12 @@ export class BotPlayer {
       this.rules = message.rules;
       this.see(message.state);
     });
-    this.socket.on('update', (message: UpdateMessage) => this.see(message.state));
+    this.socket.on('update', (message: UpdateMessage) => {
+      const next = this.frame && applyUpdate(this.frame, message);
+      // An update that does not fit the state this bot holds: ask for the whole picture.
+      if (next) this.see(next);
+      else this.sync();
+    });
     this.socket.on('presence', (message: Presence) => {
       if (message.status === 'finished') this.stop();
     });

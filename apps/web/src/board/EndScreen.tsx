@@ -5,7 +5,7 @@ import { FinalScoringShow } from './FinalScoringShow.tsx';
 import { Flag } from './Flag.tsx';
 import { useRules } from './rules.tsx';
 
-function StepLine({ view, step }: { view: State; step: FinalScoringStep }) {
+function StepLine({ step }: { step: FinalScoringStep }) {
   const rules = useRules();
   const { t } = useTranslation();
   const words = useGameWords();
@@ -99,7 +99,6 @@ export function EndScreen({ view, names }: { view: State; names: Record<Seat, st
             {steps.map((step) => (
               <StepLine
                 key={step.kind === 'aftermath' ? 'aftermath' : step.score.region}
-                view={view}
                 step={step}
               />
             ))}

@@ -1,5 +1,6 @@
 import type { LogEntry, MoveName, RulesContext, Seat, State } from '@iron-curtain/game';
 import {
+  applyUpdate,
   type ClockState,
   type Presence,
   presenceSchema,
@@ -207,15 +208,22 @@ export class GameClient {
       this.set({ refusal: notUnderstood('an update') });
       return;
     }
-    const { state, entries } = parsed.data;
-    // A repeated or older frame (after a re-sync) changes nothing.
-    if (state.stateID <= this.snapshot.stateID && this.snapshot.view) return;
+    const update = parsed.data;
+    const { view, stateID } = this.snapshot;
+    // A repeated or older update (after a re-sync) changes nothing.
+    if (!view || update.stateID <= stateID) return;
+    const next = applyUpdate({ G: view, stateID }, update);
+    // An update on a state this page does not hold (one was lost): fetch the whole picture.
+    if (!next) {
+      void this.sync();
+      return;
+    }
     this.set({
-      view: state.G,
-      stateID: state.stateID,
-      log: [...this.snapshot.log, ...entries],
-      recent: entries,
-      ...(state.clock ? { clock: state.clock, clockAt: Date.now() } : {}),
+      view: next.G,
+      stateID: next.stateID,
+      log: [...this.snapshot.log, ...update.entries],
+      recent: update.entries,
+      ...(update.clock ? { clock: update.clock, clockAt: Date.now() } : {}),
       pending: false,
     });
   }
