@@ -9,6 +9,7 @@ import { GameService } from './game-service.ts';
 import { lobbyWriteLimit } from './lobby-rate-limit.ts';
 import { lobbyRouter } from './lobby-routes.ts';
 import type { Logger } from './logger.ts';
+import type { FinishMatch } from './match-end.ts';
 import { MatchQueues } from './match-queue.ts';
 import { matchRouter } from './match-routes.ts';
 import { Lobby, LobbyError } from './matches.ts';
@@ -67,6 +68,7 @@ export function createApp(
     time,
     graceMs,
   });
+  const finish: FinishMatch = (matchID, result, now) => game.finish(matchID, result, now);
   const lobby = new Lobby(
     store,
     presence,
@@ -74,6 +76,7 @@ export function createApp(
       game.matchChanged(matchID);
       startBots(matchID);
     },
+    finish,
     time,
   );
   const changed = (matchID: string) => game.matchChanged(matchID);
@@ -83,7 +86,7 @@ export function createApp(
     time,
     graceMs,
     awaySince: (match, seat) => game.awaySince(match, seat),
-    changed,
+    finish,
   });
   const rematches = new RematchDesk(store, changed);
 

@@ -25,7 +25,7 @@ import type { Metrics } from './metrics.ts';
 import type { PresenceBook } from './presence.ts';
 import { TokenBucket } from './rate-limit.ts';
 import { secretMatches } from './secrets.ts';
-import type { ClockRecord, MatchRecord, Store, StoredState } from './storage/index.ts';
+import type { ClockRecord, MatchRecord, MatchResult, Store, StoredState } from './storage/index.ts';
 import { systemTime, type TimeSource } from './time.ts';
 import { Timekeeper } from './timekeeper.ts';
 
@@ -351,13 +351,8 @@ export class GameService {
       ack?.({ ok: true });
       metrics.moves.inc();
       metrics.moveLatency.observe((performance.now() - received) / 1000);
-      if (result.state.ctx.gameover !== undefined) {
-        const finished = await store.getMatch(matchID);
-        if (finished) {
-          this.timekeeper.track(finished);
-          await this.announce(finished);
-        }
-      }
+      // A track win or final scoring: stored with its move (and the clock stopped) at once.
+      if (result.result) await this.end(match, result.result, now, 'stored with the move');
     });
   }
 
@@ -601,20 +596,46 @@ export class GameService {
 
   /** The running seat ran out of time: its opponent wins, reason 'timeout'. */
   private async finishOnTime(match: MatchRecord, now: number): Promise<void> {
-    const clock = match.clock;
-    const loser = clock ? flagFallen(clock, now) : null;
-    if (!clock || loser === null) return;
+    const loser = match.clock ? flagFallen(match.clock, now) : null;
+    if (loser === null) return;
     const winner: Seat = loser === '0' ? '1' : '0';
-    const result = {
-      winner,
-      winnerSide: match.players[Number(winner)]?.side ?? 'US',
-      reason: 'timeout' as const,
-    };
-    const stopped = switchClock(clock, null, now);
-    await this.deps.store.finishMatch(match.matchID, result, new Date(now).toISOString(), stopped);
+    const winnerSide = match.players[Number(winner)]?.side ?? 'US';
+    await this.end(match, { winner, winnerSide, reason: 'timeout' }, now);
+  }
+
+  /**
+   * The one way a match ends, whatever ended it: a resignation, a claim, the clock, a track
+   * win or final scoring. Runs in the match's queue, so no move can slip in between.
+   */
+  finish(matchID: string, result: MatchResult | null, now: number): Promise<boolean> {
+    return this.deps.queues.run(matchID, async () => {
+      const match = await this.deps.store.getMatch(matchID);
+      if (!match || match.status === 'finished') return false;
+      return this.end(match, result, now);
+    });
+  }
+
+  /**
+   * Stores the result with the clock stopped (a move that ended the game stored both with
+   * itself, atomically), clears the match's timers and tells players and spectators; computer
+   * players and rematch offers follow from the finished status they are told. False when
+   * the match had already ended.
+   */
+  private async end(
+    match: MatchRecord,
+    result: MatchResult | null,
+    now: number,
+    stored?: 'stored with the move',
+  ): Promise<boolean> {
+    if (!stored) {
+      const stopped = match.clock ? switchClock(match.clock, null, now) : undefined;
+      const at = new Date(now).toISOString();
+      if (!(await this.deps.store.finishMatch(match.matchID, result, at, stopped))) return false;
+    }
     this.timekeeper.clear(match.matchID);
     const finished = await this.deps.store.getMatch(match.matchID);
     if (finished) await this.announce(finished);
+    return true;
   }
 
   /** Stops taking messages, lets queued moves finish, then closes every socket. */

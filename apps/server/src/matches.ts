@@ -24,6 +24,7 @@ import { botCredentials, botName } from './bots/credentials.ts';
 import { DeckLibrary } from './decks.ts';
 import { initialState } from './engine.ts';
 import { clockState, newClock } from './match-clock.ts';
+import type { FinishMatch } from './match-end.ts';
 import type { PresenceBook } from './presence.ts';
 import {
   hashSecret,
@@ -61,8 +62,9 @@ export class Lobby {
   constructor(
     private readonly store: Store,
     private readonly presence: PresenceBook,
-    /** Called after a seat is taken or a match ends, to tell connected sockets. */
+    /** Called after a seat is taken, to tell connected sockets. */
     private readonly changed: (matchID: string) => void,
+    private readonly finish: FinishMatch,
     private readonly time: TimeSource = systemTime,
     readonly library: DeckLibrary = new DeckLibrary(store),
   ) {}
@@ -198,9 +200,7 @@ export class Lobby {
               reason: 'resigned' as const,
             }
           : null;
-      if (await this.store.finishMatch(matchID, result, new Date().toISOString())) {
-        this.changed(matchID);
-      }
+      await this.finish(matchID, result, this.time.now());
     }
     return this.info(matchID);
   }

@@ -2,6 +2,7 @@ import type { Seat } from '@iron-curtain/game';
 import type { claimWinRequestSchema } from '@iron-curtain/protocol';
 import type { z } from 'zod';
 import { flagFallen, switchClock } from './match-clock.ts';
+import type { FinishMatch } from './match-end.ts';
 import { LobbyError } from './matches.ts';
 import type { PresenceBook } from './presence.ts';
 import { secretMatches } from './secrets.ts';
@@ -15,8 +16,7 @@ export interface RefereeDeps {
   graceMs: number;
   /** Since when a disconnected seat counts as away (ms since the epoch). */
   awaySince: (match: MatchRecord, seat: Seat) => number;
-  /** Called after a match ended here, to tell connected sockets. */
-  changed: (matchID: string) => void;
+  finish: FinishMatch;
 }
 
 const otherSeat = (seat: Seat): Seat => (seat === '0' ? '1' : '0');
@@ -65,11 +65,9 @@ export class Referee {
       reason = 'abandoned';
     }
     const result: MatchResult = { winner: request.seat, winnerSide: seat.side, reason };
-    const stopped = match.clock ? switchClock(match.clock, null, now) : undefined;
-    if (!(await store.finishMatch(matchID, result, new Date(now).toISOString(), stopped))) {
+    if (!(await this.deps.finish(matchID, result, now))) {
       throw new LobbyError(409, 'NOT_PLAYING', 'the match has just ended');
     }
-    this.deps.changed(matchID);
     return (await store.getMatch(matchID)) ?? match;
   }
 }

@@ -18,6 +18,9 @@ import {
   uniqueSchema,
 } from './support.ts';
 
+/** These tests only play: no match ends through the lobby. */
+const noEnding = () => Promise.reject(new Error('no match ends in these tests'));
+
 describe.each(['sqlite', 'postgres'] as StoreKind[])('the engine on %s', (kind) => {
   const where = kind === 'sqlite' ? tempDir() : uniqueSchema();
   let store: Store | undefined;
@@ -30,7 +33,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the engine on %s', (kind) 
   it('runs moves of many matches at once, each in order', async () => {
     store = await openTestStore(kind, where);
     const s = store;
-    const lobby = new Lobby(s, new PresenceBook(), () => undefined);
+    const lobby = new Lobby(s, new PresenceBook(), () => undefined, noEnding);
     const engine = new MatchEngine(s);
     const ids: string[] = [];
     for (let i = 0; i < 8; i++) {
@@ -83,7 +86,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the engine on %s', (kind) 
   it('an engine remembering a state another writer moved past refuses as stale and stores nothing', async () => {
     store ??= await openTestStore(kind, where);
     const s = store;
-    const lobby = new Lobby(s, new PresenceBook(), () => undefined);
+    const lobby = new Lobby(s, new PresenceBook(), () => undefined, noEnding);
     const created = await lobby.create({
       name: 'A',
       opponent: 'human',
