@@ -9,7 +9,7 @@ import {
   isReconstructed,
   loadDeck,
 } from '@iron-curtain/game';
-import { LobbyError } from './matches.ts';
+import { LobbyError } from './lobby-error.ts';
 import type { DeckInfo, Store } from './storage/index.ts';
 
 const infoOf = (deck: Deck): DeckInfo => ({

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { LobbyError } from './matches.ts';
+import { LobbyError } from './lobby-error.ts';
 
 /**
  * Caps the lobby requests that write (new matches, joins, claims, rematches, deck uploads)

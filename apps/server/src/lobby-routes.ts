@@ -9,7 +9,8 @@ import {
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { type Lobby, LobbyError } from './matches.ts';
+import { LobbyError } from './lobby-error.ts';
+import type { Lobby } from './matches.ts';
 import type { Metrics } from './metrics.ts';
 import type { Store } from './storage/index.ts';
 

@@ -1,6 +1,6 @@
 import type { MatchRecord as ReplayRecord } from '@iron-curtain/game';
 import type { DeckLibrary } from './decks.ts';
-import { LobbyError } from './matches.ts';
+import { LobbyError } from './lobby-error.ts';
 import type { Store } from './storage/index.ts';
 
 /**

@@ -23,6 +23,7 @@ import type { z } from 'zod';
 import { botCredentials, botName } from './bots/credentials.ts';
 import { DeckLibrary } from './decks.ts';
 import { initialState } from './engine.ts';
+import { LobbyError } from './lobby-error.ts';
 import { clockState, newClock } from './match-clock.ts';
 import type { FinishMatch } from './match-end.ts';
 import type { PresenceBook } from './presence.ts';
@@ -36,20 +37,6 @@ import {
 } from './secrets.ts';
 import type { DeckInfo, MatchRecord, MatchStatus, Store } from './storage/index.ts';
 import { systemTime, type TimeSource } from './time.ts';
-
-/** A lobby failure with its HTTP status and a stable code for the client. */
-export class LobbyError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    /** Each bad field of a refused upload. */
-    readonly issues?: { path: string; message: string }[],
-  ) {
-    super(message);
-    this.name = 'LobbyError';
-  }
-}
 
 const otherSeat = (seat: Seat): Seat => (seat === '0' ? '1' : '0');
 

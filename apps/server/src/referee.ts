@@ -1,9 +1,9 @@
 import type { Seat } from '@iron-curtain/game';
 import type { claimWinRequestSchema } from '@iron-curtain/protocol';
 import type { z } from 'zod';
-import { flagFallen, switchClock } from './match-clock.ts';
+import { LobbyError } from './lobby-error.ts';
+import { flagFallen } from './match-clock.ts';
 import type { FinishMatch } from './match-end.ts';
-import { LobbyError } from './matches.ts';
 import type { PresenceBook } from './presence.ts';
 import { secretMatches } from './secrets.ts';
 import type { MatchRecord, MatchResult, Store } from './storage/index.ts';

@@ -3,8 +3,8 @@ import type { RematchResponse, rematchRequestSchema } from '@iron-curtain/protoc
 import type { z } from 'zod';
 import { botCredentials, botSeatsOf } from './bots/credentials.ts';
 import { initialState } from './engine.ts';
+import { LobbyError } from './lobby-error.ts';
 import { newClock } from './match-clock.ts';
-import { LobbyError } from './matches.ts';
 import { hashSecret, newInvite, newMatchID, newSeed, secretMatches } from './secrets.ts';
 import type { MatchRecord, RematchRecord, SeatRecord, Store } from './storage/index.ts';
 
