@@ -396,29 +396,30 @@ export const en: Resources = {
     goal: 'Two players, the US and the USSR, pull a shared ideology marker towards their own flag. Reaching your flag (8 steps) wins at once; otherwise, after two rounds, the side the marker leans to wins, and at the centre the US wins.',
     setupTitle: 'Setup',
     setup:
-      'The starter card Europe lies in the middle with one cube of each side on it. Each player gets 5 hidden cards; 8 more wait face down as the reserve for round 2. Each side has 24 influence cubes.',
+      'The starter card Europe lies in the middle with one cube of each side on it. Each player gets 5 hidden cards; 8 more wait face down as the reserve for round 2. Each side has 24 influence cubes. The USSR player chooses who takes the first turn.',
     turnTitle: 'A turn',
     turn1:
-      'Play a card from your hand next to a card on the table. A card must touch a card of its own region if one is on the table and a free cell next to one exists.',
-    turn2: 'If that completes a region (all its cards on the table), the region scores at once.',
+      'Play a card from your hand onto an empty cell orthogonally next to a card on the table (diagonals do not count). If a free cell touches a card of the same region, the card must go to such a cell.',
+    turn2:
+      'If that completes a region (all its cards on the table), the region scores at once, whoever placed it.',
     turn3:
-      'Use the card for its event or its command value. Using an opponent-flag card for Command lets the opponent decide whether to resolve its event first.',
+      'A card with your flag: use it for its event or Command with its value. A card with the opponent’s flag: the opponent first decides whether its event happens, then you Command with its value; you never use that event yourself.',
     commandTitle: 'Command',
     command:
-      'Place as many cubes as the command value, on cards adjacent to the card you played or that already hold your cubes. A card the opponent controls costs 2 cubes for 1.',
+      'Place up to the command value in cubes, one at a time, on cards that hold your cubes or lie orthogonally next to such a card, as the table stood when the Command began: cubes placed during it open no new cards. The card you just played is reachable only in the same way. A card the opponent controls costs 2 of the value for 1 cube while the control lasts. With an empty supply, take your own cubes back from the table to place them.',
     infiltrate:
-      'Infiltrate (only through events) places cubes on the cards the event names, ignoring adjacency and the extra cost.',
+      'Infiltrate (only through events) places cubes on the cards the event names, ignoring reach and the extra cost.',
     scoringTitle: 'Scoring',
     dominate:
       'You dominate a card with more cubes on it than the opponent; you control it with at least 2 more.',
     scoringText:
-      'When a region scores, each card you dominate gives 1 IP, and dominating more of the region’s cards than the opponent gives its bonus.',
+      'When a region scores, each of its cards you dominate gives 1 IP, and dominating more of its cards than the opponent gives its bonus. The marker moves by the difference of the two totals.',
     roundsTitle: 'Rounds and aftermath',
     rounds:
-      'Each round has 8 plays. At the end of round 1 each player sets one card aside face down: the aftermath. Round 2 deals the reserve, 4 cards each.',
+      'Each round has 8 plays, 4 per player, taking turns. At the end of round 1 each player puts the card left in hand face down on the aftermath pile. Round 2 deals the reserve, 4 cards each; the player the marker is further from (on a tie the USSR) chooses who goes first.',
     finalTitle: 'Final scoring',
     final:
-      'Reveal the aftermath: the side whose flag cards sum higher gains the difference (at most 3 IP in the English, Polish and French editions). Then every region scores once more in order. The marker is checked after every step.',
+      'Reveal the aftermath: US-flag cards count for the US and USSR-flag cards for the USSR, whoever set them aside; the higher sum gains the difference (at most 3 IP in the English, Polish and French editions). Then every region scores once more: Europe, Middle East, Asia, Africa, South America, Central America. A flag reached at any step ends the game at once.',
     cardsTitle: 'The cards of this deck',
     cardHeader: 'Card',
     regionHeader: 'Region',
@@ -428,6 +429,13 @@ export const en: Resources = {
     regionsTitle: 'Regions: size and bonus',
     sizeHeader: 'Size',
     bonusHeader: 'Bonus',
+    commandExampleTitle: 'Example: where a Command may place',
+    commandExample:
+      'The USSR has just played {{card}} and Commands with it. The highlighted cards are the ones the rules engine lets it place on: {{cards}}. {{card}} is not among them: no USSR cube lies on it or next to it. {{costly}} costs 2 per cube: the US controls it.',
+    scoringExampleTitle: 'Example: a region scores',
+    scoringExample: '{{region}} is complete (bonus {{bonus}}). The rules engine scores it:',
+    markerMoves: 'The marker moves {{steps}} towards {{side}}.',
+    markerStays: 'The marker does not move.',
     tutorialLink: 'Try the tutorial',
   },
   tutorial: {
@@ -447,7 +455,7 @@ export const en: Resources = {
     hint_removeCubes: 'Remove the opponent’s cubes from the highlighted cards.',
     hint_moveCard: 'The event moves a card: choose where it goes, or leave it.',
     hint_wait: 'The USSR is thinking…',
-    hint_over: 'The game is over. Read the final scoring below, then start a real match.',
+    hint_over: 'The game is over. Read the final scoring, then start a real match.',
     restart: 'Start again',
   },
 };

@@ -396,30 +396,30 @@ export const pl: Resources = {
     goal: 'Dwóch graczy, USA i ZSRR, przeciąga wspólny znacznik ideologii w stronę własnej flagi. Dotarcie do flagi (8 kroków) daje natychmiastowe zwycięstwo; inaczej po dwóch rundach wygrywa strona, w którą przechyla się znacznik, a na środku wygrywa USA.',
     setupTitle: 'Przygotowanie',
     setup:
-      'Karta startowa Europa leży pośrodku z jednym znacznikiem każdej strony. Każdy gracz dostaje 5 zakrytych kart; 8 kolejnych czeka zakrytych jako rezerwa na rundę 2. Każda strona ma 24 znaczniki wpływu.',
+      'Karta startowa Europa leży pośrodku z jednym znacznikiem każdej strony. Każdy gracz dostaje 5 zakrytych kart; 8 kolejnych czeka zakrytych jako rezerwa na rundę 2. Każda strona ma 24 znaczniki wpływu. Gracz ZSRR wybiera, kto wykonuje pierwszą turę.',
     turnTitle: 'Tura',
     turn1:
-      'Zagraj kartę z ręki obok karty na stole. Karta musi sąsiadować z kartą swojego regionu, jeśli taka leży na stole i obok niej jest wolne pole.',
+      'Zagraj kartę z ręki na wolne pole stykające się bokiem z kartą na stole (po skosie się nie liczy). Jeśli wolne pole styka się z kartą tego samego regionu, karta musi trafić na takie pole.',
     turn2:
-      'Jeśli to uzupełnia region (wszystkie jego karty leżą na stole), region jest od razu punktowany.',
+      'Jeśli to uzupełnia region (wszystkie jego karty leżą na stole), region jest od razu punktowany, niezależnie od tego, kto położył kartę.',
     turn3:
-      'Użyj karty do wydarzenia albo dowodzenia. Gdy dowodzisz kartą z flagą przeciwnika, przeciwnik najpierw decyduje, czy jej wydarzenie się wydarzy.',
+      'Karta z twoją flagą: użyj jej wydarzenia albo dowodź jej wartością. Karta z flagą przeciwnika: przeciwnik najpierw decyduje, czy jej wydarzenie nastąpi, potem ty dowodzisz jej wartością; sam nigdy nie używasz tego wydarzenia.',
     commandTitle: 'Dowodzenie',
     command:
-      'Połóż tyle znaczników, ile wynosi wartość dowodzenia, na kartach sąsiadujących z zagraną kartą lub na kartach z twoimi znacznikami. Karta kontrolowana przez przeciwnika kosztuje 2 znaczniki za 1.',
+      'Połóż do tylu znaczników, ile wynosi wartość dowodzenia, po jednym, na kartach z twoimi znacznikami lub stykających się z nimi bokiem, tak jak stół wyglądał na początku dowodzenia: znaczniki położone w jego trakcie nie otwierają nowych kart. Właśnie zagraną kartę osiągasz tylko w ten sam sposób. Karta kontrolowana przez przeciwnika kosztuje 2 punkty wartości za 1 znacznik, dopóki trwa kontrola. Gdy zapas jest pusty, zabierz własne znaczniki ze stołu i połóż je ponownie.',
     infiltrate:
-      'Infiltracja (tylko przez wydarzenia) kładzie znaczniki na kartach wskazanych przez wydarzenie, bez sąsiedztwa i bez dodatkowego kosztu.',
+      'Infiltracja (tylko przez wydarzenia) kładzie znaczniki na kartach wskazanych przez wydarzenie, bez wymogu zasięgu i bez dodatkowego kosztu.',
     scoringTitle: 'Punktacja',
     dominate:
       'Dominujesz na karcie, mając na niej więcej znaczników niż przeciwnik; kontrolujesz ją, mając co najmniej 2 więcej.',
     scoringText:
-      'Gdy region jest punktowany, każda karta, na której dominujesz, daje 1 PI, a dominacja na większej liczbie jego kart niż przeciwnik daje premię regionu.',
+      'Gdy region jest punktowany, każda jego karta, na której dominujesz, daje 1 PI, a dominacja na większej liczbie jego kart niż przeciwnik daje premię regionu. Znacznik przesuwa się o różnicę obu sum.',
     roundsTitle: 'Rundy i następstwa',
     rounds:
-      'Każda runda ma 8 zagrań. Na końcu rundy 1 każdy gracz odkłada jedną kartę zakrytą: to następstwa. W rundzie 2 rozdaje się rezerwę, po 4 karty.',
+      'Każda runda ma 8 zagrań, po 4 na gracza, na zmianę. Na końcu rundy 1 każdy gracz kładzie kartę, która mu została, zakrytą na stos następstw. W rundzie 2 rozdaje się rezerwę, po 4 karty; gracz, od którego flagi znacznik jest dalej (przy remisie ZSRR), wybiera, kto zaczyna.',
     finalTitle: 'Końcowa punktacja',
     final:
-      'Odkryj następstwa: strona, której karty z flagą mają większą sumę, zyskuje różnicę (najwyżej 3 PI w wydaniu angielskim, polskim i francuskim). Potem każdy region jest punktowany jeszcze raz, po kolei. Po każdym kroku sprawdza się znacznik.',
+      'Odkryj następstwa: karty z flagą USA liczą się dla USA, karty z flagą ZSRR dla ZSRR, niezależnie od tego, kto je odłożył; większa suma zyskuje różnicę (najwyżej 3 PI w wydaniu angielskim, polskim i francuskim). Potem każdy region jest punktowany jeszcze raz: Europa, Bliski Wschód, Azja, Afryka, Ameryka Południowa, Ameryka Środkowa (polskie wydanie zamienia dwa ostatnie). Osiągnięcie flagi na dowolnym kroku od razu kończy grę.',
     cardsTitle: 'Karty tej talii',
     cardHeader: 'Karta',
     regionHeader: 'Region',
@@ -429,6 +429,14 @@ export const pl: Resources = {
     regionsTitle: 'Regiony: wielkość i premia',
     sizeHeader: 'Wielkość',
     bonusHeader: 'Premia',
+    commandExampleTitle: 'Przykład: gdzie można dowodzić',
+    commandExample:
+      'ZSRR właśnie zagrał kartę {{card}} i dowodzi nią. Podświetlone są karty, na których silnik zasad pozwala mu kłaść znaczniki: {{cards}}. Karty {{card}} wśród nich nie ma: ani na niej, ani obok niej nie ma znacznika ZSRR. {{costly}} kosztuje 2 za znacznik: kontroluje ją USA.',
+    scoringExampleTitle: 'Przykład: punktacja regionu',
+    scoringExample:
+      'Region {{region}} jest kompletny (premia {{bonus}}). Silnik zasad go punktuje:',
+    markerMoves: 'Znacznik przesuwa się o {{steps}} w stronę {{side}}.',
+    markerStays: 'Znacznik się nie przesuwa.',
     tutorialLink: 'Wypróbuj samouczek',
   },
   tutorial: {
@@ -448,7 +456,7 @@ export const pl: Resources = {
     hint_removeCubes: 'Usuń znaczniki przeciwnika z podświetlonych kart.',
     hint_moveCard: 'Wydarzenie przesuwa kartę: wybierz, gdzie trafi, albo zostaw ją.',
     hint_wait: 'ZSRR się zastanawia…',
-    hint_over: 'Gra skończona. Przejrzyj końcową punktację poniżej i zacznij prawdziwą partię.',
+    hint_over: 'Gra skończona. Przejrzyj końcową punktację i zacznij prawdziwą partię.',
     restart: 'Zacznij od nowa',
   },
 };
