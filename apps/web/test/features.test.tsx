@@ -306,6 +306,26 @@ describe('importing a record file', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Last' }));
     expect(screen.getByText(`Move ${record.moves.length} of ${record.moves.length}`)).toBeTruthy();
   });
+
+  it('names the players as the live match does, and by side for a record saved without names', async () => {
+    const piles = () => document.querySelector('.piles')?.textContent ?? '';
+    const named = { ...shortRecord(), names: { '0': 'Ann', '1': 'Boris' } };
+    const { unmount } = render(<ReplayImportPage />);
+    fireEvent.change(screen.getByLabelText('Record file'), {
+      target: { files: [file(JSON.stringify(named))] },
+    });
+    await screen.findByText('Before the first move');
+    expect(piles()).toContain('US (Ann)');
+    expect(piles()).toContain('USSR (Boris)');
+    unmount();
+    render(<ReplayImportPage />);
+    fireEvent.change(screen.getByLabelText('Record file'), {
+      target: { files: [file(JSON.stringify(shortRecord()))] },
+    });
+    await screen.findByText('Before the first move');
+    expect(piles()).toContain('US (US player)');
+    expect(piles()).not.toContain('US (US)');
+  });
 });
 
 describe('uploading a deck', () => {

@@ -454,6 +454,8 @@ export const de: Resources = {
     hint_wait: 'Die UdSSR überlegt…',
     hint_over:
       'Das Spiel ist vorbei. Sieh dir die Schlusswertung an und starte dann eine echte Partie.',
+    you: 'Du',
+    computer: 'Der Computer',
     restart: 'Neu beginnen',
   },
 };

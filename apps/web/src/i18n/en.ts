@@ -456,6 +456,8 @@ export const en: Resources = {
     hint_moveCard: 'The event moves a card: choose where it goes, or leave it.',
     hint_wait: 'The USSR is thinking…',
     hint_over: 'The game is over. Read the final scoring, then start a real match.',
+    you: 'You',
+    computer: 'The computer',
     restart: 'Start again',
   },
 };

@@ -458,6 +458,8 @@ export const fr: Resources = {
     hint_moveCard: "L'événement déplace une carte : choisissez où elle va, ou laissez-la.",
     hint_wait: "L'URSS réfléchit…",
     hint_over: 'La partie est finie. Lisez le décompte final, puis lancez une vraie partie.',
+    you: 'Vous',
+    computer: 'L’ordinateur',
     restart: 'Recommencer',
   },
 };

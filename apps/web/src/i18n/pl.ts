@@ -457,6 +457,8 @@ export const pl: Resources = {
     hint_moveCard: 'Wydarzenie przesuwa kartę: wybierz, gdzie trafi, albo zostaw ją.',
     hint_wait: 'ZSRR się zastanawia…',
     hint_over: 'Gra skończona. Przejrzyj końcową punktację i zacznij prawdziwą partię.',
+    you: 'Ty',
+    computer: 'Komputer',
     restart: 'Zacznij od nowa',
   },
 };
