@@ -169,8 +169,9 @@ export class MatchEngine {
     request: MoveRequest,
     clockAt?: ClockAt,
   ): Promise<MoveResult> {
-    if (status === 'waiting') return refused('INVALID_MOVE', 'waiting for the second player');
-    if (status === 'finished') return refused('INVALID_MOVE', 'the match is over');
+    if (status === 'waiting')
+      return refused('WAITING_FOR_OPPONENT', 'waiting for the second player');
+    if (status === 'finished') return refused('MATCH_OVER', 'the match is over');
     const cached = this.lastStored.get(matchID);
     const loaded =
       cached?._stateID === request.stateID ? cached : await this.store.loadState(matchID);

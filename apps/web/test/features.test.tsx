@@ -166,7 +166,7 @@ describe('claiming the win', () => {
     expect(button.disabled).toBe(false);
     vi.useRealTimers();
     fireEvent.click(button);
-    await screen.findByText('The server answered: your opponent is connected');
+    await screen.findByText('Your opponent is connected: there is no win to claim.');
     expect(calls).toEqual([
       {
         method: 'POST',

@@ -110,7 +110,9 @@ describe('the start page', () => {
     render(<HomePage />);
     fireEvent.change(screen.getByLabelText('Your name'), { target: { value: 'Ann' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create the match' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('too many matches; wait a minute');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Too many requests: wait a moment and try again.',
+    );
   });
 
   it('says when the server cannot be reached', async () => {
@@ -151,7 +153,9 @@ describe('the invite page', () => {
     render(<JoinPage matchID={MATCH} invite="wrong" />);
     fireEvent.change(await screen.findByLabelText('Your name'), { target: { value: 'Boris' } });
     fireEvent.click(screen.getByRole('button', { name: 'Take the seat and play' }));
-    expect((await screen.findByRole('alert')).textContent).toContain('does not belong');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'This invite link is not valid: ask for the link again.',
+    );
   });
 });
 
@@ -187,7 +191,9 @@ describe('the match screen', () => {
     act(() =>
       transport.emit('refused', { code: 'RATE_LIMITED', message: 'too many messages; slow down' }),
     );
-    expect(screen.getByRole('alert').textContent).toContain('too many messages; slow down');
+    // The code's sentence, never the server's own words.
+    expect(screen.getByRole('alert').textContent).toContain('Too many requests: wait a moment');
+    expect(screen.getByRole('alert').textContent).not.toContain('slow down');
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByRole('alert')).toBeNull();
     act(() => transport.drop());
@@ -208,7 +214,9 @@ describe('the match screen', () => {
         error: { code: 'UNAUTHORIZED', message: 'these credentials do not hold seat 1' },
       }),
     );
-    expect(screen.getByRole('alert').textContent).toContain('these credentials do not hold seat 1');
+    expect(screen.getByRole('alert').textContent).toContain(
+      'This browser does not hold that seat.',
+    );
     expect(screen.getByRole('link', { name: 'Watch it instead' })).toBeTruthy();
   });
 

@@ -40,7 +40,7 @@ export function MatchScreen({
   }, [client]);
   const game = useSyncExternalStore(client.subscribe, client.getSnapshot);
   const { view, presence } = game;
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const words = useGameWords();
 
   const names: Record<Seat, string> = {
@@ -56,7 +56,7 @@ export function MatchScreen({
       <main className="page match-page">
         <section className="panel refusal" role="alert">
           <h2>{t('match.cannotOpen')}</h2>
-          <p>{errorWords(t, i18n.language, game.fatal)}</p>
+          <p>{errorWords(t, game.fatal)}</p>
           <p>
             <Link to={paths.home()}>{t('match.backHome')}</Link>
             {seat !== null && (
@@ -87,7 +87,7 @@ export function MatchScreen({
       />
       {game.refusal && (
         <div className="refusal-banner" role="alert" data-refusal={game.refusal.code}>
-          <span>{errorWords(t, i18n.language, game.refusal)}</span>
+          <span>{errorWords(t, game.refusal)}</span>
           <button type="button" onClick={() => client.dismissRefusal()}>
             {t('match.dismiss')}
           </button>
