@@ -166,6 +166,48 @@ describe('the match screen', () => {
     spectators: 2,
   };
 
+  it('offers no decision and puts the waiting note first while the second seat is free', () => {
+    const transport = new FakeTransport();
+    // The USSR (seat 1 in newMatch) would choose who goes first: not before the opponent exists.
+    render(
+      <MatchScreen
+        matchID={MATCH}
+        seat="1"
+        credentials={CREDENTIALS}
+        connect={() => transport}
+        waitingNote={<section className="panel waiting">the invite link</section>}
+      />,
+    );
+    act(() => transport.connect());
+    const state = newMatch();
+    const decider = state.decision?.seat as '0' | '1';
+    const alone: Presence = {
+      matchID: MATCH,
+      players: {
+        [decider]: { name: 'Ann', connected: true },
+        [decider === '0' ? '1' : '0']: { name: null, connected: false },
+      } as Presence['players'],
+      spectators: 0,
+      status: 'waiting',
+    };
+    act(() =>
+      transport.emit('sync', {
+        matchID: MATCH,
+        playerID: decider,
+        state: { G: wireView(state, decider), ctx: {}, stateID: 1 },
+        log: [],
+        presence: alone,
+      }),
+    );
+    expect(document.querySelectorAll('[data-choice]')).toHaveLength(0);
+    expect(document.querySelector('[data-waiting]')?.textContent).toBe(
+      'The game begins once both seats are taken: nothing to decide yet.',
+    );
+    const main = document.querySelector('main') as HTMLElement;
+    const firstPanel = main.querySelector('.panel, .refusal-banner, .match-view');
+    expect(firstPanel?.classList.contains('waiting')).toBe(true);
+  });
+
   it('shows the connection state, the players and a refusal message', () => {
     const transport = new FakeTransport();
     render(

@@ -104,6 +104,9 @@ export const de: Resources = {
     noSeatTitle: 'In diesem Browser kein Platz in dieser Partie',
     noSeatText: 'Öffne den Einladungslink, den du bekommen hast, um Platz zu nehmen, oder',
     watchMatch: 'sieh der Partie zu',
+    gameBegins:
+      'Das Spiel beginnt, sobald beide Plätze besetzt sind: noch ist nichts zu entscheiden.',
+    waitingForSeat: 'Warte, bis der zweite Spieler seinen Platz einnimmt.',
     waitingOpponent: 'Warte auf deinen Gegner. Schick ihm den Einladungslink:',
     invite: 'Einladung',
     sending: 'Wird gesendet…',

@@ -110,6 +110,8 @@ export const en: Resources = {
     noSeatTitle: 'No seat in this match on this browser',
     noSeatText: 'Open the invite link you were sent to take a seat, or',
     watchMatch: 'watch the match',
+    gameBegins: 'The game begins once both seats are taken: nothing to decide yet.',
+    waitingForSeat: 'Waiting for the second player to take the seat.',
     waitingOpponent: 'Waiting for your opponent. Send them the invite link:',
     invite: 'Invite',
     sending: 'Sending…',

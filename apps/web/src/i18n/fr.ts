@@ -105,6 +105,9 @@ export const fr: Resources = {
     noSeatTitle: 'Aucune place dans cette partie sur ce navigateur',
     noSeatText: "Ouvrez le lien d'invitation reçu pour prendre place, ou",
     watchMatch: 'regardez la partie',
+    gameBegins:
+      "La partie commence dès que les deux places sont prises : rien à décider pour l'instant.",
+    waitingForSeat: 'En attente du second joueur.',
     waitingOpponent: "En attente de votre adversaire. Envoyez-lui le lien d'invitation :",
     invite: 'Invitation',
     sending: 'Envoi…',

@@ -105,6 +105,8 @@ export const pl: Resources = {
     noSeatTitle: 'W tej przeglądarce nie masz miejsca w tej partii',
     noSeatText: 'Otwórz otrzymany link z zaproszeniem, aby zająć miejsce, albo',
     watchMatch: 'oglądaj partię',
+    gameBegins: 'Gra zacznie się, gdy oba miejsca będą zajęte: na razie nie ma nic do decydowania.',
+    waitingForSeat: 'Czekamy, aż drugi gracz zajmie miejsce.',
     waitingOpponent: 'Czekamy na przeciwnika. Wyślij mu link z zaproszeniem:',
     invite: 'Zaproszenie',
     sending: 'Wysyłanie…',

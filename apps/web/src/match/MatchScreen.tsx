@@ -50,6 +50,10 @@ export function MatchScreen({
   const ended = presence?.status === 'finished' || Boolean(view?.result);
   const opponentMissing =
     seat !== null && presence !== null && presence.players[seat === '0' ? '1' : '0'].name === null;
+  const seatFree =
+    presence !== null &&
+    (presence.players['0'].name === null || presence.players['1'].name === null);
+  const waiting = seatFree && !ended;
 
   if (game.fatal) {
     return (
@@ -85,6 +89,12 @@ export function MatchScreen({
         sides={view?.sides ?? null}
         seat={seat}
       />
+      {waiting &&
+        ((opponentMissing && waitingNote) || (
+          <section className="panel waiting" aria-label={t('match.invite')}>
+            <p className="waiting-title">{t('match.waitingForSeat')}</p>
+          </section>
+        ))}
       {game.refusal && (
         <div className="refusal-banner" role="alert" data-refusal={game.refusal.code}>
           <span>{errorWords(t, game.refusal)}</span>
@@ -126,7 +136,6 @@ export function MatchScreen({
         names={names}
         deck={view?.deck ?? null}
       />
-      {opponentMissing && !ended && waitingNote}
       {view ? (
         <MatchView
           view={view}
@@ -136,6 +145,7 @@ export function MatchScreen({
           recent={game.recent}
           pending={game.pending}
           connected={game.connection === 'online' && game.synced}
+          waitingForOpponent={waiting}
           onMove={(move: MoveName, args: unknown[]) => void client.makeMove(move, args)}
         />
       ) : (
