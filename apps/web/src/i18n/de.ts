@@ -97,6 +97,8 @@ export const de: Resources = {
     result: 'Ergebnis',
     wins: '{{side}} gewinnt',
     resigned: '{{side}} hat aufgegeben.',
+    timeout: '{{side}} hat die Zeit überschritten.',
+    abandoned: '{{side}} war zu lange weg und hat die Partie verloren.',
     endedBecause: 'Die Partie ist beendet ({{reason}}).',
     closedEarly: 'Diese Partie wurde geschlossen, bevor sie begann.',
     loading: 'Der Tisch wird geladen…',

@@ -103,6 +103,8 @@ export const en: Resources = {
     result: 'Result',
     wins: '{{side}} wins',
     resigned: '{{side}} resigned.',
+    timeout: '{{side}} ran out of time.',
+    abandoned: '{{side}} was away too long and lost the match.',
     endedBecause: 'The match ended ({{reason}}).',
     closedEarly: 'This match was closed before it began.',
     loading: 'Loading the table…',

@@ -98,6 +98,8 @@ export const fr: Resources = {
     result: 'Résultat',
     wins: '{{side}} gagne',
     resigned: '{{side}} a abandonné.',
+    timeout: "{{side}} n'a plus de temps.",
+    abandoned: "{{side}} s'est absenté trop longtemps et perd la partie.",
     endedBecause: 'La partie est terminée ({{reason}}).',
     closedEarly: 'Cette partie a été fermée avant de commencer.',
     loading: 'Chargement de la table…',

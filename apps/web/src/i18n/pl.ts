@@ -98,6 +98,8 @@ export const pl: Resources = {
     result: 'Wynik',
     wins: 'Wygrywa {{side}}',
     resigned: '{{side}} poddaje partię.',
+    timeout: '{{side}}: czas się skończył.',
+    abandoned: '{{side}} zbyt długo był nieobecny i przegrał partię.',
     endedBecause: 'Partia zakończona ({{reason}}).',
     closedEarly: 'Tę partię zamknięto, zanim się zaczęła.',
     loading: 'Ładowanie stołu…',

@@ -1,6 +1,8 @@
 import type { MoveName, Seat } from '@iron-curtain/game';
+import type { Presence } from '@iron-curtain/protocol';
 import { type ReactNode, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useBringIntoView } from '../app/motion.ts';
 import { Link } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
 import { MatchView } from '../board/MatchView.tsx';
@@ -41,7 +43,6 @@ export function MatchScreen({
   const game = useSyncExternalStore(client.subscribe, client.getSnapshot);
   const { view, presence } = game;
   const { t } = useTranslation();
-  const words = useGameWords();
 
   const names: Record<Seat, string> = {
     '0': presence?.players['0'].name ?? t('match.waitingForPlayer'),
@@ -103,28 +104,7 @@ export function MatchScreen({
           </button>
         </div>
       )}
-      {ended && !view?.result && (
-        <section
-          className="panel end-screen"
-          aria-label={t('match.result')}
-          data-winner={presence?.result?.winnerSide ?? 'none'}
-        >
-          {presence?.result ? (
-            <>
-              <h2>{t('match.wins', { side: words.TheSide(presence.result.winnerSide) })}</h2>
-              <p>
-                {presence.result.reason === 'resigned'
-                  ? t('match.resigned', {
-                      side: words.TheSide(presence.result.winnerSide === 'US' ? 'USSR' : 'US'),
-                    })
-                  : t('match.endedBecause', { reason: presence.result.reason })}
-              </p>
-            </>
-          ) : (
-            <h2>{t('match.closedEarly')}</h2>
-          )}
-        </section>
-      )}
+      {ended && !view?.result && <EarlyEnd result={presence?.result ?? null} />}
       <MatchExtras
         matchID={matchID}
         seat={seat}
@@ -160,5 +140,35 @@ export function MatchScreen({
         />
       )}
     </main>
+  );
+}
+
+/** A match that ended without a game result (resigned, out of time, abandoned, closed). */
+function EarlyEnd({ result }: { result: NonNullable<Presence['result']> | null }) {
+  const { t } = useTranslation();
+  const words = useGameWords();
+  const here = useBringIntoView<HTMLElement>();
+  return (
+    <section
+      ref={here}
+      className="panel end-screen"
+      aria-label={t('match.result')}
+      data-winner={result?.winnerSide ?? 'none'}
+    >
+      {result ? (
+        <>
+          <h2>{t('match.wins', { side: words.TheSide(result.winnerSide) })}</h2>
+          <p>
+            {['resigned', 'timeout', 'abandoned'].includes(result.reason)
+              ? t(`match.${result.reason}`, {
+                  side: words.TheSide(result.winnerSide === 'US' ? 'USSR' : 'US'),
+                })
+              : t('match.endedBecause', { reason: result.reason })}
+          </p>
+        </>
+      ) : (
+        <h2>{t('match.closedEarly')}</h2>
+      )}
+    </section>
   );
 }
