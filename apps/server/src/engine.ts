@@ -113,8 +113,9 @@ export class MatchEngine {
 
   async move(match: MatchRecord, request: MoveRequest, clockAt?: ClockAt): Promise<MoveResult> {
     const { matchID } = match;
-    if (match.status === 'waiting') return refused('INVALID_MOVE', 'waiting for the second player');
-    if (match.status === 'finished') return refused('INVALID_MOVE', 'the match is over');
+    if (match.status === 'waiting')
+      return refused('WAITING_FOR_OPPONENT', 'waiting for the second player');
+    if (match.status === 'finished') return refused('MATCH_OVER', 'the match is over');
     const cached = this.lastStored.get(matchID);
     const loaded =
       cached?._stateID === request.stateID ? cached : await this.store.loadState(matchID);

@@ -4,8 +4,8 @@ import { LobbyError } from './lobby-error.ts';
 import type { Store } from './storage/index.ts';
 
 /**
- * The replay record of a finished match: setupData with its deck file, the seed and every
- * move. Never for a match in play: the seed would reveal the deal.
+ * The replay record of a finished match: setupData with its deck file, the seed, every move
+ * and the players' names. Never for a match in play: the seed would reveal the deal.
  */
 export async function replayRecordOf(
   store: Store,
@@ -19,9 +19,19 @@ export async function replayRecordOf(
   }
   const setupData = match.setupData as Record<string, unknown> & ReplayRecord['setupData'];
   const moves = await store.readMoves(matchID);
+  const [first, second] = match.players;
   return {
     setupData: { ...setupData, deck: await library.fileOf(setupData.deck) },
     seed: match.seed,
     moves: moves.map((m) => ({ playerID: m.seat, move: m.move, args: m.args })),
+    // A match closed before its second player came has a free seat: no names then.
+    ...(first.name !== null && second.name !== null
+      ? {
+          names: { [first.seat]: first.name, [second.seat]: second.name } as Record<
+            '0' | '1',
+            string
+          >,
+        }
+      : {}),
   };
 }

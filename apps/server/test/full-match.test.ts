@@ -114,7 +114,7 @@ describe('a complete match through the lobby API', () => {
 
     // A finished match takes no more moves.
     const after = await us.move({ move: 'finishStep', args: [] });
-    expect(after).toMatchObject({ ok: false, error: { code: 'INVALID_MOVE' } });
+    expect(after).toMatchObject({ ok: false, error: { code: 'MATCH_OVER' } });
 
     for (const c of [us, ussr, spectator, late]) c.close();
   });

@@ -354,3 +354,18 @@ describe('the state a socket is sent', () => {
     }
   });
 });
+
+describe('before the second seat is taken', () => {
+  it('refuses a move as WAITING_FOR_OPPONENT and runs no clock', async () => {
+    const created = await request<{ matchID: string; credentials: string }>(
+      `${server.url}/api/matches`,
+      'POST',
+      { name: 'Ann', side: 'USSR', clockMinutes: 5 },
+    );
+    const alone = await seatClient(server.url, created.body.matchID, '0', created.body.credentials);
+    const ack = await alone.move({ move: 'chooseFirstPlayer', args: ['USSR'] });
+    expect(ack).toMatchObject({ ok: false, error: { code: 'WAITING_FOR_OPPONENT' } });
+    expect(alone.presence?.clock).toMatchObject({ running: null });
+    alone.close();
+  });
+});

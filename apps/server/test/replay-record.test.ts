@@ -47,6 +47,8 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])(
       const record = matchRecordSchema.parse(answer.body);
       expect(record.moves).toHaveLength(moves);
       expect(record.setupData.deck).toMatchObject({ id: 'reconstructed' });
+      // The replay shows who played, not just the sides.
+      expect(record.names).toEqual({ '0': 'Ann', '1': 'Boris' });
       const replayed = replay(record);
       const stored = await server().store.loadState(created.matchID);
       expect(replayed.final.G).toEqual(stored?.G);

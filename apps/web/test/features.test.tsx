@@ -166,7 +166,7 @@ describe('claiming the win', () => {
     expect(button.disabled).toBe(false);
     vi.useRealTimers();
     fireEvent.click(button);
-    await screen.findByText('The server answered: your opponent is connected');
+    await screen.findByText('Your opponent is connected: there is no win to claim.');
     expect(calls).toEqual([
       {
         method: 'POST',
@@ -305,6 +305,26 @@ describe('importing a record file', () => {
     expect(screen.getByText(`Move 1 of ${record.moves.length}`)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Last' }));
     expect(screen.getByText(`Move ${record.moves.length} of ${record.moves.length}`)).toBeTruthy();
+  });
+
+  it('names the players as the live match does, and by side for a record saved without names', async () => {
+    const piles = () => document.querySelector('.piles')?.textContent ?? '';
+    const named = { ...shortRecord(), names: { '0': 'Ann', '1': 'Boris' } };
+    const { unmount } = render(<ReplayImportPage />);
+    fireEvent.change(screen.getByLabelText('Record file'), {
+      target: { files: [file(JSON.stringify(named))] },
+    });
+    await screen.findByText('Before the first move');
+    expect(piles()).toContain('US (Ann)');
+    expect(piles()).toContain('USSR (Boris)');
+    unmount();
+    render(<ReplayImportPage />);
+    fireEvent.change(screen.getByLabelText('Record file'), {
+      target: { files: [file(JSON.stringify(shortRecord()))] },
+    });
+    await screen.findByText('Before the first move');
+    expect(piles()).toContain('US (US player)');
+    expect(piles()).not.toContain('US (US)');
   });
 });
 

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { errorCodes } from '@iron-curtain/protocol';
 import { describe, expect, it } from 'vitest';
 import { en, type Resources } from '../src/i18n/en.ts';
-import { allResources, LANGUAGES } from '../src/i18n/i18n.ts';
+import { clientErrorCodes, errorWords } from '../src/i18n/errorWords.ts';
+import { allResources, i18n, LANGUAGES, setLanguage } from '../src/i18n/i18n.ts';
 
 const PLURAL = /_(zero|one|two|few|many|other)$/;
 
@@ -15,6 +17,32 @@ function leaves(resources: Resources, prefix = ''): string[] {
 
 /** Keys with plural suffixes folded: `watching_one` and `watching_other` are both `watching#`. */
 const baseKeys = (keys: string[]) => new Set(keys.map((k) => k.replace(PLURAL, '#')));
+
+describe('the error texts', () => {
+  it('give every error code of the protocol and the page a sentence, not the raw message', () => {
+    const texts = en.errors as Resources;
+    const missing = [...errorCodes, ...clientErrorCodes].filter(
+      (code) => typeof texts[code] !== 'string',
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('show the text of the code in every language, never the server’s own words', async () => {
+    const all = await allResources();
+    for (const language of LANGUAGES) {
+      await setLanguage(language, { remember: false });
+      const said = errorWords(i18n.t, {
+        code: 'WAITING_FOR_OPPONENT',
+        message: 'waiting for the second player',
+      });
+      expect(said).toBe((all[language].errors as Resources).WAITING_FOR_OPPONENT);
+      expect(errorWords(i18n.t, { code: 'NO_SUCH_CODE', message: 'raw' })).toBe(
+        (all[language].errors as Resources).generic,
+      );
+    }
+    await setLanguage('en', { remember: false });
+  });
+});
 
 describe('the translations', () => {
   it('give every language exactly the keys English has', async () => {

@@ -113,4 +113,32 @@ describe('the rules page', () => {
     expect(france.textContent).toContain('Command 3 on region Europe');
     expect(screen.getByRole('heading', { name: 'About the deck' })).toBeTruthy();
   });
+
+  it('highlights Command reach from the cubes on the table, not around the card just played', () => {
+    render(<RulesPage />);
+    const example = document.querySelector('[data-example="command"]') as HTMLElement;
+    const reachable = [...example.querySelectorAll('[data-reachable="true"]')].map((e) =>
+      e.getAttribute('data-card'),
+    );
+    // USSR cubes lie on Europe and East Germany; West Germany is their neighbour. France and the
+    // Vietnam just played touch no USSR cube.
+    expect(reachable.sort()).toEqual(['east-germany', 'europe', 'west-germany']);
+    const westGermany = example.querySelector('[data-card="west-germany"]') as HTMLElement;
+    expect(westGermany.textContent).toContain('Place a cube: costs 2');
+    expect(example.querySelector('figcaption')?.textContent).toContain('Vietnam is not among them');
+  });
+
+  it('scores the rulebook’s Asia example through the engine: 3 IP to the US', () => {
+    render(<RulesPage />);
+    const example = document.querySelector('[data-example="scoring"]') as HTMLElement;
+    const lines = [...example.querySelectorAll('li')].map((li) => li.textContent);
+    expect(lines).toEqual([
+      'Pakistan: The US dominates, 1 IP.',
+      'Japan: nobody dominates.',
+      'Vietnam: nobody dominates.',
+      'The US dominates Asia: bonus 2 IP.',
+      'Total: US 3, USSR 0.',
+      'The marker moves 3 towards the US.',
+    ]);
+  });
 });

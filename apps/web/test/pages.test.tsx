@@ -110,7 +110,9 @@ describe('the start page', () => {
     render(<HomePage />);
     fireEvent.change(screen.getByLabelText('Your name'), { target: { value: 'Ann' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create the match' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('too many matches; wait a minute');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Too many requests: wait a moment and try again.',
+    );
   });
 
   it('says when the server cannot be reached', async () => {
@@ -151,7 +153,9 @@ describe('the invite page', () => {
     render(<JoinPage matchID={MATCH} invite="wrong" />);
     fireEvent.change(await screen.findByLabelText('Your name'), { target: { value: 'Boris' } });
     fireEvent.click(screen.getByRole('button', { name: 'Take the seat and play' }));
-    expect((await screen.findByRole('alert')).textContent).toContain('does not belong');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'This invite link is not valid: ask for the link again.',
+    );
   });
 });
 
@@ -161,6 +165,48 @@ describe('the match screen', () => {
     players: { '0': { name: 'Ann', connected: true }, '1': { name: 'Boris', connected: false } },
     spectators: 2,
   };
+
+  it('offers no decision and puts the waiting note first while the second seat is free', () => {
+    const transport = new FakeTransport();
+    // The USSR (seat 1 in newMatch) would choose who goes first: not before the opponent exists.
+    render(
+      <MatchScreen
+        matchID={MATCH}
+        seat="1"
+        credentials={CREDENTIALS}
+        connect={() => transport}
+        waitingNote={<section className="panel waiting">the invite link</section>}
+      />,
+    );
+    act(() => transport.connect());
+    const state = newMatch();
+    const decider = state.decision?.seat as '0' | '1';
+    const alone: Presence = {
+      matchID: MATCH,
+      players: {
+        [decider]: { name: 'Ann', connected: true },
+        [decider === '0' ? '1' : '0']: { name: null, connected: false },
+      } as Presence['players'],
+      spectators: 0,
+      status: 'waiting',
+    };
+    act(() =>
+      transport.emit('sync', {
+        matchID: MATCH,
+        playerID: decider,
+        state: { G: wireView(state, decider), ctx: {}, stateID: 1 },
+        log: [],
+        presence: alone,
+      }),
+    );
+    expect(document.querySelectorAll('[data-choice]')).toHaveLength(0);
+    expect(document.querySelector('[data-waiting]')?.textContent).toBe(
+      'The game begins once both seats are taken: nothing to decide yet.',
+    );
+    const main = document.querySelector('main') as HTMLElement;
+    const firstPanel = main.querySelector('.panel, .refusal-banner, .match-view');
+    expect(firstPanel?.classList.contains('waiting')).toBe(true);
+  });
 
   it('shows the connection state, the players and a refusal message', () => {
     const transport = new FakeTransport();
@@ -188,7 +234,9 @@ describe('the match screen', () => {
     act(() =>
       transport.emit('refused', { code: 'RATE_LIMITED', message: 'too many messages; slow down' }),
     );
-    expect(screen.getByRole('alert').textContent).toContain('too many messages; slow down');
+    // The code's sentence, never the server's own words.
+    expect(screen.getByRole('alert').textContent).toContain('Too many requests: wait a moment');
+    expect(screen.getByRole('alert').textContent).not.toContain('slow down');
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByRole('alert')).toBeNull();
     act(() => transport.drop());
@@ -209,7 +257,9 @@ describe('the match screen', () => {
         error: { code: 'UNAUTHORIZED', message: 'these credentials do not hold seat 1' },
       }),
     );
-    expect(screen.getByRole('alert').textContent).toContain('these credentials do not hold seat 1');
+    expect(screen.getByRole('alert').textContent).toContain(
+      'This browser does not hold that seat.',
+    );
     expect(screen.getByRole('link', { name: 'Watch it instead' })).toBeTruthy();
   });
 

@@ -13,12 +13,18 @@ export const moveRecordSchema = z.strictObject({
   args: z.array(z.unknown()),
 });
 
-/** A saved match: how it was set up, its seed (if dealt randomly) and every move in order. */
+const playerName = z.string().trim().min(1).max(64);
+
+/**
+ * A saved match: how it was set up, its seed (if dealt randomly), every move in order, and the
+ * players' names by seat (optional: records saved before names were recorded have none).
+ */
 export const matchRecordSchema = z
   .strictObject({
     setupData: setupDataSchema,
     seed: z.string().optional(),
     moves: z.array(moveRecordSchema),
+    names: z.strictObject({ '0': playerName, '1': playerName }).optional(),
   })
   .refine((r) => r.seed !== undefined || r.setupData.deal !== undefined, {
     message: 'a record needs a seed or a fixed deal to be replayable',

@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import {
   describeLogEntry,
   type MatchRecord,
+  matchRecordSchema,
   publicView,
   ReplayError,
   replay,
@@ -44,6 +45,28 @@ describe('replay refuses what the game would refuse', () => {
   test('a record with neither seed nor deal cannot be replayed', () => {
     const { deal: _deal, ...setupData } = first.record.setupData;
     expect(() => replay({ setupData, moves: [] })).toThrow(/a seed or a fixed deal/);
+  });
+});
+
+describe('the players’ names in a record', () => {
+  const [first] = records;
+  if (!first) throw new Error('no records');
+
+  test('a record saved before names were recorded still loads and replays', () => {
+    // The stored fixtures predate the names field: exactly what an old export looks like.
+    expect('names' in first.record).toBe(false);
+    expect(matchRecordSchema.parse(first.record).names).toBeUndefined();
+    expect(replay(first.record).final.ctx.gameover).toBeDefined();
+  });
+
+  test('names travel with the record, and a blank or missing one is refused', () => {
+    const named = { ...first.record, names: { '0': 'Ann', '1': 'Boris' } };
+    expect(matchRecordSchema.parse(named).names).toEqual({ '0': 'Ann', '1': 'Boris' });
+    expect(replay(named).final.ctx.gameover).toBeDefined();
+    expect(matchRecordSchema.safeParse({ ...named, names: { '0': ' ', '1': 'B' } }).success).toBe(
+      false,
+    );
+    expect(matchRecordSchema.safeParse({ ...named, names: { '0': 'Ann' } }).success).toBe(false);
   });
 });
 

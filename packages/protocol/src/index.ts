@@ -1,3 +1,4 @@
+export * from './errors.ts';
 export * from './links.ts';
 export * from './lobby.ts';
 export * from './socket.ts';

@@ -158,6 +158,29 @@ export type DeckList = z.infer<typeof deckListSchema>;
 export const matchListSchema = z.object({ matches: z.array(matchInfoSchema) });
 export type MatchList = z.infer<typeof matchListSchema>;
 
+/** Every code a lobby error may carry (the message is English detail for logs; clients show the code's text). */
+export const lobbyErrorCodes = [
+  'BAD_REQUEST',
+  'BAD_JSON',
+  'BAD_DECK',
+  'UNKNOWN_DECK',
+  'BAD_CREDENTIALS',
+  'BAD_INVITE',
+  'NOT_FOUND',
+  'MATCH_FULL',
+  'NOT_FINISHED',
+  'NOT_PLAYING',
+  'OPPONENT_CONNECTED',
+  'GRACE_NOT_OVER',
+  'TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'RATE_LIMITED',
+  'BOTS_BUSY',
+  'STORE_UNAVAILABLE',
+  'SERVER_ERROR',
+] as const;
+export type LobbyErrorCode = (typeof lobbyErrorCodes)[number];
+
 /** Every lobby error, whatever the status code; `issues` names each bad field (a refused deck). */
 export const errorResponseSchema = z.object({
   error: z.object({

@@ -152,6 +152,10 @@ export const refusalCodes = [
   'NOT_SYNCED',
   'NOT_YOUR_DECISION',
   'INVALID_MOVE',
+  /** A move before the second seat is taken. */
+  'WAITING_FOR_OPPONENT',
+  /** A move after the match ended. */
+  'MATCH_OVER',
   'STALE_STATE',
   'RATE_LIMITED',
   'TOO_LARGE',

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { type RefObject, useEffect, useRef, useSyncExternalStore } from 'react';
 
 const QUERY = '(prefers-reduced-motion: reduce)';
 
@@ -20,4 +20,18 @@ export function useReducedMotion(): boolean {
     () => media()?.matches ?? false,
     () => false,
   );
+}
+
+/**
+ * Scrolls the element to the top of the view when it appears: news the player must not miss
+ * (the end of the match) while they look at the hand or the bottom of the table.
+ */
+export function useBringIntoView<T extends HTMLElement>(): RefObject<T | null> {
+  const ref = useRef<T>(null);
+  const reduced = useReducedMotion();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the element appears
+  useEffect(() => {
+    ref.current?.scrollIntoView?.({ behavior: reduced ? 'auto' : 'smooth', block: 'start' });
+  }, []);
+  return ref;
 }

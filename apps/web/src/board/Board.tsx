@@ -17,7 +17,12 @@ import { useRules } from './rules.tsx';
 
 const CELL_W = 156;
 const CELL_H = 212;
+/** A compact card leaves out the event text: names and values stay legible on a full table. */
+const COMPACT_W = 176;
+const COMPACT_H = 112;
 const GAP = 10;
+/** Below this fit, the full cards would shrink past reading: the table switches to compact cards. */
+const COMPACT_BELOW = 0.8;
 const MIN_SCALE = 0.3;
 const MAX_SCALE = 1.6;
 
@@ -72,72 +77,91 @@ export function Board({
   const minY = Math.min(...all.map((c) => c.y));
   const cols = Math.max(...all.map((c) => c.x)) - minX + 1;
   const rows = Math.max(...all.map((c) => c.y)) - minY + 1;
-  const width = cols * (CELL_W + GAP) + GAP;
-  const height = rows * (CELL_H + GAP) + GAP;
-  const at = (cell: Cell) => ({
-    left: GAP + (cell.x - minX) * (CELL_W + GAP),
-    top: GAP + (cell.y - minY) * (CELL_H + GAP),
-    width: CELL_W,
-    height: CELL_H,
+  const sizeOf = (cellW: number, cellH: number) => ({
+    width: cols * (cellW + GAP) + GAP,
+    height: rows * (cellH + GAP) + GAP,
   });
+  const full = sizeOf(CELL_W, CELL_H);
+  const compact = sizeOf(COMPACT_W, COMPACT_H);
   const moving = view.decision?.kind === 'moveCard' ? view.decision.cardId : null;
 
   return (
-    <Viewport width={width} height={height}>
-      <section className="board-grid" aria-label={t('board.table')} style={{ width, height }}>
-        {view.table.map((placed) => {
-          const card = deck.card(placed.cardId);
-          const noteKey = cardNote(placed.cardId, choices, pickFrom);
-          const note = noteKey ? t(noteKey) : null;
-          const label = t('board.cardOnTable', {
-            card: words.cardName(rules.deck, card.id),
-            region: words.regionName(rules.deck, card.region),
-            x: placed.x,
-            y: placed.y,
-            cubes: `${words.side('US')} ${placed.cubes.US}, ${words.side('USSR')} ${placed.cubes.USSR}, ${cubeStatus(placed.cubes)}`,
-          });
-          return (
-            <TableCard
-              key={placed.cardId}
-              label={note ? `${label}. ${note}` : label}
-              style={at(placed)}
-              cardId={placed.cardId}
-              target={note !== null}
-              moving={moving === placed.cardId}
-              last={lastPlayed === placed.cardId}
-              disabled={disabled}
-              onClick={() => onCard(placed.cardId)}
-            >
-              <CardFace
-                deck={rules.deck}
-                card={card}
-                region={deck.region(card.region)}
-                cubes={placed.cubes}
-                note={note ?? (moving === placed.cardId ? t('board.beingMoved') : null)}
-              />
-            </TableCard>
-          );
-        })}
-        {cells.map((cell) => (
-          <button
-            key={cellKey(cell)}
-            type="button"
-            className="legal-cell"
-            data-cell={cellKey(cell)}
-            data-choice="cell"
-            disabled={disabled}
-            style={at(cell)}
-            onClick={() => onCell(cell)}
+    <Viewport
+      fullWidth={full.width}
+      fullHeight={full.height}
+      compactWidth={compact.width}
+      compactHeight={compact.height}
+    >
+      {(compact) => {
+        const [cellW, cellH] = compact ? [COMPACT_W, COMPACT_H] : [CELL_W, CELL_H];
+        const at = (cell: Cell) => ({
+          left: GAP + (cell.x - minX) * (cellW + GAP),
+          top: GAP + (cell.y - minY) * (cellH + GAP),
+          width: cellW,
+          height: cellH,
+        });
+        return (
+          <section
+            className={`board-grid${compact ? ' compact' : ''}`}
+            aria-label={t('board.table')}
+            style={sizeOf(cellW, cellH)}
           >
-            {selectedCard
-              ? t('board.playHere', { card: words.cardName(rules.deck, selectedCard) })
-              : t('board.moveHere')}
-            <span className="cell-coords">
-              ({cell.x}, {cell.y})
-            </span>
-          </button>
-        ))}
-      </section>
+            {view.table.map((placed) => {
+              const card = deck.card(placed.cardId);
+              const noteKey = cardNote(placed.cardId, choices, pickFrom);
+              const note = noteKey ? t(noteKey) : null;
+              const label = t('board.cardOnTable', {
+                card: words.cardName(rules.deck, card.id),
+                region: words.regionName(rules.deck, card.region),
+                x: placed.x,
+                y: placed.y,
+                cubes: `${words.side('US')} ${placed.cubes.US}, ${words.side('USSR')} ${placed.cubes.USSR}, ${cubeStatus(placed.cubes)}`,
+              });
+              return (
+                <TableCard
+                  key={placed.cardId}
+                  label={note ? `${label}. ${note}` : label}
+                  style={at(placed)}
+                  cardId={placed.cardId}
+                  target={note !== null}
+                  moving={moving === placed.cardId}
+                  last={lastPlayed === placed.cardId}
+                  disabled={disabled}
+                  onClick={() => onCard(placed.cardId)}
+                >
+                  <CardFace
+                    deck={rules.deck}
+                    card={card}
+                    region={deck.region(card.region)}
+                    cubes={placed.cubes}
+                    note={note ?? (moving === placed.cardId ? t('board.beingMoved') : null)}
+                    compact={compact}
+                  />
+                </TableCard>
+              );
+            })}
+            {cells.map((cell) => (
+              <button
+                key={cellKey(cell)}
+                type="button"
+                className="legal-cell"
+                data-cell={cellKey(cell)}
+                data-choice="cell"
+                disabled={disabled}
+                style={at(cell)}
+                onClick={() => onCell(cell)}
+              >
+                {selectedCard
+                  ? t('board.playHere', { card: words.cardName(rules.deck, selectedCard) })
+                  : t('board.moveHere')}
+                <span className="cell-coords">
+                  ({cell.x}, {cell.y})
+                </span>
+              </button>
+            ))}
+          </section>
+        );
+      }}
     </Viewport>
   );
 }
@@ -199,43 +223,56 @@ function TableCard({
 
 /** Scrollable, zoomable frame: fits the world by default, zooms with the buttons or ctrl + wheel, drags with the mouse. */
 function Viewport({
-  width,
-  height,
+  fullWidth,
+  fullHeight,
+  compactWidth,
+  compactHeight,
   children,
 }: {
-  width: number;
-  height: number;
-  children: ReactNode;
+  /** The table's size with full cards, and with compact ones. */
+  fullWidth: number;
+  fullHeight: number;
+  compactWidth: number;
+  compactHeight: number;
+  /** The table, with full or compact cards. */
+  children: (compact: boolean) => ReactNode;
 }) {
   const { t } = useTranslation();
   const frame = useRef<HTMLElement>(null);
-  const [scale, setScale] = useState(1);
+  const [view, setView] = useState({ scale: 1, compact: false });
   const [fit, setFit] = useState(true);
+  const { scale } = view;
+  const [width, height] = view.compact ? [compactWidth, compactHeight] : [fullWidth, fullHeight];
 
-  const fitScale = useCallback(() => {
+  // Fit: full cards when they stay legible, else compact cards, as large as the frame allows.
+  const fitView = useCallback(() => {
     const el = frame.current;
-    if (!el || el.clientWidth === 0 || el.clientHeight === 0) return 1;
-    const s = Math.min(el.clientWidth / width, el.clientHeight / height, 1);
-    return Math.max(MIN_SCALE, s);
-  }, [width, height]);
+    if (!el || el.clientWidth === 0 || el.clientHeight === 0) return { scale: 1, compact: false };
+    const scaleFor = (w: number, h: number) =>
+      Math.max(MIN_SCALE, Math.min(el.clientWidth / w, el.clientHeight / h, 1));
+    const fullScale = scaleFor(fullWidth, fullHeight);
+    return fullScale >= COMPACT_BELOW
+      ? { scale: fullScale, compact: false }
+      : { scale: scaleFor(compactWidth, compactHeight), compact: true };
+  }, [fullWidth, fullHeight, compactWidth, compactHeight]);
 
   useLayoutEffect(() => {
-    if (fit) setScale(fitScale());
-  }, [fit, fitScale]);
+    if (fit) setView(fitView());
+  }, [fit, fitView]);
 
   useEffect(() => {
     const el = frame.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(() => {
-      if (fit) setScale(fitScale());
+      if (fit) setView(fitView());
     });
     observer.observe(el);
     return () => observer.disconnect();
-  }, [fit, fitScale]);
+  }, [fit, fitView]);
 
   const zoom = useCallback((factor: number) => {
     setFit(false);
-    setScale((s) => Math.min(MAX_SCALE, Math.max(MIN_SCALE, s * factor)));
+    setView((v) => ({ ...v, scale: Math.min(MAX_SCALE, Math.max(MIN_SCALE, v.scale * factor)) }));
   }, []);
 
   // Ctrl + wheel (and trackpad pinch) zooms; a plain wheel scrolls as usual.
@@ -277,7 +314,7 @@ function Viewport({
       >
         <div className="board-sizer" style={{ width: width * scale, height: height * scale }}>
           <div className="board-scaled" style={{ transform: `scale(${scale})` }}>
-            {children}
+            {children(view.compact)}
           </div>
         </div>
       </section>

@@ -100,23 +100,39 @@ interface CardFaceProps {
   cubes?: Cubes;
   /** Extra line at the bottom (cost of a cube here, "selected"...). */
   note?: ReactNode;
+  /** A full table: the region as its symbol beside the name, and no event text. */
+  compact?: boolean;
 }
 
 /** One country card: region (colour, symbol, name), country, flag, command value, event, cubes. */
-export function CardFace({ deck, card, region, cubes, note }: CardFaceProps) {
+export function CardFace({ deck, card, region, cubes, note, compact = false }: CardFaceProps) {
   const { t } = useTranslation();
   const words = useGameWords();
   const style = regionStyle(region);
+  const name = (
+    <span className="card-name">
+      {words.cardName(deck, card.id)}
+      <Reconstructed status={card.status.name} />
+    </span>
+  );
   return (
-    <span className="card-face" style={{ borderColor: style.colour }}>
-      <span className="card-head">
-        <RegionTag deck={deck} region={region} />
-        <Reconstructed status={card.status.region} />
-      </span>
-      <span className="card-name">
-        {words.cardName(deck, card.id)}
-        <Reconstructed status={card.status.name} />
-      </span>
+    <span className={`card-face${compact ? ' compact' : ''}`} style={{ borderColor: style.colour }}>
+      {compact ? (
+        <span className="card-head" title={words.regionName(deck, region.id)}>
+          <span className="region-symbol" style={{ background: style.colour }} aria-hidden="true">
+            {style.symbol}
+          </span>
+          {name}
+        </span>
+      ) : (
+        <>
+          <span className="card-head">
+            <RegionTag deck={deck} region={region} />
+            <Reconstructed status={card.status.region} />
+          </span>
+          {name}
+        </>
+      )}
       <span className="card-meta">
         {card.flag ? (
           <span className="card-flag">
@@ -133,7 +149,7 @@ export function CardFace({ deck, card, region, cubes, note }: CardFaceProps) {
           </span>
         )}
       </span>
-      <EventText deck={deck} card={card} />
+      {!compact && <EventText deck={deck} card={card} />}
       {cubes && <CubeRow cubes={cubes} />}
       {note && <span className="card-note">{note}</span>}
     </span>

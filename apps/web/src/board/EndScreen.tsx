@@ -1,5 +1,6 @@
 import { type FinalScoringStep, indexDeck, type Seat, type State } from '@iron-curtain/game';
 import { useTranslation } from 'react-i18next';
+import { useBringIntoView } from '../app/motion.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { FinalScoringShow } from './FinalScoringShow.tsx';
 import { Flag } from './Flag.tsx';
@@ -68,12 +69,14 @@ function StepLine({ step }: { step: FinalScoringStep }) {
 export function EndScreen({ view, names }: { view: State; names: Record<Seat, string> }) {
   const { t } = useTranslation();
   const words = useGameWords();
+  const here = useBringIntoView<HTMLElement>();
   const result = view.result;
   if (!result) return null;
   const winnerSeat: Seat = view.sides['0'] === result.winnerSide ? '0' : '1';
   const steps = view.finalScoring ?? [];
   return (
     <section
+      ref={here}
       className="panel end-screen"
       aria-label={t('match.result')}
       data-winner={result.winnerSide}

@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { useReducedMotion } from '../app/motion.ts';
 import { Announcer } from './Announcer.tsx';
 import { Board } from './Board.tsx';
-import { choicesFor } from './choices.ts';
+import { choicesFor, noChoices } from './choices.ts';
 import { DecisionPrompt } from './DecisionPrompt.tsx';
 import { EndScreen } from './EndScreen.tsx';
 import { OwnHand, Piles } from './Hands.tsx';
@@ -36,6 +36,8 @@ export interface MatchViewProps {
   pending: boolean;
   /** The page holds a live, synced connection; without one, controls are disabled. */
   connected: boolean;
+  /** A seat is still free: the table is shown, but nobody decides anything yet. */
+  waitingForOpponent?: boolean;
   onMove: (move: MoveName, args: unknown[]) => void;
 }
 
@@ -49,10 +51,14 @@ export function MatchView({
   recent,
   pending,
   connected,
+  waitingForOpponent = false,
   onMove,
 }: MatchViewProps) {
   const { t } = useTranslation();
-  const choices = useMemo(() => choicesFor(rules, view, seat), [rules, view, seat]);
+  const choices = useMemo(
+    () => (waitingForOpponent ? noChoices() : choicesFor(rules, view, seat)),
+    [rules, view, seat, waitingForOpponent],
+  );
   const [selectedCard, setSelectedCard] = useState<CardId | null>(null);
   const [pickFrom, setPickFrom] = useState<{ target: CardId; from: CardId[] } | null>(null);
 
@@ -75,7 +81,7 @@ export function MatchView({
   }, [selectedCard, reduced]);
 
   // The tab title tells a player whose turn it is while they look elsewhere.
-  const myDecision = seat !== null && view.decision?.seat === seat;
+  const myDecision = !waitingForOpponent && seat !== null && view.decision?.seat === seat;
   useEffect(() => {
     document.title = myDecision ? t('app.yourTurnTitle') : t('app.title');
     return () => {
@@ -125,6 +131,10 @@ export function MatchView({
         <Track marker={view.marker} />
         {view.result ? (
           <EndScreen view={view} names={names} />
+        ) : waitingForOpponent ? (
+          <section className="panel prompt" aria-label={t('prompt.label')} data-waiting>
+            <p className="prompt-heading">{t('match.gameBegins')}</p>
+          </section>
         ) : (
           <DecisionPrompt
             view={view}
@@ -140,7 +150,7 @@ export function MatchView({
           />
         )}
         <RecentEntries entries={recent} deck={rules.deck} />
-        <Announcer view={view} seat={seat} recent={recent} />
+        {!waitingForOpponent && <Announcer view={view} seat={seat} recent={recent} />}
         <div className="match-main">
           <div className="match-board">
             <div ref={boardArea}>

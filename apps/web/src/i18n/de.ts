@@ -97,6 +97,8 @@ export const de: Resources = {
     result: 'Ergebnis',
     wins: '{{side}} gewinnt',
     resigned: '{{side}} hat aufgegeben.',
+    timeout: '{{side}} hat die Zeit überschritten.',
+    abandoned: '{{side}} war zu lange weg und hat die Partie verloren.',
     endedBecause: 'Die Partie ist beendet ({{reason}}).',
     closedEarly: 'Diese Partie wurde geschlossen, bevor sie begann.',
     loading: 'Der Tisch wird geladen…',
@@ -104,6 +106,9 @@ export const de: Resources = {
     noSeatTitle: 'In diesem Browser kein Platz in dieser Partie',
     noSeatText: 'Öffne den Einladungslink, den du bekommen hast, um Platz zu nehmen, oder',
     watchMatch: 'sieh der Partie zu',
+    gameBegins:
+      'Das Spiel beginnt, sobald beide Plätze besetzt sind: noch ist nichts zu entscheiden.',
+    waitingForSeat: 'Warte, bis der zweite Spieler seinen Platz einnimmt.',
     waitingOpponent: 'Warte auf deinen Gegner. Schick ihm den Einladungslink:',
     invite: 'Einladung',
     sending: 'Wird gesendet…',
@@ -124,9 +129,33 @@ export const de: Resources = {
     NOT_YOUR_DECISION: 'Du bist gerade nicht am Zug.',
     INVALID_MOVE: 'Die Regeln erlauben diesen Zug nicht.',
     STALE_STATE: 'Der Tisch hat sich inzwischen geändert: wähle erneut.',
-    RATE_LIMITED: 'Zu viele Nachrichten: warte einen Moment.',
+    RATE_LIMITED: 'Zu viele Anfragen: warte einen Moment und versuch es dann noch einmal.',
     TOO_LARGE: 'Diese Nachricht ist zu groß.',
     SERVER_ERROR: 'Der Server hatte einen Fehler: versuch es noch einmal.',
+    WAITING_FOR_OPPONENT:
+      'Dein Gegner hat seinen Platz noch nicht eingenommen: das Spiel beginnt, sobald er den Einladungslink öffnet.',
+    MATCH_OVER: 'Die Partie ist vorbei: es kann nichts mehr gespielt werden.',
+    BAD_REQUEST:
+      'Der Server konnte nicht annehmen, was diese Seite geschickt hat: prüfe das Formular und versuch es noch einmal.',
+    BAD_JSON: 'Der Server konnte nicht lesen, was diese Seite geschickt hat: lade die Seite neu.',
+    UNSUPPORTED_MEDIA_TYPE:
+      'Der Server konnte nicht lesen, was diese Seite geschickt hat: lade die Seite neu.',
+    BAD_DECK: 'Die Kartensatz-Datei enthält Fehler.',
+    UNKNOWN_DECK: 'Diesen Kartensatz gibt es auf diesem Server nicht.',
+    BAD_CREDENTIALS: 'Dieser Browser hat diesen Platz nicht mehr.',
+    BAD_INVITE: 'Dieser Einladungslink ist ungültig: lass ihn dir noch einmal schicken.',
+    NOT_FOUND: 'Diese Partie gibt es nicht.',
+    MATCH_FULL: 'Beide Plätze sind schon besetzt.',
+    NOT_FINISHED: 'Die Partie ist noch nicht vorbei.',
+    NOT_PLAYING: 'Die Partie läuft nicht.',
+    OPPONENT_CONNECTED: 'Dein Gegner ist verbunden: es gibt keinen Sieg einzufordern.',
+    GRACE_NOT_OVER: 'Dein Gegner ist noch nicht lange genug weg.',
+    BOTS_BUSY:
+      'Die Computerspieler sind alle beschäftigt: versuch es in ein paar Minuten noch einmal.',
+    STORE_UNAVAILABLE: 'Der Server erreicht seinen Speicher nicht: versuch es gleich noch einmal.',
+    HTTP: 'Der Server hat mit einem Fehler geantwortet: versuch es noch einmal.',
+    BAD_RESPONSE:
+      'Der Server hat eine Antwort geschickt, die diese Seite nicht versteht: lade die Seite neu.',
     NETWORK: 'Der Server ist nicht erreichbar. Prüfe deine Verbindung.',
     generic: 'Etwas ist schiefgegangen.',
   },
@@ -393,30 +422,30 @@ export const de: Resources = {
     goal: 'Zwei Spieler, die USA und die UdSSR, ziehen einen gemeinsamen Ideologiemarker zur eigenen Flagge. Wer seine Flagge erreicht (8 Schritte), gewinnt sofort; sonst gewinnt nach zwei Runden die Seite, zu der der Marker neigt, in der Mitte gewinnen die USA.',
     setupTitle: 'Aufbau',
     setup:
-      'Die Startkarte Europa liegt in der Mitte mit je einem Einflussmarker beider Seiten. Jeder erhält 5 verdeckte Karten; 8 weitere warten verdeckt als Reserve für Runde 2. Jede Seite hat 24 Einflussmarker.',
+      'Die Startkarte Europa liegt in der Mitte mit je einem Einflussmarker beider Seiten. Jeder erhält 5 verdeckte Karten; 8 weitere warten verdeckt als Reserve für Runde 2. Jede Seite hat 24 Einflussmarker. Der Spieler der UdSSR wählt, wer den ersten Zug macht.',
     turnTitle: 'Ein Zug',
     turn1:
-      'Spiel eine Karte aus deiner Hand neben eine Karte auf dem Tisch. Eine Karte muss an eine Karte ihrer Region grenzen, wenn eine ausliegt und daneben ein Feld frei ist.',
+      'Spiel eine Karte aus deiner Hand auf ein freies Feld waagerecht oder senkrecht neben einer Karte auf dem Tisch (diagonal zählt nicht). Grenzt ein freies Feld an eine Karte derselben Region, muss die Karte auf ein solches Feld.',
     turn2:
-      'Ist damit eine Region vollständig (alle ihre Karten liegen aus), wird sie sofort gewertet.',
+      'Ist damit eine Region vollständig (alle ihre Karten liegen aus), wird sie sofort gewertet, egal wer die Karte gelegt hat.',
     turn3:
-      'Nutze die Karte für ihr Ereignis oder zum Befehligen. Befehligst du mit einer Karte der gegnerischen Loyalität, entscheidet der Gegner zuerst, ob ihr Ereignis eintritt.',
+      'Eine Karte deiner Loyalität: nutze ihr Ereignis oder befehlige mit ihrem Wert. Eine Karte der gegnerischen Loyalität: der Gegner entscheidet zuerst, ob ihr Ereignis eintritt, dann befehligst du mit ihrem Wert; ihr Ereignis nutzt du nie selbst.',
     commandTitle: 'Befehligen',
     command:
-      'Setze so viele Einflussmarker wie der Befehligen-Wert, auf Länder neben der ausgespielten Karte oder auf Länder mit deinen Markern. Ein Land, das der Gegner dominiert, kostet 2 Marker für 1.',
+      'Setze bis zu so viele Einflussmarker wie der Befehligen-Wert, einen nach dem anderen, auf Länder mit deinen Markern oder waagerecht oder senkrecht daneben, so wie der Tisch zu Beginn des Befehligens lag: Marker, die du dabei setzt, erschließen keine neuen Länder. Die eben gespielte Karte erreichst du nur auf dieselbe Weise. Ein Land, das der Gegner dominiert, kostet 2 des Werts für 1 Marker, solange er es dominiert. Ist dein Vorrat leer, nimm eigene Marker vom Tisch zurück und setze sie neu.',
     infiltrate:
-      'Infiltrieren (nur durch Ereignisse) setzt Marker auf die Länder, die das Ereignis nennt, ohne Nachbarschaft und ohne Mehrkosten.',
+      'Infiltrieren (nur durch Ereignisse) setzt Marker auf die Länder, die das Ereignis nennt, ohne Reichweite und ohne Mehrkosten.',
     scoringTitle: 'Wertung',
     dominate:
       'Du kontrollierst ein Land mit mehr Markern als der Gegner; du dominierst es mit mindestens 2 mehr.',
     scoringText:
-      'Wird eine Region gewertet, bringt jedes kontrollierte Land 1 IP, und wer mehr Länder der Region kontrolliert als der Gegner, erhält ihren Ideologiebonus.',
+      'Wird eine Region gewertet, bringt jedes ihrer Länder, das du kontrollierst, 1 IP, und wer mehr ihrer Länder kontrolliert als der Gegner, erhält ihren Ideologiebonus. Der Marker bewegt sich um den Unterschied der beiden Summen.',
     roundsTitle: 'Runden und Nachwirkung',
     rounds:
-      'Jede Runde hat 8 Züge. Am Ende von Runde 1 legt jeder eine Karte verdeckt beiseite: die Nachwirkung. Runde 2 verteilt die Reserve, je 4 Karten.',
+      'Jede Runde hat 8 Züge, 4 pro Spieler, abwechselnd. Am Ende von Runde 1 legt jeder die Karte, die ihm bleibt, verdeckt auf die Nachwirkung. Runde 2 verteilt die Reserve, je 4 Karten; wer weiter von seiner Flagge entfernt ist (bei Gleichstand die UdSSR), wählt, wer anfängt.',
     finalTitle: 'Schlusswertung',
     final:
-      'Deckt die Nachwirkung auf: die Seite, deren Loyalitätskarten mehr ergeben, erhält die Differenz (die deutsche Ausgabe ohne Obergrenze, die anderen höchstens 3 IP). Dann wird jede Region der Reihe nach noch einmal gewertet. Nach jedem Schritt wird der Marker geprüft.',
+      'Deckt die Nachwirkung auf: Karten mit US-Loyalität zählen für die USA, Karten mit UdSSR-Loyalität für die UdSSR, egal wer sie beiseitegelegt hat; die höhere Summe erhält die Differenz (die deutsche Ausgabe ohne Obergrenze, die anderen höchstens 3 IP). Dann wird jede Region noch einmal gewertet: Europa, Naher Osten, Asien, Afrika, Südamerika, Mittelamerika. Wird bei einem Schritt eine Flagge erreicht, endet das Spiel sofort.',
     cardsTitle: 'Die Karten dieses Kartensatzes',
     cardHeader: 'Land',
     regionHeader: 'Region',
@@ -426,6 +455,14 @@ export const de: Resources = {
     regionsTitle: 'Regionen: Anzahl der Karten und Bonus',
     sizeHeader: 'Anzahl',
     bonusHeader: 'Ideologiebonus',
+    commandExampleTitle: 'Beispiel: wohin Befehligen Marker setzen darf',
+    commandExample:
+      'Die UdSSR hat eben {{card}} gespielt und befehligt damit. Hervorgehoben sind die Länder, auf die sie laut Regel-Engine setzen darf: {{cards}}. {{card}} gehört nicht dazu: weder darauf noch daneben liegt ein Marker der UdSSR. {{costly}} kostet 2 pro Marker: die USA dominieren es.',
+    scoringExampleTitle: 'Beispiel: eine Region wird gewertet',
+    scoringExample:
+      'Die Region {{region}} ist vollständig (Ideologiebonus {{bonus}}). Die Regel-Engine wertet sie:',
+    markerMoves: 'Der Marker rückt {{steps}} in Richtung {{side}}.',
+    markerStays: 'Der Marker bleibt stehen.',
     tutorialLink: 'Einführung ausprobieren',
   },
   tutorial: {
@@ -445,7 +482,9 @@ export const de: Resources = {
     hint_moveCard: 'Das Ereignis bewegt eine Karte: wähle ihr Ziel oder lass sie liegen.',
     hint_wait: 'Die UdSSR überlegt…',
     hint_over:
-      'Das Spiel ist vorbei. Sieh dir unten die Schlusswertung an und starte dann eine echte Partie.',
+      'Das Spiel ist vorbei. Sieh dir die Schlusswertung an und starte dann eine echte Partie.',
+    you: 'Du',
+    computer: 'Der Computer',
     restart: 'Neu beginnen',
   },
 };

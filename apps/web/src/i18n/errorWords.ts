@@ -1,15 +1,24 @@
 import type { TFunction } from 'i18next';
+import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/** Codes the page itself raises when no answer of the server arrives or makes sense. */
+export const clientErrorCodes = ['NETWORK', 'HTTP', 'BAD_RESPONSE'] as const;
 
 /**
- * A message from the server in the reader's language. The server writes English details: English
- * readers get them as they are, the others the translated text of the error's code.
+ * An error as a sentence in the reader's language: the text of its code (the protocol's
+ * `errorCodes` and the page's own). The server's message is English detail for logs and is
+ * never shown; an error without a known code reads "Something went wrong".
  */
-export function errorWords(
-  t: TFunction,
-  language: string,
-  error: { code?: string; message: string },
-) {
-  if (language === 'en') return error.message;
-  const key = `errors.${error.code}`;
-  return error.code && t(key) !== key ? t(key) : t('errors.generic');
+export function errorWords(t: TFunction, error: unknown): string {
+  const code =
+    typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+  const key = `errors.${code}`;
+  return code && t(key) !== key ? t(key) : t('errors.generic');
+}
+
+/** errorWords in the current language, for components. */
+export function useErrorWords(): (error: unknown) => string {
+  const { t } = useTranslation();
+  return useCallback((error: unknown) => errorWords(t, error), [t]);
 }

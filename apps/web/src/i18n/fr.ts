@@ -98,6 +98,8 @@ export const fr: Resources = {
     result: 'Résultat',
     wins: '{{side}} gagne',
     resigned: '{{side}} a abandonné.',
+    timeout: "{{side}} n'a plus de temps.",
+    abandoned: "{{side}} s'est absenté trop longtemps et perd la partie.",
     endedBecause: 'La partie est terminée ({{reason}}).',
     closedEarly: 'Cette partie a été fermée avant de commencer.',
     loading: 'Chargement de la table…',
@@ -105,6 +107,9 @@ export const fr: Resources = {
     noSeatTitle: 'Aucune place dans cette partie sur ce navigateur',
     noSeatText: "Ouvrez le lien d'invitation reçu pour prendre place, ou",
     watchMatch: 'regardez la partie',
+    gameBegins:
+      "La partie commence dès que les deux places sont prises : rien à décider pour l'instant.",
+    waitingForSeat: 'En attente du second joueur.',
     waitingOpponent: "En attente de votre adversaire. Envoyez-lui le lien d'invitation :",
     invite: 'Invitation',
     sending: 'Envoi…',
@@ -125,9 +130,32 @@ export const fr: Resources = {
     NOT_YOUR_DECISION: "Ce n'est pas à vous de décider.",
     INVALID_MOVE: "Les règles n'autorisent pas ce coup.",
     STALE_STATE: 'La table a changé entre-temps : choisissez à nouveau.',
-    RATE_LIMITED: 'Trop de messages : patientez un instant.',
+    RATE_LIMITED: 'Trop de requêtes : patientez un instant puis réessayez.',
     TOO_LARGE: 'Ce message est trop grand.',
     SERVER_ERROR: 'Le serveur a échoué : réessayez.',
+    WAITING_FOR_OPPONENT:
+      "Votre adversaire n'a pas encore pris sa place : la partie commence quand il ouvre le lien d'invitation.",
+    MATCH_OVER: 'La partie est terminée : plus rien ne peut être joué.',
+    BAD_REQUEST:
+      "Le serveur n'a pas pu accepter ce que la page a envoyé : vérifiez le formulaire et réessayez.",
+    BAD_JSON: "Le serveur n'a pas pu lire ce que la page a envoyé : rechargez la page.",
+    UNSUPPORTED_MEDIA_TYPE:
+      "Le serveur n'a pas pu lire ce que la page a envoyé : rechargez la page.",
+    BAD_DECK: 'Le fichier de paquet contient des erreurs.',
+    UNKNOWN_DECK: "Ce paquet n'est pas sur ce serveur.",
+    BAD_CREDENTIALS: "Ce navigateur n'occupe plus cette place.",
+    BAD_INVITE: "Ce lien d'invitation n'est pas valide : redemandez le lien.",
+    NOT_FOUND: "Cette partie n'existe pas.",
+    MATCH_FULL: 'Les deux places sont déjà prises.',
+    NOT_FINISHED: "La partie n'est pas encore finie.",
+    NOT_PLAYING: "La partie n'est pas en cours.",
+    OPPONENT_CONNECTED: "Votre adversaire est connecté : il n'y a pas de victoire à réclamer.",
+    GRACE_NOT_OVER: "Votre adversaire n'est pas encore absent depuis assez longtemps.",
+    BOTS_BUSY: "Les joueurs de l'ordinateur sont tous occupés : réessayez dans quelques minutes.",
+    STORE_UNAVAILABLE: "Le serveur n'atteint pas son stockage : réessayez dans un instant.",
+    HTTP: 'Le serveur a répondu par une erreur : réessayez.',
+    BAD_RESPONSE:
+      'Le serveur a envoyé une réponse que cette page ne comprend pas : rechargez la page.',
     NETWORK: 'Le serveur est injoignable. Vérifiez votre connexion.',
     generic: "Quelque chose s'est mal passé.",
   },
@@ -397,30 +425,30 @@ export const fr: Resources = {
     goal: "Deux joueurs, les USA et l'URSS, tirent un marqueur d'idéologie commun vers leur drapeau. Atteindre son drapeau (8 cases) fait gagner aussitôt ; sinon, après deux manches, gagne le camp vers lequel penche le marqueur, et au centre les USA gagnent.",
     setupTitle: 'Mise en place',
     setup:
-      "La carte de départ Europe est au milieu avec un cube de chaque camp. Chaque joueur reçoit 5 cartes cachées ; 8 autres attendent face cachée pour la manche 2. Chaque camp a 24 cubes d'influence.",
+      "La carte de départ Europe est au milieu avec un cube de chaque camp. Chaque joueur reçoit 5 cartes cachées ; 8 autres attendent face cachée pour la manche 2. Chaque camp a 24 cubes d'influence. Le joueur de l'URSS choisit qui joue le premier tour.",
     turnTitle: 'Un tour',
     turn1:
-      "Jouez une carte de votre main à côté d'une carte de la table. Une carte doit toucher une carte de sa région s'il y en a une sur la table avec une case libre à côté.",
+      "Jouez une carte de votre main sur une case libre orthogonalement voisine d'une carte de la table (la diagonale ne compte pas). Si une case libre touche une carte de la même région, la carte doit aller sur une telle case.",
     turn2:
-      'Si cela complète une région (toutes ses cartes sur la table), elle est décomptée aussitôt.',
+      'Si cela complète une région (toutes ses cartes sur la table), elle est décomptée aussitôt, quel que soit le joueur qui a posé la carte.',
     turn3:
-      "Utilisez la carte pour son événement ou sa valeur de commandement. Commander avec une carte au drapeau adverse laisse l'adversaire décider d'abord si son événement a lieu.",
+      "Une carte à votre drapeau : utilisez son événement ou commandez avec sa valeur. Une carte au drapeau adverse : l'adversaire décide d'abord si son événement a lieu, puis vous commandez avec sa valeur ; vous n'utilisez jamais cet événement vous-même.",
     commandTitle: 'Commandement',
     command:
-      "Placez autant de cubes que la valeur de commandement, sur les cartes voisines de la carte jouée ou portant déjà vos cubes. Une carte que l'adversaire contrôle coûte 2 cubes pour 1.",
+      "Placez jusqu'à la valeur de commandement en cubes, un à la fois, sur les cartes qui portent vos cubes ou leur sont orthogonalement voisines, telles que la table était au début du commandement : les cubes placés pendant celui-ci n'ouvrent aucune nouvelle carte. La carte que vous venez de jouer n'est atteignable que de la même façon. Une carte que l'adversaire contrôle coûte 2 de la valeur pour 1 cube tant que le contrôle dure. Si votre réserve est vide, reprenez vos propres cubes sur la table pour les placer.",
     infiltrate:
-      "L'infiltration (seulement par les événements) place des cubes sur les cartes que nomme l'événement, sans voisinage ni surcoût.",
+      "L'infiltration (seulement par les événements) place des cubes sur les cartes que nomme l'événement, sans condition de portée ni surcoût.",
     scoringTitle: 'Décompte',
     dominate:
       "Vous dominez une carte avec plus de cubes que l'adversaire ; vous la contrôlez avec au moins 2 de plus.",
     scoringText:
-      "Quand une région est décomptée, chaque carte dominée rapporte 1 PI, et dominer plus de cartes de la région que l'adversaire rapporte son bonus.",
+      "Quand une région est décomptée, chacune de ses cartes que vous dominez rapporte 1 PI, et dominer plus de ses cartes que l'adversaire rapporte son bonus. Le marqueur avance de la différence des deux totaux.",
     roundsTitle: 'Manches et conséquences',
     rounds:
-      'Chaque manche compte 8 cartes jouées. À la fin de la manche 1, chaque joueur met une carte de côté face cachée : les conséquences. La manche 2 distribue la pioche, 4 cartes chacun.',
+      "Chaque manche compte 8 cartes jouées, 4 par joueur, à tour de rôle. À la fin de la manche 1, chaque joueur pose la carte qui lui reste face cachée sur la pile des conséquences. La manche 2 distribue la pioche, 4 cartes chacun ; le joueur dont le drapeau est le plus loin du marqueur (l'URSS en cas d'égalité) choisit qui commence.",
     finalTitle: 'Décompte final',
     final:
-      "Révélez les conséquences : le camp dont les cartes à son drapeau totalisent le plus gagne la différence (au plus 3 PI dans les éditions anglaise, polonaise et française). Puis chaque région est décomptée une fois de plus, dans l'ordre. Le marqueur est vérifié après chaque étape.",
+      "Révélez les conséquences : les cartes au drapeau américain comptent pour les USA, celles au drapeau soviétique pour l'URSS, quel que soit le joueur qui les a mises de côté ; la somme la plus haute gagne la différence (au plus 3 PI dans les éditions anglaise, polonaise et française). Puis chaque région est décomptée une fois de plus : Europe, Moyen-Orient, Asie, Afrique, Amérique du Sud, Amérique centrale. Un drapeau atteint à n'importe quelle étape termine aussitôt la partie.",
     cardsTitle: 'Les cartes de ce paquet',
     cardHeader: 'Carte',
     regionHeader: 'Région',
@@ -430,6 +458,14 @@ export const fr: Resources = {
     regionsTitle: 'Régions : taille et bonus',
     sizeHeader: 'Taille',
     bonusHeader: 'Bonus',
+    commandExampleTitle: 'Exemple : où un commandement peut placer',
+    commandExample:
+      "L'URSS vient de jouer {{card}} et commande avec. Les cartes en surbrillance sont celles où le moteur de règles la laisse placer : {{cards}}. {{card}} n'en fait pas partie : aucun cube soviétique n'est dessus ni à côté. {{costly}} coûte 2 par cube : les USA la contrôlent.",
+    scoringExampleTitle: 'Exemple : une région est décomptée',
+    scoringExample:
+      'La région {{region}} est complète (bonus {{bonus}}). Le moteur de règles la décompte :',
+    markerMoves: 'Le marqueur avance de {{steps}} vers {{side}}.',
+    markerStays: 'Le marqueur ne bouge pas.',
     tutorialLink: 'Essayer le didacticiel',
   },
   tutorial: {
@@ -449,8 +485,9 @@ export const fr: Resources = {
     hint_removeCubes: 'Retirez les cubes adverses des cartes en surbrillance.',
     hint_moveCard: "L'événement déplace une carte : choisissez où elle va, ou laissez-la.",
     hint_wait: "L'URSS réfléchit…",
-    hint_over:
-      'La partie est finie. Lisez le décompte final ci-dessous, puis lancez une vraie partie.',
+    hint_over: 'La partie est finie. Lisez le décompte final, puis lancez une vraie partie.',
+    you: 'Vous',
+    computer: 'L’ordinateur',
     restart: 'Recommencer',
   },
 };

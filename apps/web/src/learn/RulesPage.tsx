@@ -5,15 +5,17 @@ import { paths } from '../app/routes.ts';
 import { Reconstructed, RegionTag } from '../board/CardFace.tsx';
 import { Flag } from '../board/Flag.tsx';
 import { useGameWords } from '../i18n/gameWords.ts';
+import { CommandReachExample, RegionScoringExample } from './RuleExamples.tsx';
 
+/** Each section's title, paragraphs, and an example drawn by the engine where one helps. */
 const SECTIONS = [
-  ['goalTitle', ['goal']],
-  ['setupTitle', ['setup']],
-  ['turnTitle', ['turn1', 'turn2', 'turn3']],
-  ['commandTitle', ['command', 'infiltrate']],
-  ['scoringTitle', ['dominate', 'scoringText']],
-  ['roundsTitle', ['rounds']],
-  ['finalTitle', ['final']],
+  ['goalTitle', ['goal'], null],
+  ['setupTitle', ['setup'], null],
+  ['turnTitle', ['turn1', 'turn2', 'turn3'], null],
+  ['commandTitle', ['command', 'infiltrate'], CommandReachExample],
+  ['scoringTitle', ['dominate', 'scoringText'], RegionScoringExample],
+  ['roundsTitle', ['rounds'], null],
+  ['finalTitle', ['final'], null],
 ] as const;
 
 /** The rules in our own words, and the default deck with every reconstructed field marked. */
@@ -31,12 +33,13 @@ export function RulesPage() {
         <h2 id="rules-deck">{t('rules.reconstructedTitle')}</h2>
         <p>{t('rules.reconstructedText')}</p>
       </section>
-      {SECTIONS.map(([title, paragraphs]) => (
+      {SECTIONS.map(([title, paragraphs, Example]) => (
         <section key={title} className="panel" aria-labelledby={`rules-${title}`}>
           <h2 id={`rules-${title}`}>{t(`rules.${title}`)}</h2>
           {paragraphs.map((p) => (
             <p key={p}>{t(`rules.${p}`)}</p>
           ))}
+          {Example && <Example />}
         </section>
       ))}
       <section className="panel" aria-labelledby="rules-regions">

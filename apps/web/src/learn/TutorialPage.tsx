@@ -92,7 +92,9 @@ export function TutorialPage() {
         rules={match.rules}
         view={view}
         seat={LEARNER}
-        names={{ '0': t('sides.US'), '1': t('sides.USSR') }}
+        names={
+          { [LEARNER]: t('tutorial.you'), [BOT]: t('tutorial.computer') } as Record<Seat, string>
+        }
         log={log}
         recent={log.slice(recentFrom)}
         pending={false}

@@ -13,9 +13,10 @@ import { ClockChoice, clockFromForm } from '../features/clock/ClockChoice.tsx';
 import { FeatureLinks } from '../features/FeatureLinks.tsx';
 import { BotDemo } from '../features/opponent/BotDemo.tsx';
 import { OpponentChoice, opponentFromForm } from '../features/opponent/OpponentChoice.tsx';
+import { errorWords } from '../i18n/errorWords.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { saveSeat } from '../match/seatStore.ts';
-import { errorMessage, lobby } from './api.ts';
+import { lobby } from './api.ts';
 
 const absolute = (path: string) => new URL(path, window.location.origin).href;
 
@@ -68,7 +69,7 @@ function CreateMatchForm({ onCreated }: { onCreated: (created: CreateMatchRespon
       if (request.opponent !== 'human') navigate(paths.match(created.matchID));
       else onCreated(created);
     } catch (e) {
-      setError(errorMessage(e));
+      setError(errorWords(t, e));
     } finally {
       setBusy(false);
     }
@@ -180,9 +181,9 @@ function LiveMatches() {
       setMatches([...playing.matches, ...waiting.matches]);
       setError(null);
     } catch (e) {
-      setError(errorMessage(e));
+      setError(errorWords(t, e));
     }
-  }, []);
+  }, [t]);
   useEffect(() => {
     void load();
   }, [load]);

@@ -3,9 +3,10 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, navigate } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
+import { errorWords } from '../i18n/errorWords.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { loadSeat, saveSeat } from '../match/seatStore.ts';
-import { errorMessage, lobby } from './api.ts';
+import { lobby } from './api.ts';
 
 /** The invite page: a name, then the free seat. */
 export function JoinPage({ matchID, invite }: { matchID: string; invite: string | null }) {
@@ -17,8 +18,8 @@ export function JoinPage({ matchID, invite }: { matchID: string; invite: string 
   const held = loadSeat(matchID);
 
   useEffect(() => {
-    lobby.getMatch(matchID).then(setInfo, (e: unknown) => setError(errorMessage(e)));
-  }, [matchID]);
+    lobby.getMatch(matchID).then(setInfo, (e: unknown) => setError(errorWords(t, e)));
+  }, [matchID, t]);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -35,7 +36,7 @@ export function JoinPage({ matchID, invite }: { matchID: string; invite: string 
       saveSeat(grant, { name });
       navigate(paths.match(matchID), { replace: true });
     } catch (e) {
-      setError(errorMessage(e));
+      setError(errorWords(t, e));
       setBusy(false);
     }
   };

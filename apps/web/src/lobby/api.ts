@@ -87,6 +87,3 @@ export const lobby = {
       status ? `${lobbyPaths.matches}?status=${status}` : lobbyPaths.matches,
     ),
 };
-
-export const errorMessage = (error: unknown): string =>
-  error instanceof Error ? error.message : 'Something went wrong.';

@@ -1,7 +1,8 @@
 import type { Seat } from '@iron-curtain/game';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage, lobby } from '../lobby/api.ts';
+import { errorWords } from '../i18n/errorWords.ts';
+import { lobby } from '../lobby/api.ts';
 
 interface LeaveMatchProps {
   matchID: string;
@@ -26,7 +27,7 @@ export function LeaveMatch({ matchID, seat, credentials, playing }: LeaveMatchPr
       await lobby.leaveMatch(matchID, { seat, credentials });
       setConfirming(false);
     } catch (e) {
-      setError(errorMessage(e));
+      setError(errorWords(t, e));
     } finally {
       setBusy(false);
     }

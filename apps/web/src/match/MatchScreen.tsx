@@ -1,6 +1,8 @@
 import type { MoveName, Seat } from '@iron-curtain/game';
+import type { Presence } from '@iron-curtain/protocol';
 import { type ReactNode, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useBringIntoView } from '../app/motion.ts';
 import { Link } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
 import { MatchView } from '../board/MatchView.tsx';
@@ -40,8 +42,7 @@ export function MatchScreen({
   }, [client]);
   const game = useSyncExternalStore(client.subscribe, client.getSnapshot);
   const { view, presence } = game;
-  const { t, i18n } = useTranslation();
-  const words = useGameWords();
+  const { t } = useTranslation();
 
   const names: Record<Seat, string> = {
     '0': presence?.players['0'].name ?? t('match.waitingForPlayer'),
@@ -50,13 +51,17 @@ export function MatchScreen({
   const ended = presence?.status === 'finished' || Boolean(view?.result);
   const opponentMissing =
     seat !== null && presence !== null && presence.players[seat === '0' ? '1' : '0'].name === null;
+  const seatFree =
+    presence !== null &&
+    (presence.players['0'].name === null || presence.players['1'].name === null);
+  const waiting = seatFree && !ended;
 
   if (game.fatal) {
     return (
       <main className="page match-page">
         <section className="panel refusal" role="alert">
           <h2>{t('match.cannotOpen')}</h2>
-          <p>{errorWords(t, i18n.language, game.fatal)}</p>
+          <p>{errorWords(t, game.fatal)}</p>
           <p>
             <Link to={paths.home()}>{t('match.backHome')}</Link>
             {seat !== null && (
@@ -85,36 +90,21 @@ export function MatchScreen({
         sides={view?.sides ?? null}
         seat={seat}
       />
+      {waiting &&
+        ((opponentMissing && waitingNote) || (
+          <section className="panel waiting" aria-label={t('match.invite')}>
+            <p className="waiting-title">{t('match.waitingForSeat')}</p>
+          </section>
+        ))}
       {game.refusal && (
         <div className="refusal-banner" role="alert" data-refusal={game.refusal.code}>
-          <span>{errorWords(t, i18n.language, game.refusal)}</span>
+          <span>{errorWords(t, game.refusal)}</span>
           <button type="button" onClick={() => client.dismissRefusal()}>
             {t('match.dismiss')}
           </button>
         </div>
       )}
-      {ended && !view?.result && (
-        <section
-          className="panel end-screen"
-          aria-label={t('match.result')}
-          data-winner={presence?.result?.winnerSide ?? 'none'}
-        >
-          {presence?.result ? (
-            <>
-              <h2>{t('match.wins', { side: words.TheSide(presence.result.winnerSide) })}</h2>
-              <p>
-                {presence.result.reason === 'resigned'
-                  ? t('match.resigned', {
-                      side: words.TheSide(presence.result.winnerSide === 'US' ? 'USSR' : 'US'),
-                    })
-                  : t('match.endedBecause', { reason: presence.result.reason })}
-              </p>
-            </>
-          ) : (
-            <h2>{t('match.closedEarly')}</h2>
-          )}
-        </section>
-      )}
+      {ended && !view?.result && <EarlyEnd result={presence?.result ?? null} />}
       <MatchExtras
         matchID={matchID}
         seat={seat}
@@ -126,7 +116,6 @@ export function MatchScreen({
         names={names}
         deck={game.rules?.deck ?? null}
       />
-      {opponentMissing && !ended && waitingNote}
       {view && game.rules ? (
         <MatchView
           rules={game.rules}
@@ -137,6 +126,7 @@ export function MatchScreen({
           recent={game.recent}
           pending={game.pending}
           connected={game.connection === 'online' && game.synced}
+          waitingForOpponent={waiting}
           onMove={(move: MoveName, args: unknown[]) => void client.makeMove(move, args)}
         />
       ) : (
@@ -151,5 +141,35 @@ export function MatchScreen({
         />
       )}
     </main>
+  );
+}
+
+/** A match that ended without a game result (resigned, out of time, abandoned, closed). */
+function EarlyEnd({ result }: { result: NonNullable<Presence['result']> | null }) {
+  const { t } = useTranslation();
+  const words = useGameWords();
+  const here = useBringIntoView<HTMLElement>();
+  return (
+    <section
+      ref={here}
+      className="panel end-screen"
+      aria-label={t('match.result')}
+      data-winner={result?.winnerSide ?? 'none'}
+    >
+      {result ? (
+        <>
+          <h2>{t('match.wins', { side: words.TheSide(result.winnerSide) })}</h2>
+          <p>
+            {['resigned', 'timeout', 'abandoned'].includes(result.reason)
+              ? t(`match.${result.reason}`, {
+                  side: words.TheSide(result.winnerSide === 'US' ? 'USSR' : 'US'),
+                })
+              : t('match.endedBecause', { reason: result.reason })}
+          </p>
+        </>
+      ) : (
+        <h2>{t('match.closedEarly')}</h2>
+      )}
+    </section>
   );
 }

@@ -23,7 +23,7 @@ export function PlayPage({ matchID }: { matchID: string }) {
   }
   const waitingNote = held.links && (
     <section className="panel waiting" aria-label={t('match.invite')}>
-      <p>{t('match.waitingOpponent')}</p>
+      <p className="waiting-title">{t('match.waitingOpponent')}</p>
       <CopyLink label={t('home.inviteLink')} url={held.links.invite} />
       <CopyLink label={t('home.spectatorLink')} url={held.links.spectate} />
     </section>

@@ -1,7 +1,8 @@
 import type { Seat } from '@iron-curtain/game';
 import type { ClockState, Presence } from '@iron-curtain/protocol';
 import { useState } from 'react';
-import { FeatureError, featureApi } from '../api.ts';
+import { useErrorWords } from '../../i18n/errorWords.ts';
+import { featureApi } from '../api.ts';
 import { timeLeft } from '../clock/MatchClock.tsx';
 import { useFeatureTranslation } from '../i18n/features.ts';
 import { useNow } from '../useNow.ts';
@@ -32,6 +33,7 @@ export function ClaimWin({
   clockAt,
 }: ClaimWinProps) {
   const { t } = useFeatureTranslation();
+  const errorText = useErrorWords();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const opponent: Seat = seat === '0' ? '1' : '0';
@@ -52,11 +54,7 @@ export function ClaimWin({
     try {
       await featureApi.claimWin(matchID, { seat, credentials });
     } catch (e) {
-      setError(
-        e instanceof FeatureError && e.code !== 'NETWORK'
-          ? t('errors.server', { message: e.message })
-          : t('errors.network'),
-      );
+      setError(errorText(e));
     } finally {
       setBusy(false);
     }

@@ -2,6 +2,7 @@ import '../features.css';
 import { DeckError, loadDeck } from '@iron-curtain/game';
 import { type DeckList, MAX_DECK_BYTES } from '@iron-curtain/protocol';
 import { useCallback, useEffect, useState } from 'react';
+import { useErrorWords } from '../../i18n/errorWords.ts';
 import { FeatureError, type FieldIssue, featureApi } from '../api.ts';
 import { useFeatureTranslation } from '../i18n/features.ts';
 
@@ -30,6 +31,7 @@ export function checkDeckText(text: string): { json: unknown } | { problem: Outc
 /** An owner of the printed game uploads a corrected deck file; it is then offered at match creation. */
 export function DeckUploadPage() {
   const { t } = useFeatureTranslation();
+  const errorText = useErrorWords();
   const [decks, setDecks] = useState<DeckList['decks']>([]);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [busy, setBusy] = useState(false);
@@ -71,10 +73,7 @@ export function DeckUploadPage() {
           ? { kind: 'issues', issues: e.issues }
           : {
               kind: 'message',
-              message:
-                e instanceof FeatureError && e.code !== 'NETWORK'
-                  ? t('errors.server', { message: e.message })
-                  : t('errors.network'),
+              message: errorText(e),
             },
       );
     } finally {

@@ -87,8 +87,4 @@ export const de: FeatureResources = {
     known: 'Kartensätze auf diesem Server',
     link: 'Kartensatz hochladen',
   },
-  errors: {
-    network: 'Der Server ist nicht erreichbar. Prüfe deine Verbindung.',
-    server: 'Der Server antwortete: {{message}}',
-  },
 };

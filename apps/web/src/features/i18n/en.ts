@@ -94,10 +94,6 @@ export const en = {
     known: 'Decks on this server',
     link: 'Upload a deck',
   },
-  errors: {
-    network: 'The server cannot be reached. Check your connection.',
-    server: 'The server answered: {{message}}',
-  },
 } satisfies FeatureTexts;
 
 export type FeatureResources = typeof en;

@@ -87,8 +87,4 @@ export const fr: FeatureResources = {
     known: 'Paquets de ce serveur',
     link: 'Envoyer un paquet',
   },
-  errors: {
-    network: 'Le serveur est injoignable. Vérifiez votre connexion.',
-    server: 'Le serveur a répondu : {{message}}',
-  },
 };

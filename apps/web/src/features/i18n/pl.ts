@@ -87,8 +87,4 @@ export const pl: FeatureResources = {
     known: 'Talie na tym serwerze',
     link: 'Wgraj talię',
   },
-  errors: {
-    network: 'Nie można połączyć się z serwerem. Sprawdź połączenie.',
-    server: 'Serwer odpowiedział: {{message}}',
-  },
 };

@@ -1,12 +1,14 @@
 import { useState } from 'react';
 import { navigate } from '../../app/router.tsx';
 import { paths } from '../../app/routes.ts';
+import { useErrorWords } from '../../i18n/errorWords.ts';
 import { FeatureError, featureApi } from '../api.ts';
 import { useFeatureTranslation } from '../i18n/features.ts';
 
 /** Starts a match between two computer players and opens it for watching. */
 export function BotDemo() {
   const { t } = useFeatureTranslation();
+  const errorText = useErrorWords();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const start = async () => {
@@ -16,7 +18,7 @@ export function BotDemo() {
       const created = await featureApi.botDemo({ levels: { US: 'hard', USSR: 'hard' } });
       navigate(paths.watch(created.matchID));
     } catch (e) {
-      setError(e instanceof FeatureError && e.message ? e.message : t('demo.failed'));
+      setError(e instanceof FeatureError ? errorText(e) : t('demo.failed'));
       setBusy(false);
     }
   };

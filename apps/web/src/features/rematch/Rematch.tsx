@@ -3,8 +3,9 @@ import type { Presence, SeatGrant } from '@iron-curtain/protocol';
 import { useEffect, useState } from 'react';
 import { Link, navigate } from '../../app/router.tsx';
 import { paths } from '../../app/routes.ts';
+import { useErrorWords } from '../../i18n/errorWords.ts';
 import { saveSeat } from '../../match/seatStore.ts';
-import { FeatureError, featureApi } from '../api.ts';
+import { featureApi } from '../api.ts';
 import { useFeatureTranslation } from '../i18n/features.ts';
 
 const swapped = (side: Side): Side => (side === 'US' ? 'USSR' : 'US');
@@ -24,6 +25,7 @@ export interface RematchOfferProps {
  */
 export function RematchOffer({ matchID, seat, credentials, side, presence }: RematchOfferProps) {
   const { t } = useFeatureTranslation();
+  const errorText = useErrorWords();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const rematch = presence.rematch ?? { offers: [], matchID: null };
@@ -46,11 +48,7 @@ export function RematchOffer({ matchID, seat, credentials, side, presence }: Rem
         navigate(paths.match(answer.seat.matchID));
       }
     } catch (e) {
-      setError(
-        e instanceof FeatureError && e.code !== 'NETWORK'
-          ? t('errors.server', { message: e.message })
-          : t('errors.network'),
-      );
+      setError(errorText(e));
     } finally {
       setBusy(false);
     }

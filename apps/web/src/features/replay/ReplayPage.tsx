@@ -2,7 +2,8 @@ import { type MatchRecord, matchRecordSchema } from '@iron-curtain/game';
 import { useEffect, useState } from 'react';
 import { Link } from '../../app/router.tsx';
 import { paths } from '../../app/routes.ts';
-import { FeatureError, featureApi } from '../api.ts';
+import { useErrorWords } from '../../i18n/errorWords.ts';
+import { featureApi } from '../api.ts';
 import { useFeatureTranslation } from '../i18n/features.ts';
 import { ReplayViewer } from './ReplayViewer.tsx';
 
@@ -20,6 +21,7 @@ export function ExportRecord({ record, matchID }: { record: MatchRecord; matchID
 /** The replay of a finished match of this server, from its stored move log. */
 export function ReplayPage({ matchID }: { matchID: string }) {
   const { t } = useFeatureTranslation();
+  const errorText = useErrorWords();
   const [record, setRecord] = useState<MatchRecord | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -33,17 +35,13 @@ export function ReplayPage({ matchID }: { matchID: string }) {
       },
       (e: unknown) => {
         if (!live) return;
-        setError(
-          e instanceof FeatureError && e.code !== 'NETWORK'
-            ? t('errors.server', { message: e.message })
-            : t('errors.network'),
-        );
+        setError(errorText(e));
       },
     );
     return () => {
       live = false;
     };
-  }, [matchID, t]);
+  }, [matchID, errorText]);
   return (
     <main className="page replay-page">
       <header className="panel">

@@ -8,6 +8,7 @@ import {
   type Seat,
 } from '@iron-curtain/game';
 import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { MatchView } from '../../board/MatchView.tsx';
 import { useFeatureTranslation } from '../i18n/features.ts';
 
@@ -26,14 +27,9 @@ export function stepsOf(record: MatchRecord): { steps: ReplayStep[]; error: stri
 const noMove = () => undefined;
 
 /** A record played back move by move through the engine, with the table as a spectator sees it. */
-export function ReplayViewer({
-  record,
-  names,
-}: {
-  record: MatchRecord;
-  names?: Record<Seat, string>;
-}) {
+export function ReplayViewer({ record }: { record: MatchRecord }) {
   const { t } = useFeatureTranslation();
+  const { t: tMain } = useTranslation();
   const { steps, error } = useMemo(() => stepsOf(record), [record]);
   const [at, setAt] = useState(0);
   const last = steps.length - 1;
@@ -50,8 +46,12 @@ export function ReplayViewer({
     );
   }
   if (!step) return null;
+  // Records saved before names were recorded name the players by their side.
   const sides = record.setupData.sides;
-  const shown = names ?? { '0': sides['0'], '1': sides['1'] };
+  const shown: Record<Seat, string> = record.names ?? {
+    '0': tMain(`hotseat.default${sides['0']}`),
+    '1': tMain(`hotseat.default${sides['1']}`),
+  };
   const go = (index: number) => setAt(Math.max(0, Math.min(last, index)));
   return (
     <div className="replay" data-replay-step={at}>
