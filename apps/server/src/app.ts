@@ -4,6 +4,7 @@ import compress from 'koa-compress';
 import { BotSeats } from './bots/bot-seats.ts';
 import type { Config } from './config.ts';
 import { MatchEngine } from './engine.ts';
+import { errorAnswers } from './error-answers.ts';
 import { type Fanout, localFanout } from './fanout.ts';
 import { GameService } from './game-service.ts';
 import { lobbyWriteLimit } from './lobby-rate-limit.ts';
@@ -11,7 +12,7 @@ import { lobbyRouter } from './lobby-routes.ts';
 import type { Logger } from './logger.ts';
 import { MatchQueues } from './match-queue.ts';
 import { matchRouter } from './match-routes.ts';
-import { Lobby, LobbyError } from './matches.ts';
+import { Lobby } from './matches.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { PresenceBook } from './presence.ts';
 import { Referee } from './referee.ts';
@@ -92,27 +93,7 @@ export function createApp(
   const koa = new Koa({ proxy: config.TRUST_PROXY, maxIpsCount: 1 });
   // The web client's script is a third of its size compressed: what a phone waits for first.
   koa.use(compress());
-  koa.use(async (ctx, next) => {
-    try {
-      await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
-        throw new LobbyError(404, 'NOT_FOUND', `no route for ${ctx.method} ${ctx.path}`);
-      }
-    } catch (error) {
-      const known = error instanceof LobbyError;
-      if (!known) logger.error({ err: error, path: ctx.path }, 'lobby failure');
-      ctx.status = known ? error.status : 500;
-      ctx.body = {
-        error: known
-          ? {
-              code: error.code,
-              message: error.message,
-              ...(error.issues ? { issues: error.issues } : {}),
-            }
-          : { code: 'SERVER_ERROR', message: 'the server failed; try again' },
-      };
-    }
-  });
+  koa.use(errorAnswers(logger));
   koa.use(lobbyWriteLimit(config.LOBBY_WRITES_PER_MINUTE));
   const router = lobbyRouter(lobby, store, metrics, bots);
   koa.use(router.routes());
