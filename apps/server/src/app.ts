@@ -17,6 +17,7 @@ import { createMetrics, type Metrics } from './metrics.ts';
 import { PresenceBook } from './presence.ts';
 import { Referee } from './referee.ts';
 import { RematchDesk } from './rematch.ts';
+import { securityHeaders } from './security-headers.ts';
 import type { Store } from './storage/index.ts';
 import { systemTime, type TimeSource } from './time.ts';
 import { webClient } from './web-client.ts';
@@ -93,6 +94,7 @@ export function createApp(
   const koa = new Koa({ proxy: config.TRUST_PROXY, maxIpsCount: 1 });
   // The web client's script is a third of its size compressed: what a phone waits for first.
   koa.use(compress());
+  koa.use(securityHeaders(config));
   koa.use(errorAnswers(logger));
   koa.use(lobbyWriteLimit(config.LOBBY_WRITES_PER_MINUTE));
   const router = lobbyRouter(lobby, store, metrics, bots);

@@ -9,6 +9,12 @@ const port = z.coerce
 
 const positiveInt = z.coerce.number({ error: 'must be a number' }).int().positive();
 
+/** true or false (also 1 or 0). */
+const flag = z
+  .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+  .default('false')
+  .transform((v) => v === 'true' || v === '1');
+
 const origins = z
   .string()
   .transform((value) =>
@@ -68,10 +74,11 @@ export const envSchema = z.object({
   /** Matches with a computer player this instance runs at once; more are refused until one ends. */
   BOT_MAX_MATCHES: positiveInt.default(16),
   /** Trust X-Forwarded-* headers (set when behind a reverse proxy). */
-  TRUST_PROXY: z
-    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
-    .default('false')
-    .transform((v) => v === 'true' || v === '1'),
+  TRUST_PROXY: flag,
+  /** Browsers reach the site over https (a TLS proxy in front): pages then send HSTS. */
+  SERVED_OVER_TLS: flag,
+  /** Comma-separated origins whose pages may show ours in a frame; by default none may. */
+  FRAME_ANCESTORS: origins.default([]),
 });
 
 export type Config = z.output<typeof envSchema>;
