@@ -1,5 +1,5 @@
+import helmet from 'helmet';
 import type { Middleware } from 'koa';
-import helmet from 'koa-helmet';
 import type { Config } from './config.ts';
 
 /**
@@ -62,6 +62,10 @@ export function securityHeaders(config: SecurityHeadersConfig): Middleware {
   });
   return async (ctx, next) => {
     ctx.set('Permissions-Policy', PERMISSIONS_POLICY);
-    return headers(ctx, next);
+    // helmet is Connect middleware: it sets its headers on the Node response, then calls on.
+    await new Promise<void>((resolve, reject) =>
+      headers(ctx.req, ctx.res, (error?: unknown) => (error ? reject(error) : resolve())),
+    );
+    return next();
   };
 }
