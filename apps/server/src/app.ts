@@ -3,6 +3,7 @@ import Koa from 'koa';
 import compress from 'koa-compress';
 import { BotSeats } from './bots/bot-seats.ts';
 import type { Config } from './config.ts';
+import { ConnectionLimits, httpServerOptions } from './connection-limits.ts';
 import { MatchEngine } from './engine.ts';
 import { errorAnswers } from './error-answers.ts';
 import { type Fanout, localFanout } from './fanout.ts';
@@ -15,6 +16,7 @@ import { matchRouter } from './match-routes.ts';
 import { Lobby } from './matches.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { PresenceBook } from './presence.ts';
+import { RateLimiters } from './rate-limiters.ts';
 import { Referee } from './referee.ts';
 import { RematchDesk } from './rematch.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -49,7 +51,14 @@ export function createApp(
   const metrics = createMetrics();
   const presence = new PresenceBook(fanout);
   const queues = new MatchQueues();
-  const http = createServer();
+  const limiters = new RateLimiters(
+    config.REDIS_URL,
+    `iron-curtain:${config.DATABASE_SCHEMA}`,
+    logger,
+  );
+  const limits = new ConnectionLimits(config, limiters, metrics, logger);
+  const http = createServer(httpServerOptions(config));
+  http.on('clientError', (error, socket) => limits.clientError(error, socket));
   const bots = new BotSeats(config, store, logger);
   const startBots = (matchID: string) => {
     bots
@@ -68,6 +77,7 @@ export function createApp(
     onAttach: startBots,
     time,
     graceMs,
+    limits,
   });
   const lobby = new Lobby(
     store,
@@ -96,7 +106,16 @@ export function createApp(
   koa.use(compress());
   koa.use(securityHeaders(config));
   koa.use(errorAnswers(logger));
-  koa.use(lobbyWriteLimit(config.LOBBY_WRITES_PER_MINUTE));
+  koa.use(
+    lobbyWriteLimit(
+      limiters.create({
+        name: 'lobby-writes',
+        points: config.LOBBY_WRITES_PER_MINUTE,
+        duration: 60,
+      }),
+      (address) => limits.refused('LOBBY_WRITES_PER_ADDRESS', address),
+    ),
+  );
   const router = lobbyRouter(lobby, store, metrics, bots);
   koa.use(router.routes());
   koa.use(router.allowedMethods());
@@ -135,6 +154,7 @@ export function createApp(
       // Sockets closed above leave their matches through the queues: let them finish.
       await queues.drain();
       http.closeAllConnections();
+      limiters.close();
       await fanout.close();
       await store.close();
     },
