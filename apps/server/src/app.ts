@@ -3,10 +3,11 @@ import Koa from 'koa';
 import compress from 'koa-compress';
 import { BotSeats } from './bots/bot-seats.ts';
 import type { Config } from './config.ts';
+import { ConnectionLimits, httpServerOptions } from './connection-limits.ts';
 import { MatchEngine } from './engine.ts';
+import { errorAnswers } from './error-answers.ts';
 import { type Fanout, localFanout } from './fanout.ts';
 import { GameService } from './game-service.ts';
-import { LobbyError } from './lobby-error.ts';
 import { lobbyWriteLimit } from './lobby-rate-limit.ts';
 import { lobbyRouter } from './lobby-routes.ts';
 import type { Logger } from './logger.ts';
@@ -16,8 +17,10 @@ import { matchRouter } from './match-routes.ts';
 import { Lobby } from './matches.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { PresenceBook } from './presence.ts';
+import { RateLimiters } from './rate-limiters.ts';
 import { Referee } from './referee.ts';
 import { RematchDesk } from './rematch.ts';
+import { securityHeaders } from './security-headers.ts';
 import type { Store } from './storage/index.ts';
 import { systemTime, type TimeSource } from './time.ts';
 import { webClient } from './web-client.ts';
@@ -49,7 +52,14 @@ export function createApp(
   const metrics = createMetrics();
   const presence = new PresenceBook(fanout);
   const queues = new MatchQueues();
-  const http = createServer();
+  const limiters = new RateLimiters(
+    config.REDIS_URL,
+    `iron-curtain:${config.DATABASE_SCHEMA}`,
+    logger,
+  );
+  const limits = new ConnectionLimits(config, limiters, metrics, logger);
+  const http = createServer(httpServerOptions(config));
+  http.on('clientError', (error, socket) => limits.clientError(error, socket));
   const bots = new BotSeats(config, store, logger);
   const startBots = (matchID: string) => {
     bots
@@ -68,6 +78,7 @@ export function createApp(
     onAttach: startBots,
     time,
     graceMs,
+    limits,
   });
   const finish: FinishMatch = (matchID, result, now) => game.finish(matchID, result, now);
   const lobby = new Lobby(
@@ -96,28 +107,18 @@ export function createApp(
   const koa = new Koa({ proxy: config.TRUST_PROXY, maxIpsCount: 1 });
   // The web client's script is a third of its size compressed: what a phone waits for first.
   koa.use(compress());
-  koa.use(async (ctx, next) => {
-    try {
-      await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
-        throw new LobbyError(404, 'NOT_FOUND', `no route for ${ctx.method} ${ctx.path}`);
-      }
-    } catch (error) {
-      const known = error instanceof LobbyError;
-      if (!known) logger.error({ err: error, path: ctx.path }, 'lobby failure');
-      ctx.status = known ? error.status : 500;
-      ctx.body = {
-        error: known
-          ? {
-              code: error.code,
-              message: error.message,
-              ...(error.issues ? { issues: error.issues } : {}),
-            }
-          : { code: 'SERVER_ERROR', message: 'the server failed; try again' },
-      };
-    }
-  });
-  koa.use(lobbyWriteLimit(config.LOBBY_WRITES_PER_MINUTE));
+  koa.use(securityHeaders(config));
+  koa.use(errorAnswers(logger));
+  koa.use(
+    lobbyWriteLimit(
+      limiters.create({
+        name: 'lobby-writes',
+        points: config.LOBBY_WRITES_PER_MINUTE,
+        duration: 60,
+      }),
+      (address) => limits.refused('LOBBY_WRITES_PER_ADDRESS', address),
+    ),
+  );
   const router = lobbyRouter(lobby, store, metrics, bots);
   koa.use(router.routes());
   koa.use(router.allowedMethods());
@@ -156,6 +157,7 @@ export function createApp(
       // Sockets closed above leave their matches through the queues: let them finish.
       await queues.drain();
       http.closeAllConnections();
+      limiters.close();
       await fanout.close();
       await store.close();
     },

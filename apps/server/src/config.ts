@@ -9,6 +9,12 @@ const port = z.coerce
 
 const positiveInt = z.coerce.number({ error: 'must be a number' }).int().positive();
 
+/** true or false (also 1 or 0). */
+const flag = z
+  .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+  .default('false')
+  .transform((v) => v === 'true' || v === '1');
+
 const origins = z
   .string()
   .transform((value) =>
@@ -57,6 +63,16 @@ export const envSchema = z.object({
   RATE_LIMIT_BURST: positiveInt.default(20),
   /** Lobby requests that write (POST under /api) one client address may make per minute. */
   LOBBY_WRITES_PER_MINUTE: positiveInt.default(60),
+  /** Game sockets one client address may hold at once (on each instance): a school behind one NAT fits. */
+  SOCKETS_PER_ADDRESS: positiveInt.default(200),
+  /** New game sockets per second one client address may open, counted over 10 s (shared through Redis). */
+  SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: positiveInt.default(10),
+  /** A game socket that has not synced with a match this long after connecting is closed. */
+  SYNC_TIMEOUT_MS: positiveInt.default(10_000),
+  /** An HTTP request whose headers have not all arrived after this long is closed (slowloris). */
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt.default(10_000),
+  /** An HTTP request not received whole after this long is closed. */
+  HTTP_REQUEST_TIMEOUT_MS: positiveInt.default(30_000),
   /** How long SIGTERM waits for queued moves before closing the store anyway. */
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
   /** How long a player must be disconnected before the opponent may claim the win. */
@@ -68,10 +84,11 @@ export const envSchema = z.object({
   /** Matches with a computer player this instance runs at once; more are refused until one ends. */
   BOT_MAX_MATCHES: positiveInt.default(16),
   /** Trust X-Forwarded-* headers (set when behind a reverse proxy). */
-  TRUST_PROXY: z
-    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
-    .default('false')
-    .transform((v) => v === 'true' || v === '1'),
+  TRUST_PROXY: flag,
+  /** Browsers reach the site over https (a TLS proxy in front): pages then send HSTS. */
+  SERVED_OVER_TLS: flag,
+  /** Comma-separated origins whose pages may show ours in a frame; by default none may. */
+  FRAME_ANCESTORS: origins.default([]),
 });
 
 export type Config = z.output<typeof envSchema>;
@@ -94,6 +111,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (config.REDIS_URL !== undefined && config.DATABASE_URL === undefined) {
     throw new ConfigError(
       'invalid configuration:\n  REDIS_URL: needs DATABASE_URL (instances share matches through Postgres; the embedded store belongs to one server)',
+    );
+  }
+  if (config.HTTP_HEADERS_TIMEOUT_MS > config.HTTP_REQUEST_TIMEOUT_MS) {
+    throw new ConfigError(
+      'invalid configuration:\n  HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS',
     );
   }
   return {

@@ -13,9 +13,11 @@ import {
   updateRequestSchema,
   viewPatch,
 } from '@iron-curtain/protocol';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { Server, type Socket } from 'socket.io';
 import type { z } from 'zod';
 import type { Config } from './config.ts';
+import type { ConnectionLimits } from './connection-limits.ts';
 import { frameFor, type MatchEngine, playedWith } from './engine.ts';
 import { type Fanout, type FanoutMessage, localFanout } from './fanout.ts';
 import type { Logger } from './logger.ts';
@@ -23,7 +25,7 @@ import { clockState, flagFallen, switchClock } from './match-clock.ts';
 import type { MatchQueues } from './match-queue.ts';
 import type { Metrics } from './metrics.ts';
 import type { PresenceBook } from './presence.ts';
-import { TokenBucket } from './rate-limit.ts';
+import { spend } from './rate-limiters.ts';
 import { secretMatches } from './secrets.ts';
 import type { ClockRecord, MatchRecord, MatchResult, Store, StoredState } from './storage/index.ts';
 import { systemTime, type TimeSource } from './time.ts';
@@ -37,7 +39,6 @@ interface Seating {
 }
 
 interface SocketData {
-  bucket: TokenBucket;
   seating?: Seating;
   /** The state id this socket was last sent; an update is sent only on top of it. */
   stateID?: number;
@@ -93,6 +94,8 @@ export interface GameServiceDeps {
   time?: TimeSource;
   /** How long a seat must be away before its opponent may claim the win (ms). */
   graceMs?: number;
+  /** Per-address limits at the door; without them only the per-socket rate applies. */
+  limits?: ConnectionLimits;
 }
 
 /** The seat a match's clock should run for: the one whose decision it is. */
@@ -114,6 +117,8 @@ export class GameService {
   private readonly fanout: Fanout;
   private readonly time: TimeSource;
   private readonly timekeeper: Timekeeper;
+  /** Messages per socket: RATE_LIMIT_BURST at once, RATE_LIMIT_PER_SECOND on average. */
+  private readonly messages: RateLimiterMemory;
   /** Absences before this instance started are counted from here at the earliest. */
   readonly startedAt: number;
 
@@ -125,6 +130,12 @@ export class GameService {
     this.time = deps.time ?? systemTime;
     this.startedAt = this.time.now();
     this.timekeeper = new Timekeeper(this.time, (matchID) => this.timeUp(matchID));
+    const { RATE_LIMIT_BURST, RATE_LIMIT_PER_SECOND } = deps.config;
+    this.messages = new RateLimiterMemory({
+      keyPrefix: 'socket-messages',
+      points: RATE_LIMIT_BURST,
+      duration: RATE_LIMIT_BURST / RATE_LIMIT_PER_SECOND,
+    });
     this.fanout.onMessage((message) => this.heard(message));
     this.io = new Server(http, {
       transports: ['websocket'],
@@ -136,7 +147,9 @@ export class GameService {
           deps.metrics.rejections.inc({ code: 'BAD_ORIGIN' });
           deps.logger.warn({ origin: req.headers.origin }, 'socket refused: origin not allowed');
         }
-        callback(allowed ? null : 'origin not allowed', allowed);
+        if (!allowed || !deps.limits)
+          return callback(allowed ? null : 'origin not allowed', allowed);
+        void deps.limits.admit(req).then((refusal) => callback(refusal ?? null, !refusal));
       },
     });
     // Only the game namespace serves anything.
@@ -157,11 +170,9 @@ export class GameService {
   }
 
   private connected(socket: GameSocket): void {
-    const { config, metrics } = this.deps;
-    socket.data = {
-      bucket: new TokenBucket(config.RATE_LIMIT_PER_SECOND, config.RATE_LIMIT_BURST),
-      flooding: 0,
-    };
+    const { metrics, limits } = this.deps;
+    socket.data = { flooding: 0 };
+    if (limits && !limits.attach(socket, () => socket.data.seating !== undefined)) return;
     metrics.sockets.inc();
     socket.onAny((event: unknown, ...args: unknown[]) => {
       if (event !== 'sync' && event !== 'update') {
@@ -179,6 +190,7 @@ export class GameService {
       this.guard(socket, args, (payload, ack) => this.update(socket, payload, ack)),
     );
     socket.on('disconnect', () => {
+      void this.messages.delete(socket.id);
       metrics.sockets.dec();
       this.detach(socket);
     });
@@ -192,9 +204,12 @@ export class GameService {
   ): Promise<void> {
     const ack = typeof args.at(-1) === 'function' ? (args.pop() as AckFn) : undefined;
     try {
-      if (!socket.data.bucket.take()) {
+      if (await spend(this.messages, socket.id)) {
         socket.data.flooding += 1;
-        if (socket.data.flooding > FLOOD_LIMIT) socket.disconnect(true);
+        if (socket.data.flooding > FLOOD_LIMIT && socket.connected) {
+          this.deps.limits?.flooded(socket);
+          socket.disconnect(true);
+        }
         this.refuse(socket, { code: 'RATE_LIMITED', message: 'too many messages; slow down' }, ack);
         return;
       }

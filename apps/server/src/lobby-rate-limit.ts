@@ -1,22 +1,23 @@
 import type { Middleware } from 'koa';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { LobbyError } from './lobby-error.ts';
+import { spend } from './rate-limiters.ts';
 
 /**
  * Caps the lobby requests that write (new matches, joins, claims, rematches, deck uploads)
- * per client address and minute, so that one client cannot fill the store. Reads and the
- * game service's sockets (limited per socket) are not counted. Each server instance counts
- * on its own: behind a proxy spreading the lobby over n servers a client gets up to n times
- * the limit, still a bound.
+ * per client address, so that one client cannot fill the store. Reads and the game
+ * service's sockets (limited on their own) are not counted. The limiter counts per minute,
+ * in Redis across instances when there is one; `refused` hears of every refusal.
  */
-export function lobbyWriteLimit(perMinute: number): Middleware {
-  const limiter = new RateLimiterMemory({ points: perMinute, duration: 60 });
+export function lobbyWriteLimit(
+  limiter: RateLimiterAbstract,
+  refused: (address: string) => void,
+): Middleware {
   return async (ctx, next) => {
     if (ctx.method !== 'POST' || !ctx.path.startsWith('/api/')) return next();
-    try {
-      await limiter.consume(ctx.ip);
-    } catch (refusal) {
-      if (!(refusal instanceof RateLimiterRes)) throw refusal;
+    const refusal = await spend(limiter, ctx.ip);
+    if (refusal) {
+      refused(ctx.ip);
       const seconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
       ctx.set('Retry-After', String(seconds));
       throw new LobbyError(

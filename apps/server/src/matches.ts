@@ -20,7 +20,7 @@ import {
   spectatePath,
 } from '@iron-curtain/protocol';
 import type { z } from 'zod';
-import { botCredentials, botName } from './bots/credentials.ts';
+import { BotCredentials, botName } from './bots/credentials.ts';
 import { DeckLibrary } from './decks.ts';
 import { initialState } from './engine.ts';
 import { LobbyError } from './lobby-error.ts';
@@ -54,6 +54,7 @@ export class Lobby {
     private readonly finish: FinishMatch,
     private readonly time: TimeSource = systemTime,
     readonly library: DeckLibrary = new DeckLibrary(store),
+    private readonly bots: BotCredentials = new BotCredentials(store),
   ) {}
 
   decks(): Promise<DeckInfo[]> {
@@ -78,7 +79,9 @@ export class Lobby {
     const setup = parseSetupData(setupData);
     const matchID = newMatchID();
     const seed = newSeed();
-    const credentials = creatorBot ? botCredentials(seed, '0', creatorBot) : newCredentials();
+    const credentials = creatorBot
+      ? await this.bots.of(matchID, '0', creatorBot)
+      : newCredentials();
     const invite = newInvite();
     const now = new Date().toISOString();
     const match: MatchRecord = {
@@ -106,7 +109,7 @@ export class Lobby {
     };
     await this.store.createMatch(match, initialState(setupData, seed));
     if (request.opponent !== 'human') {
-      const credentials = botCredentials(seed, '1', request.opponent);
+      const credentials = await this.bots.of(matchID, '1', request.opponent);
       await this.store.claimSeat(
         matchID,
         '1',

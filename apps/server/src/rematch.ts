@@ -1,7 +1,7 @@
 import type { Seat } from '@iron-curtain/game';
 import type { RematchResponse, rematchRequestSchema } from '@iron-curtain/protocol';
 import type { z } from 'zod';
-import { botCredentials, botSeatsOf } from './bots/credentials.ts';
+import { BotCredentials } from './bots/credentials.ts';
 import { initialState } from './engine.ts';
 import { LobbyError } from './lobby-error.ts';
 import { newClock } from './match-clock.ts';
@@ -12,38 +12,42 @@ import type { MatchRecord, RematchRecord, SeatRecord, Store } from './storage/in
  * The same two players again with sides swapped: each keeps its seat number and its
  * credentials (the same secret opens the new match), and plays the other side. Variants,
  * deck, clock and visibility carry over. A computer seat stays one, at its level, with
- * credentials derived from the new match's seed.
+ * credentials of the new match.
  */
-export function rematchOf(finished: MatchRecord, now: string): MatchRecord {
-  const seed = newSeed();
-  const bots = botSeatsOf(finished);
-  const swap = (p: SeatRecord): SeatRecord => {
+async function rematchOf(
+  finished: MatchRecord,
+  now: string,
+  credentials: BotCredentials,
+): Promise<MatchRecord> {
+  const matchID = newMatchID();
+  const bots = await credentials.seatsOf(finished);
+  const swap = async (p: SeatRecord): Promise<SeatRecord> => {
     const bot = bots.find((b) => b.seat === p.seat);
     return {
       seat: p.seat,
       side: p.side === 'US' ? 'USSR' : 'US',
       name: p.name,
       credentialsHash: bot
-        ? hashSecret(botCredentials(seed, p.seat, bot.level))
+        ? hashSecret(await credentials.of(matchID, p.seat, bot.level))
         : p.credentialsHash,
     };
   };
-  const players = [swap(finished.players[0]), swap(finished.players[1])] as [
-    SeatRecord,
-    SeatRecord,
+  const players: [SeatRecord, SeatRecord] = [
+    await swap(finished.players[0]),
+    await swap(finished.players[1]),
   ];
   const setupData = {
     ...(finished.setupData as Record<string, unknown>),
     sides: { '0': players[0].side, '1': players[1].side },
   };
   return {
-    matchID: newMatchID(),
+    matchID,
     visibility: finished.visibility,
     status: 'playing',
     variants: finished.variants,
     deck: finished.deck,
     setupData,
-    seed,
+    seed: newSeed(),
     // Both seats are taken: an invite nobody holds.
     inviteHash: hashSecret(newInvite()),
     players,
@@ -62,6 +66,7 @@ export class RematchDesk {
     private readonly store: Store,
     /** Called when offers or the link change, to tell the match's sockets (spectators follow). */
     private readonly changed: (matchID: string) => void,
+    private readonly bots: BotCredentials = new BotCredentials(store),
   ) {}
 
   async offer(
@@ -82,9 +87,10 @@ export class RematchDesk {
       rematch = await this.store.offerRematch(matchID, request.seat);
       if (!rematch) throw new LobbyError(409, 'NOT_FINISHED', 'the match is not over');
       // A computer player always agrees.
-      const agreed = new Set([...rematch.offers, ...botSeatsOf(match).map((b) => b.seat)]);
+      const computers = (await this.bots.seatsOf(match)).map((b) => b.seat);
+      const agreed = new Set([...rematch.offers, ...computers]);
       if (agreed.size === 2 && !rematch.matchID) {
-        const next = rematchOf(match, new Date().toISOString());
+        const next = await rematchOf(match, new Date().toISOString(), this.bots);
         const linked = await this.store.linkRematch(
           matchID,
           next,

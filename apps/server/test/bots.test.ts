@@ -6,7 +6,7 @@ import type {
   MatchInfo,
 } from '@iron-curtain/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { botCredentials, botSeatsOf } from '../src/bots/credentials.ts';
+import { BotCredentials } from '../src/bots/credentials.ts';
 import { openSqliteStore } from '../src/storage/sqlite.ts';
 import {
   createAndJoin,
@@ -160,8 +160,9 @@ describe('a computer opponent', () => {
     const { url, store } = await server();
     // A person who calls themselves a computer is still a person.
     const { created } = await createAndJoin(url, { name: 'Computer (hard)' });
+    const credentials = new BotCredentials(store);
     const match = await store.getMatch(created.matchID);
-    expect(match && botSeatsOf(match)).toEqual([]);
+    expect(match && (await credentials.seatsOf(match))).toEqual([]);
 
     const vsBot = await request<CreateMatchResponse>(`${url}/api/matches`, 'POST', {
       name: 'Ann',
@@ -169,10 +170,11 @@ describe('a computer opponent', () => {
     });
     const withBot = await store.getMatch(vsBot.body.matchID);
     if (!withBot) throw new Error('no match');
-    expect(botSeatsOf(withBot)).toEqual([
-      { seat: '1', level: 'hard', credentials: botCredentials(withBot.seed, '1', 'hard') },
+    const computer = await credentials.of(withBot.matchID, '1', 'hard');
+    expect(await credentials.seatsOf(withBot)).toEqual([
+      { seat: '1', level: 'hard', credentials: computer },
     ]);
     // The lobby answer never carries the computer's credentials.
-    expect(vsBot.text).not.toContain(botCredentials(withBot.seed, '1', 'hard'));
+    expect(vsBot.text).not.toContain(computer);
   });
 });

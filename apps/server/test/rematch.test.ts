@@ -1,6 +1,6 @@
 import type { MatchInfo, RematchResponse } from '@iron-curtain/protocol';
 import { describe, expect, it } from 'vitest';
-import { botSeatsOf } from '../src/bots/credentials.ts';
+import { BotCredentials } from '../src/bots/credentials.ts';
 import { createAndJoin, request, type StoreKind, seatClient, serverOnStore } from './support.ts';
 
 type Answer = RematchResponse & { error?: { code: string } };
@@ -90,7 +90,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('rematch on the %s store', 
     });
     expect(answer.body.seat).toMatchObject({ seat: '0', side: 'USSR', credentials });
     const next = await server().store.getMatch(answer.body.rematch.matchID as string);
-    expect(next && botSeatsOf(next)).toEqual([
+    expect(next && (await new BotCredentials(server().store).seatsOf(next))).toEqual([
       expect.objectContaining({ seat: '1', level: 'easy' }),
     ]);
   });

@@ -180,6 +180,16 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the %s store', (kind) => {
     expect(seated?.players[1].name).toBe(claims[0] ? 'Boris' : 'Bella');
   });
 
+  it('keeps the first server secret made: later calls and every instance read that one', async () => {
+    const made = await Promise.all([
+      store.serverSecret('test-key', 'first'),
+      twin.serverSecret('test-key', 'second'),
+    ]);
+    expect(made[0]).toBe(made[1]);
+    expect(await store.serverSecret('test-key', 'third')).toBe(made[0]);
+    expect(await store.serverSecret('other-key', 'fourth')).toBe('fourth');
+  });
+
   it('keeps everything across a reopen (migrations run once)', async () => {
     const { match, initial } = newRecord();
     await store.createMatch(match, initial);

@@ -32,7 +32,8 @@ afterAll(async () => {
 });
 
 async function newContext(options: Parameters<Browser['newContext']>[0] = {}) {
-  const context = await browser.newContext({ baseURL: server.url, ...options });
+  // axe is injected as an inline script, which the pages' policy refuses: a test tool, not the app.
+  const context = await browser.newContext({ baseURL: server.url, bypassCSP: true, ...options });
   context.setDefaultTimeout(15_000);
   contexts.push(context);
   onTestFailed(async () => {

@@ -40,7 +40,16 @@ export interface DriverContext {
    * false behaves like socket.io-client alone, as apps/web's transport does today.
    */
   reconnectOnServerDisconnect: boolean;
+  /**
+   * Each match's sockets come from an address of their own in 127.0.0.0/8, like players at
+   * different homes (the server's per-address limits then see one player each).
+   */
+  spreadAddresses?: boolean;
 }
+
+/** A random loopback address other than 127.0.0.1 and 127.0.0.2 (the flood's). */
+const randomLoopback = () =>
+  `127.${1 + Math.floor(Math.random() * 254)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
 
 /** Reconnection settings of our web client (apps/web/src/match/transport.ts). */
 const SOCKET_OPTIONS: Partial<ManagerOptions & SocketOptions> = {
@@ -322,8 +331,13 @@ class OurMatch implements MatchDriver {
       { seat: '0' as Seat, credentials: created.credentials },
       { seat: joined.seat, credentials: joined.credentials },
     ];
+    const from = this.ctx.spreadAddresses ? { localAddress: randomLoopback() } : {};
     for (const { seat, credentials } of grants) {
-      const socket = io(`${base}/game`, { ...SOCKET_OPTIONS, query: { matchID: this.matchID } });
+      const socket = io(`${base}/game`, {
+        ...SOCKET_OPTIONS,
+        ...from,
+        query: { matchID: this.matchID },
+      });
       const entry: (typeof this.seats)[number] = { socket, seat, credentials };
       reconnectAfterServerDisconnect(socket, this.tally, this.ctx.reconnectOnServerDisconnect);
       let syncedBefore = false;

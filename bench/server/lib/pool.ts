@@ -17,6 +17,8 @@ export interface LoadOptions {
   stepTimeoutMs?: number;
   /** See DriverContext; true unless a benchmark asks to behave like socket.io-client alone. */
   reconnectOnServerDisconnect?: boolean;
+  /** See DriverContext. */
+  spreadAddresses?: boolean;
 }
 
 /** Client worker processes holding one target's matches. */
@@ -36,6 +38,7 @@ export class ClientPool {
       frame: options.frame,
       stepTimeoutMs: options.stepTimeoutMs ?? 10_000,
       reconnectOnServerDisconnect: options.reconnectOnServerDisconnect ?? true,
+      spreadAddresses: options.spreadAddresses ?? false,
     };
     const workers = Math.max(1, Math.min(options.workers, options.matches));
     const children: ChildProcess[] = [];

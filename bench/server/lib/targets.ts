@@ -121,6 +121,9 @@ function launchFor(kind: TargetKind, port: number, dataDir: string, schema: stri
         RATE_LIMIT_PER_SECOND: BENCH_RATE_LIMIT,
         RATE_LIMIT_BURST: BENCH_RATE_LIMIT,
         LOBBY_WRITES_PER_MINUTE: BENCH_RATE_LIMIT,
+        // All of a benchmark's clients come from 127.0.0.1 (bench/server/flood.ts sets its own).
+        SOCKETS_PER_ADDRESS: BENCH_RATE_LIMIT,
+        SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: BENCH_RATE_LIMIT,
       };
       if (kind === 'postgres') {
         env.DATABASE_URL = DATABASE_URL;
@@ -139,7 +142,11 @@ function launchFor(kind: TargetKind, port: number, dataDir: string, schema: stri
 }
 
 /** Starts one server process on 127.0.0.1 and resolves once it listens. */
-export async function startTarget(kind: TargetKind, opts: { cpuProf: boolean }): Promise<Target> {
+export async function startTarget(
+  kind: TargetKind,
+  /** `env`: settings of our server that differ from the benchmarks' (see launchFor). */
+  opts: { cpuProf: boolean; env?: NodeJS.ProcessEnv },
+): Promise<Target> {
   if (kind === 'sqlite' || kind === 'postgres') buildOurServer();
   fs.mkdirSync(OUT_DIR, { recursive: true });
   const runID = `${kind}-${process.pid}-${Date.now()}`;
@@ -162,7 +169,7 @@ export async function startTarget(kind: TargetKind, opts: { cpuProf: boolean }):
     const log = fs.openSync(logFile, 'a');
     const proc = spawn(process.execPath, [...prof, ...launch.args], {
       cwd: REPO,
-      env: { ...process.env, NODE_ENV: 'production', ...launch.env },
+      env: { ...process.env, NODE_ENV: 'production', ...launch.env, ...opts.env },
       stdio: ['ignore', 'pipe', log],
     });
     child = proc;

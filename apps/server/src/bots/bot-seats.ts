@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.ts';
 import type { Store } from '../storage/index.ts';
 import { BotPlayer } from './bot-player.ts';
-import { botSeatsOf } from './credentials.ts';
+import { BotCredentials } from './credentials.ts';
 import { BotThinker } from './thinker.ts';
 
 export interface BotSeatsConfig {
@@ -16,6 +16,7 @@ export interface BotSeatsConfig {
  */
 export class BotSeats {
   private readonly thinker: BotThinker;
+  private readonly credentials: BotCredentials;
   /** Bot players by match id. */
   private readonly players = new Map<string, BotPlayer[]>();
   private url: string | undefined;
@@ -26,6 +27,7 @@ export class BotSeats {
     private readonly logger: Logger,
   ) {
     this.thinker = new BotThinker(config.BOT_THREADS);
+    this.credentials = new BotCredentials(store);
   }
 
   /** Matches with a computer player running here. */
@@ -46,9 +48,9 @@ export class BotSeats {
   async ensure(matchID: string): Promise<void> {
     if (!this.url || this.players.has(matchID)) return;
     const match = await this.store.getMatch(matchID);
-    if (match?.status !== 'playing' || this.players.has(matchID)) return;
-    const bots = botSeatsOf(match);
-    if (bots.length === 0) return;
+    if (match?.status !== 'playing') return;
+    const bots = await this.credentials.seatsOf(match);
+    if (bots.length === 0 || this.players.has(matchID)) return;
     const url = this.url;
     const stop = () => this.players.delete(matchID);
     this.players.set(

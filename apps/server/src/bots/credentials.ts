@@ -1,16 +1,26 @@
 import { createHmac } from 'node:crypto';
 import { BOT_LEVELS, type BotLevel } from '@iron-curtain/bots';
 import type { Seat } from '@iron-curtain/game';
-import { secretMatches } from '../secrets.ts';
-import type { MatchRecord } from '../storage/index.ts';
+import { randomToken, secretMatches } from '../secrets.ts';
+import type { MatchRecord, Store } from '../storage/index.ts';
+
+/** The server secret computer players' credentials are derived from (see `Store.serverSecret`). */
+const KEY_NAME = 'bot-credentials';
+
+const hmac = (key: string, message: string) =>
+  createHmac('sha256', key).update(message).digest('base64url');
+
+const keyedCredentials = (key: string, matchID: string, seat: Seat, level: BotLevel) =>
+  hmac(key, `bot-seat:${matchID}:${seat}:${level}`);
 
 /**
- * A computer seat's credentials, derived from the match's secret seed: only the server
- * can compute them, so the seat's stored hash marks it as a bot's (and its level)
- * without a column or a secret of its own.
+ * How matches created before the server key derived a computer seat's credentials: from the
+ * match's seed, which the replay record publishes once the match is over. Still recognised,
+ * so that those matches play on; a finished match's seat opens nothing its record does not
+ * show, and its rematch's computer seat gets credentials under the key.
  */
-export const botCredentials = (seed: string, seat: Seat, level: BotLevel): string =>
-  createHmac('sha256', seed).update(`bot-seat:${seat}:${level}`).digest('base64url');
+const seededCredentials = (seed: string, seat: Seat, level: BotLevel) =>
+  hmac(seed, `bot-seat:${seat}:${level}`);
 
 export const botName = (level: BotLevel): string => `Computer (${level})`;
 
@@ -20,15 +30,45 @@ export interface BotSeat {
   credentials: string;
 }
 
-/** The seats of a match that computer players hold. */
-export function botSeatsOf(match: MatchRecord): BotSeat[] {
-  return match.players.flatMap((player) => {
-    for (const level of BOT_LEVELS) {
-      const credentials = botCredentials(match.seed, player.seat, level);
-      if (secretMatches(credentials, player.credentialsHash)) {
-        return [{ seat: player.seat, level, credentials }];
+/**
+ * Computer seats' credentials: an HMAC of the match id, seat and level under a key that never
+ * leaves the server (kept in the store, so every instance sharing it derives the same). Only
+ * the server can compute them, so a seat's stored hash marks it as a computer's, and its level,
+ * without a column of its own.
+ */
+export class BotCredentials {
+  private key: Promise<string> | undefined;
+
+  constructor(private readonly store: Pick<Store, 'serverSecret'>) {}
+
+  private keyOf(): Promise<string> {
+    this.key ??= this.store.serverSecret(KEY_NAME, randomToken(32)).catch((error: unknown) => {
+      // The store may answer next time.
+      this.key = undefined;
+      throw error;
+    });
+    return this.key;
+  }
+
+  async of(matchID: string, seat: Seat, level: BotLevel): Promise<string> {
+    return keyedCredentials(await this.keyOf(), matchID, seat, level);
+  }
+
+  /** The seats of a match that computer players hold. */
+  async seatsOf(match: MatchRecord): Promise<BotSeat[]> {
+    const key = await this.keyOf();
+    return match.players.flatMap((player) => {
+      for (const level of BOT_LEVELS) {
+        for (const credentials of [
+          keyedCredentials(key, match.matchID, player.seat, level),
+          seededCredentials(match.seed, player.seat, level),
+        ]) {
+          if (secretMatches(credentials, player.credentialsHash)) {
+            return [{ seat: player.seat, level, credentials }];
+          }
+        }
       }
-    }
-    return [];
-  });
+      return [];
+    });
+  }
 }

@@ -79,6 +79,12 @@ const MIGRATIONS: ((S: string) => string)[] = [
      file json NOT NULL,
      created_at timestamptz NOT NULL
    );`,
+  // Secrets of the server itself (the key of computer players' credentials).
+  (S) => `
+   CREATE TABLE ${S}.server_secrets (
+     name text PRIMARY KEY,
+     value text NOT NULL
+   );`,
 ];
 
 async function inTransaction<T>(pool: pg.Pool, work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -357,6 +363,18 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
         [matchID],
       );
       return rows.map(moveFromRow);
+    },
+
+    async serverSecret(name, fresh) {
+      // Instances starting together race to store theirs: one wins, all read the winner.
+      await pool.query(
+        `INSERT INTO ${S}.server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`,
+        [name, fresh],
+      );
+      const { rows } = await pool.query(`SELECT value FROM ${S}.server_secrets WHERE name = $1`, [
+        name,
+      ]);
+      return String((rows[0] as Row).value);
     },
 
     async ping() {

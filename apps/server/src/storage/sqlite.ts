@@ -98,6 +98,11 @@ const MIGRATIONS: string[] = [
      file TEXT NOT NULL,
      created_at TEXT NOT NULL
    );`,
+  // Secrets of the server itself (the key of computer players' credentials).
+  `CREATE TABLE server_secrets (
+     name TEXT PRIMARY KEY,
+     value TEXT NOT NULL
+   );`,
 ];
 
 function migrate(db: Database): void {
@@ -396,6 +401,12 @@ export function openSqliteStore(dataDir: string): Store {
         matchID,
       ]) as Row[];
       return rows.map(moveFromRow);
+    },
+
+    async serverSecret(name, fresh) {
+      db.run('INSERT OR IGNORE INTO server_secrets (name, value) VALUES (?, ?)', [name, fresh]);
+      const row = db.get('SELECT value FROM server_secrets WHERE name = ?', [name]) as Row;
+      return String(row.value);
     },
 
     async ping() {

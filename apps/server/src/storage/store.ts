@@ -166,6 +166,11 @@ export interface Store {
   listDecks(): Promise<StoredDeck[]>;
   /** The match's moves in order. */
   readMoves(matchID: string): Promise<MoveRecord[]>;
+  /**
+   * The server secret `name`: `fresh` is stored on the first call, and every later call, on
+   * every instance sharing the store, answers the stored one. Never sent to a client.
+   */
+  serverSecret(name: string, fresh: string): Promise<string>;
   /** Throws when the store cannot serve requests. */
   ping(): Promise<void>;
   close(): Promise<void>;

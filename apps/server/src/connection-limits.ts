@@ -1,0 +1,167 @@
+import type { IncomingMessage, ServerOptions } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { Counter } from 'prom-client';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Socket } from 'socket.io';
+import type { Config } from './config.ts';
+import type { Logger } from './logger.ts';
+import type { Metrics } from './metrics.ts';
+import { type RateLimiters, spend } from './rate-limiters.ts';
+
+export type ConnectionLimitsConfig = Pick<
+  Config,
+  | 'TRUST_PROXY'
+  | 'SOCKETS_PER_ADDRESS'
+  | 'SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND'
+  | 'SYNC_TIMEOUT_MS'
+  | 'HTTP_HEADERS_TIMEOUT_MS'
+  | 'HTTP_REQUEST_TIMEOUT_MS'
+>;
+
+/** Why a limit refused or closed something, as counted in `ic_limits_refused_total`. */
+export type ConnectionRefusal =
+  | 'LOBBY_WRITES_PER_ADDRESS'
+  | 'SOCKETS_PER_ADDRESS'
+  | 'CONNECTS_PER_ADDRESS'
+  | 'SYNC_TIMEOUT'
+  | 'FLOODING'
+  | 'HTTP_TIMEOUT'
+  | 'BAD_HTTP';
+
+/** New sockets are counted over this window, so a school reconnecting at once fits in it. */
+const CONNECT_WINDOW_SECONDS = 10;
+/** A socket dropped for flooding costs its address this share of its window's connections. */
+const FLOOD_PENALTY_SHARE = 0.25;
+
+/**
+ * The address a request comes from: the TCP peer, or behind a trusted proxy the last
+ * X-Forwarded-For entry, the one that proxy added (earlier ones the client may have written).
+ * The same rule as the lobby's (Koa's `proxy` with `maxIpsCount: 1`).
+ */
+export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = req.headers['x-forwarded-for'];
+    const last = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? ''))
+      .split(',')
+      .map((a) => a.trim())
+      .filter((a) => a.length > 0)
+      .at(-1);
+    if (last) return last;
+  }
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
+/** Node's HTTP timeouts: a request whose headers or body crawl in (slowloris) is closed. */
+export function httpServerOptions(config: ConnectionLimitsConfig): ServerOptions {
+  return {
+    headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+    // How often Node looks for them (30 s by default, which would let them linger).
+    connectionsCheckingInterval: Math.min(1000, config.HTTP_HEADERS_TIMEOUT_MS),
+  };
+}
+
+/**
+ * Per-address limits at the game service's door: sockets held at once (on this instance), new
+ * sockets per second (shared through Redis when there is one), a deadline for the first sync,
+ * and a cost for flooding. Every refusal is counted by reason.
+ */
+export class ConnectionLimits {
+  private readonly refusals: Counter<'reason'>;
+  private readonly connects: RateLimiterAbstract;
+  private readonly connectPoints: number;
+  /** Sockets connected from each address, on this instance. */
+  private readonly held = new Map<string, number>();
+
+  constructor(
+    private readonly config: ConnectionLimitsConfig,
+    limiters: RateLimiters,
+    metrics: Metrics,
+    private readonly logger: Logger,
+  ) {
+    this.refusals = new Counter({
+      name: 'ic_limits_refused_total',
+      help: 'Connections, sockets and lobby requests a limit refused or closed, by reason',
+      labelNames: ['reason'] as const,
+      registers: [metrics.registry],
+    });
+    this.connectPoints = config.SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND * CONNECT_WINDOW_SECONDS;
+    this.connects = limiters.create({
+      name: 'socket-connects',
+      points: this.connectPoints,
+      duration: CONNECT_WINDOW_SECONDS,
+      blockDuration: CONNECT_WINDOW_SECONDS,
+    });
+  }
+
+  /** Counts (and logs) one refusal. */
+  refused(reason: ConnectionRefusal, address?: string): void {
+    this.refusals.inc({ reason });
+    this.logger.info({ address, reason }, 'connection refused');
+  }
+
+  /** Whether a new socket from this request may open: the reason when not. */
+  async admit(req: IncomingMessage): Promise<ConnectionRefusal | undefined> {
+    const address = clientAddress(req, this.config.TRUST_PROXY);
+    let refusal: ConnectionRefusal | undefined;
+    if ((this.held.get(address) ?? 0) >= this.config.SOCKETS_PER_ADDRESS) {
+      refusal = 'SOCKETS_PER_ADDRESS';
+    } else if (await spend(this.connects, address)) {
+      refusal = 'CONNECTS_PER_ADDRESS';
+    }
+    if (refusal) this.refused(refusal, address);
+    return refusal;
+  }
+
+  /**
+   * Counts an open socket against its address until it closes, and closes it unless
+   * `synced()` holds within SYNC_TIMEOUT_MS. False when the address already holds its
+   * share (sockets admitted together): the socket is closed.
+   */
+  attach(socket: Socket, synced: () => boolean): boolean {
+    const address = clientAddress(socket.request, this.config.TRUST_PROXY);
+    const holding = this.held.get(address) ?? 0;
+    if (holding >= this.config.SOCKETS_PER_ADDRESS) {
+      this.refused('SOCKETS_PER_ADDRESS', address);
+      socket.disconnect(true);
+      return false;
+    }
+    this.held.set(address, holding + 1);
+    const deadline = setTimeout(() => {
+      if (socket.connected && !synced()) {
+        this.refused('SYNC_TIMEOUT', address);
+        socket.disconnect(true);
+      }
+    }, this.config.SYNC_TIMEOUT_MS);
+    socket.once('disconnect', () => {
+      clearTimeout(deadline);
+      const left = (this.held.get(address) ?? 1) - 1;
+      if (left > 0) this.held.set(address, left);
+      else this.held.delete(address);
+    });
+    return true;
+  }
+
+  /** A socket is being dropped for flooding: its address pays in new connections. */
+  flooded(socket: Socket): void {
+    const address = clientAddress(socket.request, this.config.TRUST_PROXY);
+    this.refused('FLOODING', address);
+    const penalty = Math.max(1, Math.floor(this.connectPoints * FLOOD_PENALTY_SHARE));
+    void this.connects.penalty(address, penalty).catch(() => undefined);
+  }
+
+  /** Counts HTTP requests Node refused (too slow, malformed) and answers them as Node would. */
+  clientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const timeout = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    this.refused(timeout ? 'HTTP_TIMEOUT' : 'BAD_HTTP');
+    socket.end(
+      timeout
+        ? 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n'
+        : 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n',
+    );
+  }
+}

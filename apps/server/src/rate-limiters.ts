@@ -1,0 +1,85 @@
+import { Redis } from 'ioredis';
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
+import type { Logger } from './logger.ts';
+
+export interface LimitOptions {
+  /** What is counted, unique per limiter: part of the Redis key. */
+  name: string;
+  points: number;
+  /** Seconds after which the points of a key are renewed. */
+  duration: number;
+  /** Seconds a key stays refused once it has spent its points (0: until the window ends). */
+  blockDuration?: number;
+}
+
+/**
+ * The server's per-address limiters (rate-limiter-flexible). With Redis they count in Redis,
+ * shared by every instance; each also counts in memory as insurance, so while Redis is down
+ * every instance still limits on its own. A key refused in Redis is also remembered in memory
+ * for its block, so a flood does not cost a Redis round trip per attempt.
+ */
+export class RateLimiters {
+  private readonly redis: Redis | undefined;
+
+  constructor(
+    redisUrl: string | undefined,
+    /** Key prefix shared by the instances of one deployment. */
+    private readonly prefix: string,
+    logger: Logger,
+  ) {
+    if (redisUrl === undefined) return;
+    this.redis = new Redis(redisUrl, {
+      // Counting must never wait: a command that cannot be sent now goes to the insurance.
+      enableOfflineQueue: false,
+      commandTimeout: 500,
+      maxRetriesPerRequest: 1,
+      connectionName: 'ic-limits',
+    });
+    this.redis.on('error', (error) =>
+      logger.warn({ err: error }, 'rate limits: Redis unavailable, counting on this instance'),
+    );
+  }
+
+  create(options: LimitOptions): RateLimiterAbstract {
+    const { name, ...limits } = options;
+    const memory = new RateLimiterMemory({ ...limits, keyPrefix: name });
+    if (!this.redis) return memory;
+    return new RateLimiterRedis({
+      ...limits,
+      keyPrefix: `${this.prefix}:limit:${name}`,
+      storeClient: this.redis,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: memory,
+      inMemoryBlockOnConsumed: limits.points,
+      inMemoryBlockDuration: limits.blockDuration || limits.duration,
+    });
+  }
+
+  close(): void {
+    this.redis?.disconnect();
+  }
+}
+
+/**
+ * Spends `points` of `key`: the refusal (how long to wait) when none are left; undefined when
+ * allowed. A limiter failing without its insurance lets the request through rather than
+ * refusing everyone.
+ */
+export async function spend(
+  limiter: RateLimiterAbstract,
+  key: string,
+  points = 1,
+): Promise<RateLimiterRes | undefined> {
+  try {
+    await limiter.consume(key, points);
+    return undefined;
+  } catch (refusal) {
+    if (refusal instanceof RateLimiterRes) return refusal;
+    return undefined;
+  }
+}

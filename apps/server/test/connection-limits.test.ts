@@ -1,0 +1,181 @@
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openPostgresStore } from '../src/storage/postgres.ts';
+import {
+  createAndJoin,
+  dropSchema,
+  GameClient,
+  POSTGRES_URL,
+  request,
+  startServer,
+  type TestServer,
+  uniqueSchema,
+} from './support.ts';
+
+const servers: TestServer[] = [];
+const clients: GameClient[] = [];
+const schemas: string[] = [];
+
+afterEach(async () => {
+  for (const c of clients.splice(0)) c.close();
+  for (const s of servers.splice(0)) await s.close();
+  for (const schema of schemas.splice(0)) await dropSchema(schema);
+});
+
+/** Behind a proxy the client's address comes from X-Forwarded-For: tests can be many clients. */
+async function server(env: Record<string, string>) {
+  const started = await startServer({ env: { TRUST_PROXY: 'true', ...env } });
+  servers.push(started);
+  return started;
+}
+
+function client(url: string, address: string) {
+  const c = new GameClient(url, { headers: { 'x-forwarded-for': address } });
+  clients.push(c);
+  return c;
+}
+
+/** Whether a socket from `address` gets in. */
+async function connects(url: string, address: string): Promise<boolean> {
+  const c = client(url, address);
+  try {
+    await c.connected();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function refusals(url: string): Promise<Record<string, number>> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const counts: Record<string, number> = {};
+  for (const [, reason, n] of text.matchAll(/^ic_limits_refused_total\{reason="(\w+)"\} (\d+)/gm)) {
+    counts[reason as string] = Number(n);
+  }
+  return counts;
+}
+
+describe('per-address limits at the game service', () => {
+  it('an address holding its share of sockets is refused another until one closes; other addresses are not', async () => {
+    const { url } = await server({ SOCKETS_PER_ADDRESS: '3' });
+    const held = [
+      client(url, '203.0.113.7'),
+      client(url, '203.0.113.7'),
+      client(url, '203.0.113.7'),
+    ];
+    for (const c of held) await c.connected();
+    expect(await connects(url, '203.0.113.7')).toBe(false);
+    // Writing one's own address first in X-Forwarded-For changes nothing: the proxy's entry counts.
+    expect(await connects(url, '198.51.100.1, 203.0.113.7')).toBe(false);
+    expect(await connects(url, '198.51.100.9')).toBe(true);
+    held[0]?.close();
+    await expect.poll(() => connects(url, '203.0.113.7')).toBe(true);
+    expect((await refusals(url)).SOCKETS_PER_ADDRESS).toBeGreaterThanOrEqual(2);
+  });
+
+  it('an address opening sockets too fast is refused more for a while; other addresses are not', async () => {
+    // One a second, counted over ten seconds: ten sockets, then no more.
+    const { url } = await server({ SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '1' });
+    for (let i = 0; i < 10; i++) {
+      expect(await connects(url, '203.0.113.8')).toBe(true);
+      clients.pop()?.close();
+    }
+    expect(await connects(url, '203.0.113.8')).toBe(false);
+    expect(await connects(url, '198.51.100.8')).toBe(true);
+    expect((await refusals(url)).CONNECTS_PER_ADDRESS).toBe(1);
+  });
+
+  it('closes a socket that never syncs; a synced one stays', async () => {
+    const { url } = await server({ SYNC_TIMEOUT_MS: '300' });
+    const { created } = await createAndJoin(url);
+    const watcher = client(url, '198.51.100.2');
+    expect(await watcher.sync(created.matchID, null)).toEqual({ ok: true });
+    const idle = client(url, '203.0.113.9');
+    await idle.connected();
+    const reason = await new Promise((resolve) => idle.socket.once('disconnect', resolve));
+    expect(reason).toBe('io server disconnect');
+    expect(watcher.socket.connected).toBe(true);
+    expect((await refusals(url)).SYNC_TIMEOUT).toBe(1);
+  });
+
+  it('makes a flooding socket’s address pay in new sockets', async () => {
+    const { url } = await server({
+      RATE_LIMIT_PER_SECOND: '1',
+      RATE_LIMIT_BURST: '1',
+      SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '1',
+    });
+    // Without a penalty the address could open ten sockets in the window.
+    let opened = 0;
+    while (opened < 10 && (await connects(url, '203.0.113.10'))) {
+      opened += 1;
+      const flooder = clients.at(-1) as GameClient;
+      const dropped = new Promise((resolve) => flooder.socket.once('disconnect', resolve));
+      for (let i = 0; i < 60; i++) flooder.socket.emit('sync', { matchID: 'x', playerID: null });
+      await dropped;
+    }
+    expect(opened).toBeLessThan(10);
+    expect(opened).toBeGreaterThan(0);
+    expect((await refusals(url)).FLOODING).toBe(opened);
+    expect(await connects(url, '198.51.100.10')).toBe(true);
+  });
+});
+
+describe('HTTP timeouts', () => {
+  it('close a request whose headers never finish (slowloris), answering 408', async () => {
+    const { url } = await server({
+      HTTP_HEADERS_TIMEOUT_MS: '400',
+      HTTP_REQUEST_TIMEOUT_MS: '800',
+    });
+    const { port } = new URL(url);
+    const started = performance.now();
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () => {
+        socket.write('GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: 1\r\n');
+      });
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk.toString()));
+      socket.on('close', () => resolve(received));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect((await refusals(url)).HTTP_TIMEOUT).toBe(1);
+  });
+});
+
+describe('with Redis, several instances', () => {
+  it('share the per-address counts of new sockets and lobby writes', async () => {
+    const schema = uniqueSchema();
+    schemas.push(schema);
+    const env = {
+      TRUST_PROXY: 'true',
+      DATABASE_URL: POSTGRES_URL,
+      DATABASE_SCHEMA: schema,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '1',
+      LOBBY_WRITES_PER_MINUTE: '2',
+    };
+    const [a, b] = [
+      await startServer({ env, store: await openPostgresStore(POSTGRES_URL, schema) }),
+      await startServer({ env, store: await openPostgresStore(POSTGRES_URL, schema) }),
+    ];
+    servers.push(a, b);
+    for (let i = 0; i < 10; i++) {
+      expect(await connects((i % 2 === 0 ? a : b).url, '203.0.113.11')).toBe(true);
+    }
+    expect(await connects(a.url, '203.0.113.11')).toBe(false);
+    expect(await connects(b.url, '203.0.113.11')).toBe(false);
+
+    const write = (s: TestServer) =>
+      request(
+        `${s.url}/api/matches`,
+        'POST',
+        { name: 'Ann' },
+        { 'x-forwarded-for': '203.0.113.12' },
+      );
+    expect((await write(a)).status).toBe(201);
+    expect((await write(b)).status).toBe(201);
+    expect((await write(a)).status).toBe(429);
+    expect((await refusals(a.url)).LOBBY_WRITES_PER_ADDRESS).toBe(1);
+  });
+});

@@ -1,0 +1,158 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { boardShown, isOver, offered, refusal, synced } from './drive.ts';
+import { ARTIFACTS, buildAll, launchBrowser, type RunningServer, startServer } from './harness.ts';
+
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: path.join(ARTIFACTS, `policy-${name}.png`), fullPage: true });
+
+interface Violation {
+  page: string;
+  directive: string;
+  blocked: string;
+  source: string;
+  sample: string;
+}
+
+let server: RunningServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+/** Every securitypolicyviolation event any page of any context fired. */
+const violations: Violation[] = [];
+
+beforeAll(async () => {
+  await buildAll();
+  server = await startServer({ RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_BURST: '200' });
+  browser = await launchBrowser();
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+});
+
+afterAll(async () => {
+  await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A browser context whose pages report every policy violation (the listener is not subject to the policy). */
+async function watchedContext(viewport: { width: number; height: number }) {
+  const context = await browser.newContext({ baseURL: server.url, viewport });
+  context.setDefaultTimeout(15_000);
+  contexts.push(context);
+  await context.exposeBinding('reportViolation', ({ page }, violation: Omit<Violation, 'page'>) => {
+    violations.push({ page: page.url(), ...violation });
+  });
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      // biome-ignore lint/suspicious/noExplicitAny: the binding exposed above
+      (window as any).reportViolation({
+        directive: event.effectiveDirective,
+        blocked: event.blockedURI,
+        source: `${event.sourceFile}:${event.lineNumber}`,
+        sample: event.sample,
+      });
+    });
+  });
+  onTestFailed(async () => {
+    for (const [i, page] of context.pages().entries()) {
+      await shot(page, `failure-${contexts.indexOf(context)}-${i}`).catch(() => undefined);
+    }
+  });
+  return context;
+}
+
+/** mulberry32: choices at random, the same on every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Clicks what the UI offers, on whichever page offers it, until the match is over. */
+async function playToTheEnd(players: Page[], random: () => number): Promise<number> {
+  let clicks = 0;
+  for (; clicks < 1000; clicks++) {
+    let actor: { page: Page; choices: Awaited<ReturnType<typeof offered>> } | undefined;
+    const deadline = Date.now() + 20_000;
+    while (!actor) {
+      for (const page of players) {
+        const refused = await refusal(page);
+        if (refused) throw new Error(`the server refused a choice the UI offered: ${refused}`);
+        const choices = await offered(page);
+        if (choices.length > 0) actor = { page, choices };
+      }
+      if (!actor && (await Promise.all(players.map(isOver))).every(Boolean)) return clicks;
+      if (!actor && Date.now() > deadline) throw new Error('no page offers a choice');
+      if (!actor) await players[0]?.waitForTimeout(25);
+    }
+    const cells = actor.choices.filter((c) => c.kind === 'cell');
+    const pool = cells.length > 0 ? cells : actor.choices;
+    const pick = pool[Math.floor(random() * pool.length)] as (typeof pool)[number];
+    await actor.page.locator('[data-choice]:not([disabled])').nth(pick.index).click();
+    await actor.page.locator('main[data-pending="false"]').waitFor();
+  }
+  return clicks;
+}
+
+describe('the content security policy in the browser', () => {
+  it('lets a whole match, its spectator, its replay and the other pages run without a single violation', async () => {
+    const host = await watchedContext({ width: 1366, height: 768 });
+    const guest = await watchedContext({ width: 390, height: 844 });
+    const ann = await host.newPage();
+
+    // The pages away from the match, each loaded on demand.
+    await ann.goto('/rules');
+    await ann.getByRole('heading', { name: 'The cards of this deck' }).waitFor();
+    await ann.goto('/tutorial');
+    await boardShown(ann);
+    await ann.goto('/hotseat');
+    await ann.getByRole('button', { name: 'Start the game' }).click();
+    await ann.locator('[data-pass]').click();
+    await boardShown(ann);
+
+    // Ann creates a match, Boris takes the seat by the invite link, Carla watches.
+    await ann.goto('/');
+    await ann.getByLabel('Your name').fill('Ann');
+    await ann.getByLabel('the US', { exact: true }).check();
+    await ann.getByRole('button', { name: 'Create the match' }).click();
+    const invite = await ann.getByLabel('Invite link').inputValue();
+    const spectate = await ann.getByLabel('Spectator link').inputValue();
+    await ann.getByRole('button', { name: 'Go to the table' }).click();
+    await synced(ann);
+    const boris = await guest.newPage();
+    await boris.goto(invite);
+    await boris.getByLabel('Your name').fill('Boris');
+    await boris.getByRole('button', { name: 'Take the seat and play' }).click();
+    await synced(boris);
+    const carla = await host.newPage();
+    await carla.goto(spectate);
+    await synced(carla);
+
+    const clicks = await playToTheEnd([ann, boris], seeded(1947));
+    for (const page of [ann, boris, carla]) {
+      await page.getByRole('region', { name: 'Result' }).waitFor();
+    }
+    await carla.getByRole('link', { name: 'Replay this match' }).click();
+    await carla.getByRole('button', { name: 'Last' }).click();
+    await shot(carla, 'replay');
+
+    expect(violations).toEqual([]);
+    console.log(`policy: a match of ${clicks} clicks and five other pages, no violation`);
+
+    // The listener does hear the policy: an inline script is refused and reported.
+    await carla.evaluate(() => {
+      const script = document.createElement('script');
+      script.textContent = 'document.title = "injected"';
+      document.head.append(script);
+    });
+    await expect.poll(() => violations.length).toBe(1);
+    expect(violations[0]?.directive).toBe('script-src-elem');
+    expect(await carla.title()).not.toBe('injected');
+  });
+});
