@@ -53,6 +53,8 @@ export async function openTestStore(kind: StoreKind, where: string): Promise<Sto
 
 export interface TestServer {
   url: string;
+  /** The operator's metrics listener: http://127.0.0.1:<METRICS_PORT>/metrics. */
+  metricsUrl: string;
   app: App;
   store: Store;
   config: Config;
@@ -72,6 +74,7 @@ export async function startServer(
     RATE_LIMIT_PER_SECOND: '1000',
     RATE_LIMIT_BURST: '1000',
     LOBBY_WRITES_PER_MINUTE: '100000',
+    METRICS_PORT: '0',
     ...options.env,
   });
   const store = options.store ?? openSqliteStore(dir);
@@ -79,6 +82,7 @@ export async function startServer(
   const port = await app.listen();
   return {
     url: `http://127.0.0.1:${port}`,
+    metricsUrl: `http://127.0.0.1:${app.metricsPort}/metrics`,
     app,
     store,
     config,

@@ -121,6 +121,7 @@ function launchFor(kind: TargetKind, port: number, dataDir: string, schema: stri
         RATE_LIMIT_PER_SECOND: BENCH_RATE_LIMIT,
         RATE_LIMIT_BURST: BENCH_RATE_LIMIT,
         LOBBY_WRITES_PER_MINUTE: BENCH_RATE_LIMIT,
+        METRICS_PORT: '0',
       };
       if (kind === 'postgres') {
         env.DATABASE_URL = DATABASE_URL;
@@ -130,7 +131,7 @@ function launchFor(kind: TargetKind, port: number, dataDir: string, schema: stri
         args: [path.join(BUILD_DIR, 'main.js')],
         env,
         portFrom: (line) => {
-          const m = /running at http:\/\/[^:]+:(\d+)\//.exec(line);
+          const m = /"port":(\d+).*"msg":"listening"/.exec(line);
           return m ? Number(m[1]) : undefined;
         },
       };
