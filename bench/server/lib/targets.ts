@@ -139,14 +139,20 @@ function launchFor(kind: TargetKind, port: number, dataDir: string, schema: stri
   }
 }
 
-/** Starts one server process on 127.0.0.1 and resolves once it listens. */
-export async function startTarget(kind: TargetKind, opts: { cpuProf: boolean }): Promise<Target> {
+/**
+ * Starts one server process on 127.0.0.1 and resolves once it listens. `env` adds to its
+ * environment; `schema` names its Postgres schema (several servers sharing one store).
+ */
+export async function startTarget(
+  kind: TargetKind,
+  opts: { cpuProf: boolean; env?: NodeJS.ProcessEnv; schema?: string },
+): Promise<Target> {
   if (kind === 'sqlite' || kind === 'postgres') buildOurServer();
   fs.mkdirSync(OUT_DIR, { recursive: true });
   const runID = `${kind}-${process.pid}-${Date.now()}`;
   const dataDir = path.join(OUT_DIR, 'data', runID);
   fs.mkdirSync(dataDir, { recursive: true });
-  const schema = `bench_server_${process.pid}_${Date.now()}`;
+  const schema = opts.schema ?? `bench_server_${process.pid}_${Date.now()}`;
   const logFile = path.join(OUT_DIR, `${runID}.log`);
   let child: ChildProcess | undefined;
   let port = 0;
@@ -163,7 +169,7 @@ export async function startTarget(kind: TargetKind, opts: { cpuProf: boolean }):
     const log = fs.openSync(logFile, 'a');
     const proc = spawn(process.execPath, [...prof, ...launch.args], {
       cwd: REPO,
-      env: { ...process.env, NODE_ENV: 'production', ...launch.env },
+      env: { ...process.env, NODE_ENV: 'production', ...launch.env, ...opts.env },
       stdio: ['ignore', 'pipe', log],
     });
     child = proc;
