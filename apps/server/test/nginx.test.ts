@@ -76,9 +76,15 @@ beforeAll(async () => {
   }
   nginx = await startNginx(ports.map((port) => `127.0.0.1:${port}`));
 }, 60_000);
-afterEach(() => {
+afterEach(async () => {
   for (const p of players.splice(0)) p.client.stop();
   for (const c of probes.splice(0)) c.close();
+  // The next test tells where a match is by the servers' socket counts: start from none.
+  const deadline = Date.now() + 10_000;
+  while ((await socketsPerServer()).some((n) => n !== 0)) {
+    if (Date.now() > deadline) throw new Error('sockets still open on the servers');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 });
 afterAll(async () => {
   await Promise.all(servers.map((s) => stopProcess(s.child)));

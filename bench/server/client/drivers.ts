@@ -44,7 +44,7 @@ export interface DriverContext {
 /** Reconnection settings of our web client (apps/web/src/match/transport.ts). */
 const SOCKET_OPTIONS: Partial<ManagerOptions & SocketOptions> = {
   transports: ['websocket'],
-  reconnectionDelay: 500,
+  reconnectionDelay: 250,
   reconnectionDelayMax: 4000,
   forceNew: true,
 };
@@ -219,6 +219,8 @@ class StockMatch implements MatchDriver {
         credentials: playerCredentials,
       };
       reconnectAfterServerDisconnect(socket, this.tally, this.ctx.reconnectOnServerDisconnect);
+      // As the web client: a server shutting down says so, and we come back at once.
+      socket.on('restarting', () => socket.disconnect().connect());
       let syncedBefore = false;
       socket.on('connect', () => socket.emit('sync', matchID, playerID, playerCredentials, 2));
       socket.on('disconnect', () => this.synced.delete(playerID));
@@ -325,6 +327,8 @@ class OurMatch implements MatchDriver {
       const socket = io(`${base}/game`, { ...SOCKET_OPTIONS, query: { matchID: this.matchID } });
       const entry: (typeof this.seats)[number] = { socket, seat, credentials };
       reconnectAfterServerDisconnect(socket, this.tally, this.ctx.reconnectOnServerDisconnect);
+      // As the web client: a server shutting down says so, and we come back at once.
+      socket.on('restarting', () => socket.disconnect().connect());
       let syncedBefore = false;
       socket.on('connect', () =>
         socket.emit('sync', { matchID: this.matchID, playerID: seat, credentials }),

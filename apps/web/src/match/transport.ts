@@ -23,7 +23,9 @@ export function socketTransport(matchID: string, origin = ''): Transport {
     autoConnect: false,
     transports: ['websocket'],
     query: { matchID },
-    reconnectionDelay: 500,
+    // The first retry after a lost connection comes within 125-375 ms (socket.io's jitter of
+    // 0.5): behind the proxy another server is there at once.
+    reconnectionDelay: 250,
     reconnectionDelayMax: 4000,
   });
   // A server going away asks us to come back now, not after the backoff: behind the proxy
