@@ -15,11 +15,12 @@ import type { FinishMatch } from './match-end.ts';
 import { MatchQueues } from './match-queue.ts';
 import { matchRouter } from './match-routes.ts';
 import { Lobby } from './matches.ts';
-import { createMetrics, type Metrics } from './metrics.ts';
+import { createMetrics, type Metrics, type MetricsListener, serveMetrics } from './metrics.ts';
 import { PresenceBook } from './presence.ts';
 import { RateLimiters } from './rate-limiters.ts';
 import { Referee } from './referee.ts';
 import { RematchDesk } from './rematch.ts';
+import { logKoaErrors, requestIds } from './request-log.ts';
 import { securityHeaders } from './security-headers.ts';
 import type { Store } from './storage/index.ts';
 import { systemTime, type TimeSource } from './time.ts';
@@ -30,8 +31,10 @@ export interface App {
   lobby: Lobby;
   game: GameService;
   metrics: Metrics;
-  /** Starts listening; resolves with the port. */
+  /** Starts listening (and the metrics listener); resolves with the public port. */
   listen(): Promise<number>;
+  /** The port of the operator's metrics listener (METRICS_HOST), once listening. */
+  readonly metricsPort: number | undefined;
   /** Stops accepting, finishes queued moves, closes sockets, the fan-out and the store. */
   close(): Promise<void>;
 }
@@ -105,6 +108,8 @@ export function createApp(
   // Behind the proxy, the client's address is the last X-Forwarded-For entry, the one the
   // proxy added: earlier entries come from the client and would let it pick its address.
   const koa = new Koa({ proxy: config.TRUST_PROXY, maxIpsCount: 1 });
+  logKoaErrors(koa, logger);
+  koa.use(requestIds());
   // The web client's script is a third of its size compressed: what a phone waits for first.
   koa.use(compress());
   koa.use(securityHeaders(config));
@@ -128,14 +133,23 @@ export function createApp(
   koa.use(webClient(config.WEB_DIST));
   http.on('request', koa.callback());
 
+  let metricsListener: MetricsListener | undefined;
   return {
     http,
     lobby,
     game,
     metrics,
+    get metricsPort() {
+      return metricsListener?.port;
+    },
     listen: async () => {
       // Clocks of matches in play keep running across restarts: re-arm their timers.
       await game.resumeClocks();
+      metricsListener = await serveMetrics(
+        metrics.registry,
+        config.METRICS_HOST,
+        config.METRICS_PORT,
+      );
       return new Promise((resolve, reject) => {
         http.once('error', reject);
         http.listen(config.PORT, config.HOST, () => {
@@ -152,12 +166,15 @@ export function createApp(
     },
     async close() {
       await bots.close();
+      // No new connections from here on: a client told to reconnect lands on another server.
+      http.close();
       // io.close() closes the HTTP server too; connections still open are ended with it.
       await game.close();
       // Sockets closed above leave their matches through the queues: let them finish.
       await queues.drain();
       http.closeAllConnections();
       limiters.close();
+      await metricsListener?.close();
       await fanout.close();
       await store.close();
     },

@@ -83,6 +83,13 @@ export const envSchema = z.object({
   BOT_MOVE_DELAY_MS: z.coerce.number({ error: 'must be a number' }).int().min(0).default(600),
   /** Matches with a computer player this instance runs at once; more are refused until one ends. */
   BOT_MAX_MATCHES: positiveInt.default(16),
+  /**
+   * Where the operator's Prometheus metrics are served (GET /metrics), apart from the public
+   * port; loopback by default, so only the machine itself can read them.
+   */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** Port of the metrics listener (0: any free port); one per server process. */
+  METRICS_PORT: port.default(9464),
   /** Trust X-Forwarded-* headers (set when behind a reverse proxy). */
   TRUST_PROXY: flag,
   /** Browsers reach the site over https (a TLS proxy in front): pages then send HSTS. */

@@ -28,7 +28,11 @@ export function errorAnswers(logger: Logger): Middleware {
       }
     } catch (error) {
       const known = error instanceof LobbyError;
-      if (!known) logger.error({ err: error, path: ctx.path }, 'lobby failure');
+      if (!known)
+        logger.error(
+          { err: error, path: ctx.path, requestId: ctx.state.requestId },
+          'lobby failure',
+        );
       const body: ErrorResponse = {
         error: known
           ? {

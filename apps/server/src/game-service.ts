@@ -55,12 +55,15 @@ interface ServerToClient {
   update: (message: UpdateMessage) => void;
   presence: (message: Presence) => void;
   refused: (message: RefusedMessage) => void;
+  restarting: () => void;
 }
 type GameSocket = Socket<ClientToServer, ServerToClient, Record<string, never>, SocketData>;
 type AckFn = (ack: Ack) => void;
 type StoredUpdate = Extract<FanoutMessage, { kind: 'update' }>;
 
 const FLOOD_LIMIT = 50;
+/** How long a stopping server waits for its sockets to leave when told to reconnect elsewhere. */
+const RESTART_NOTICE_MS = 1000;
 /** Larger frames are dropped by the transport itself (the connection closes). */
 const TRANSPORT_LIMIT = 4 * MAX_MESSAGE_BYTES;
 
@@ -114,6 +117,8 @@ const deciderOf = (state: { G: unknown }): Seat | null =>
 export class GameService {
   readonly io: Server<ClientToServer, ServerToClient, Record<string, never>, SocketData>;
   private closing = false;
+  /** While closing: told whenever a socket leaves. */
+  private socketLeft: (() => void) | undefined;
   private readonly fanout: Fanout;
   private readonly time: TimeSource;
   private readonly timekeeper: Timekeeper;
@@ -193,6 +198,7 @@ export class GameService {
       void this.messages.delete(socket.id);
       metrics.sockets.dec();
       this.detach(socket);
+      this.socketLeft?.();
     });
   }
 
@@ -653,11 +659,34 @@ export class GameService {
     return true;
   }
 
-  /** Stops taking messages, lets queued moves finish, then closes every socket. */
+  /**
+   * Tells every socket to reconnect now, so clients need not wait out their backoff: the
+   * HTTP server no longer accepts connections, so behind the proxy they land on another
+   * server. Resolves when all have left, or after RESTART_NOTICE_MS for clients that ignore it.
+   */
+  private sendSocketsAway(): Promise<void> {
+    const game = this.io.of(GAME_NAMESPACE);
+    if (game.sockets.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.socketLeft = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, RESTART_NOTICE_MS);
+      this.socketLeft = () => {
+        if (game.sockets.size === 0) done();
+      };
+      game.emit(ServerEvents.restarting);
+    });
+  }
+
+  /** Stops taking messages, lets queued moves finish, sends the sockets away, then closes. */
   async close(): Promise<void> {
     this.timekeeper.stop();
     this.closing = true;
     await this.deps.queues.drain();
+    await this.sendSocketsAway();
     // io.close() drops the transports without socket.io's DISCONNECT packet: a client told
     // 'io server disconnect' would never reconnect by itself; after 'transport close' it does.
     await new Promise<void>((resolve) => this.io.close(() => resolve()));

@@ -66,7 +66,7 @@ export interface BotCapacity {
 const botsBusy = () =>
   new LobbyError(503, 'BOTS_BUSY', 'the computer players are all busy; try again in a few minutes');
 
-/** The lobby REST API under /api, plus health, readiness and metrics. */
+/** The lobby REST API under /api, plus health and readiness. */
 export function lobbyRouter(
   lobby: Lobby,
   store: Store,
@@ -87,11 +87,6 @@ export function lobbyRouter(
       ctx.status = 503;
       ctx.body = { error: { code: 'STORE_UNAVAILABLE', message: 'the store does not answer' } };
     }
-  });
-
-  router.get('/metrics', async (ctx) => {
-    ctx.type = metrics.registry.contentType;
-    ctx.body = await metrics.registry.metrics();
   });
 
   router.get('/api/decks', async (ctx) => {

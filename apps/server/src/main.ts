@@ -1,27 +1,54 @@
 import { fileURLToPath } from 'node:url';
+import { format } from 'node:util';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { localFanout, openRedisFanout } from './fanout.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, type Logger } from './logger.ts';
 import { openStore } from './storage/index.ts';
 
 /** The web client's build, beside this package (apps/web/dist) unless WEB_DIST says otherwise. */
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
-async function main(): Promise<void> {
+/**
+ * Every line this process writes is JSON through the one logger, for a log shipper to read:
+ * libraries' console output and Node's warnings included, and whatever would crash it.
+ */
+function logEverything(logger: Logger): void {
+  const to =
+    (level: 'info' | 'warn' | 'error' | 'debug') =>
+    (...args: unknown[]) =>
+      logger[level](format(...args));
+  console.log = to('info');
+  console.info = to('info');
+  console.warn = to('warn');
+  console.error = to('error');
+  console.debug = to('debug');
+  console.trace = to('debug');
+  process.removeAllListeners('warning');
+  process.on('warning', (warning) => logger.warn({ err: warning }, warning.message));
+  process.on('unhandledRejection', (reason) => {
+    logger.error({ err: reason }, 'unhandled rejection');
+  });
+  process.on('uncaughtException', (error) => {
+    logger.fatal({ err: error }, 'uncaught exception; exiting');
+    process.exit(1);
+  });
+}
+
+async function main(logger: Logger): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    console.error(error.message);
+    logger.fatal(error.message);
     process.exit(2);
   }
   config = { ...config, WEB_DIST: config.WEB_DIST ?? DEFAULT_WEB_DIST };
-  const logger = createLogger(config);
-  process.on('unhandledRejection', (reason) => {
-    logger.error({ err: reason }, 'unhandled rejection');
-  });
+  logger.level = config.LOG_LEVEL;
+  // Starting, listening and stopping are written at any level but silent: whoever runs the
+  // server (a supervisor, a test, a benchmark) reads the address it took from that line.
+  const lifecycle = config.LOG_LEVEL === 'silent' ? logger : logger.child({}, { level: 'info' });
 
   const store = await openStore(config);
   const fanout = config.REDIS_URL
@@ -31,17 +58,25 @@ async function main(): Promise<void> {
   const port = await app.listen();
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}/`;
-  logger.info(
-    { port, store: store.kind, fanout: fanout.kind, webDist: config.WEB_DIST },
+  lifecycle.info(
+    {
+      url,
+      port,
+      metrics: `${config.METRICS_HOST}:${app.metricsPort}`,
+      store: store.kind,
+      fanout: fanout.kind,
+      webDist: config.WEB_DIST,
+    },
     'listening',
   );
-  console.log(`Iron Curtain Online is running at ${url}`);
+  // For a person who typed `npm start`; a log shipper reads the JSON line above.
+  if (process.stdout.isTTY) process.stdout.write(`Iron Curtain Online is running at ${url}\n`);
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
+    lifecycle.info({ signal }, 'shutting down');
     const timer = setTimeout(() => {
       logger.error('shutdown took too long; exiting');
       process.exit(1);
@@ -49,7 +84,7 @@ async function main(): Promise<void> {
     timer.unref();
     app.close().then(
       () => {
-        logger.info('stopped');
+        lifecycle.info('stopped');
         process.exit(0);
       },
       (error) => {
@@ -62,7 +97,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
-main().catch((error) => {
-  console.error(`the server could not start: ${error instanceof Error ? error.message : error}`);
+// Until the configuration is read, at the default level.
+const logger = createLogger({ LOG_LEVEL: 'info' });
+logEverything(logger);
+main(logger).catch((error) => {
+  logger.fatal({ err: error }, 'the server could not start');
   process.exit(1);
 });

@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Prometheus metrics of one server; each server has its own registry so tests can run several. */
@@ -42,3 +43,45 @@ export function createMetrics() {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+export interface MetricsListener {
+  /** The port it listens on (the configured one, or the one picked for 0). */
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `GET /metrics` on an address of its own, apart from the public port: the counters
+ * are the operator's (loopback by default; a scraper on another host needs METRICS_HOST).
+ */
+export function serveMetrics(
+  registry: Registry,
+  host: string,
+  port: number,
+): Promise<MetricsListener> {
+  const server = createServer((req, res) => {
+    if (req.method !== 'GET' || new URL(req.url ?? '/', 'http://metrics').pathname !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('only GET /metrics here\n');
+      return;
+    }
+    registry.metrics().then(
+      (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
+      () => res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics failed\n'),
+    );
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const address = server.address();
+      resolve({
+        port: typeof address === 'object' && address ? address.port : port,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { DCLinter } from 'dclint';
 import { describe, expect, it } from 'vitest';
 import { parse, parseDocument } from 'yaml';
 import { envSchema, loadConfig } from '../src/config.ts';
@@ -12,6 +13,7 @@ import {
   readRoot,
   type Stage,
 } from './deploy-files.ts';
+import { tempDir } from './support.ts';
 
 /**
  * Static checks of the Docker assets (no Docker engine runs here): the compose file, the
@@ -62,6 +64,23 @@ describe('docker-compose.yml', () => {
     expect(document.errors).toEqual([]);
     expect(document.warnings).toEqual([]);
     expect(compose.name).toBe('iron-curtain');
+  });
+
+  it('is valid by the Compose specification’s schema, as a Compose tool reads it (dclint)', () => {
+    // Schema errors only: dclint's style rules are opinions (key order, quoted ports).
+    const schemaErrors = (file: string) =>
+      new DCLinter({ rules: {}, quiet: true, debug: false, exclude: [] })
+        .lintFiles([file], false)
+        .flatMap((r) => r.messages)
+        .filter((m) => ['invalid-yaml', 'invalid-schema', 'unknown-error'].includes(m.rule))
+        .map((m) => m.message);
+    expect(schemaErrors(path.join(ROOT, 'docker-compose.yml'))).toEqual([]);
+    // The validator does refuse what Compose would: a condition the specification lacks.
+    const dir = tempDir();
+    const broken = path.join(dir, 'docker-compose.yml');
+    fs.writeFileSync(broken, composeText.replace('service_healthy', 'service_ready'));
+    expect(schemaErrors(broken).join('\n')).toMatch(/depends_on/);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('every service has an image or a build, and a health check', () => {
@@ -200,6 +219,15 @@ describe('deploy/nginx.conf', () => {
     expect(rest).toMatch(/proxy_pass http:\/\/lobby;/);
     expect(rest).toMatch(/proxy_set_header Host \$http_host;/);
     expect(conf).toMatch(/listen 8080;/);
+  });
+
+  it('never takes a game server out of the hash for a refused connection, and passes no metrics', () => {
+    const lines = block('upstream game_sockets')
+      .split('\n')
+      .filter((l) => /^\s*server\s/.test(l));
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(line).toMatch(/\smax_fails=0[\s;]/);
+    expect(conf).toMatch(/location = \/metrics \{\s*return 404;\s*\}/);
   });
 
   it('the web client sends the match id in the handshake query under that name', () => {

@@ -185,7 +185,7 @@ describe('hidden information on the wire', () => {
       const publicTexts = [
         (await request(`${server.url}/api/matches/${matchID}`, 'GET')).text,
         (await request(`${server.url}/api/matches?limit=100`, 'GET')).text,
-        (await request(`${server.url}/metrics`, 'GET')).text,
+        (await request(server.metricsUrl, 'GET')).text,
       ];
       for (const text of [...texts, ...publicTexts]) {
         expect(text).not.toContain(secrets.seed);

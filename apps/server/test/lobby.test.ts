@@ -180,13 +180,18 @@ describe('the lobby API', () => {
     await expectError(request(`${api}/nothing`, 'GET'), 404, 'NOT_FOUND');
   });
 
-  it('reports health, readiness and metrics', async () => {
+  it('reports health and readiness; metrics only on the operator port, never the public one', async () => {
     expect((await request(`${server.url}/healthz`, 'GET')).body).toEqual({ status: 'ok' });
     expect((await request(`${server.url}/readyz`, 'GET')).body).toEqual({
       status: 'ready',
       store: 'sqlite',
     });
-    const metrics = (await request(`${server.url}/metrics`, 'GET')).text;
+    await expectError(request(`${server.url}/metrics`, 'GET'), 404, 'NOT_FOUND');
+    expect(new URL(server.metricsUrl).port).not.toBe(new URL(server.url).port);
+    expect((await request(`${server.metricsUrl.replace('/metrics', '/')}`, 'GET')).status).toBe(
+      404,
+    );
+    const metrics = (await request(server.metricsUrl, 'GET')).text;
     for (const name of [
       'ic_matches_created_total',
       'ic_matches_active',

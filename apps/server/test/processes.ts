@@ -2,12 +2,37 @@ import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process'
 
 export interface Running {
   url: string;
+  /** The operator's metrics: http://<METRICS_HOST>:<port>/metrics. */
+  metricsUrl: string;
   child: ChildProcess;
+  /** Everything it wrote, both streams, in order. */
   output: string[];
+  /** What it wrote on stderr alone. */
+  stderr: string[];
+}
+
+/** Where the server listens, from its JSON 'listening' log line (URL without the trailing slash). */
+export function listening(stdout: string): { url: string; metricsUrl: string } | undefined {
+  for (const line of stdout.split('\n')) {
+    if (!line.includes('"listening"')) continue;
+    try {
+      const entry = JSON.parse(line) as { msg?: string; url?: string; metrics?: string };
+      if (entry.msg === 'listening' && entry.url) {
+        return {
+          url: entry.url.replace(/\/$/, ''),
+          metricsUrl: `http://${entry.metrics}/metrics`,
+        };
+      }
+    } catch {
+      // A line still being written: the next chunk completes it.
+    }
+  }
+  return undefined;
 }
 
 /**
- * Starts a server process and waits for the URL it prints. `command` defaults to this Node
+ * Starts a server process and waits for the URL it logs (the 'listening' line). Its metrics
+ * listener takes any free port unless `env` names one. `command` defaults to this Node
  * running `args` (the built bundle).
  */
 export async function startProcess(
@@ -17,23 +42,29 @@ export async function startProcess(
 ): Promise<Running> {
   const child = spawn(options.command ?? process.execPath, args, {
     cwd: options.cwd,
-    env,
+    env: { METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     ...options.spawn,
   });
   const output: string[] = [];
-  child.stderr?.on('data', (d) => output.push(String(d)));
-  const url = await new Promise<string>((resolve, reject) => {
+  const stderr: string[] = [];
+  child.stderr?.on('data', (d) => {
+    output.push(String(d));
+    stderr.push(String(d));
+  });
+  let stdout = '';
+  const where = await new Promise<{ url: string; metricsUrl: string }>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`no URL printed:\n${output.join('')}`)),
+      () => reject(new Error(`no 'listening' line logged:\n${output.join('')}`)),
       30_000,
     );
     child.stdout?.on('data', (d) => {
       output.push(String(d));
-      const found = /running at (http:\/\/\S+?)\/?$/m.exec(output.join(''));
-      if (found?.[1]) {
+      stdout += String(d);
+      const found = listening(stdout);
+      if (found) {
         clearTimeout(timer);
-        resolve(found[1]);
+        resolve(found);
       }
     });
     child.once('exit', (code) => {
@@ -41,7 +72,7 @@ export async function startProcess(
       reject(new Error(`server exited (${code}):\n${output.join('')}`));
     });
   });
-  return { url, child, output };
+  return { ...where, child, output, stderr };
 }
 
 export const exited = (child: ChildProcess) =>

@@ -31,6 +31,7 @@ async function instance(wrap: (store: Store) => Store = (s) => s) {
     DATABASE_URL: POSTGRES_URL,
     DATABASE_SCHEMA: schema,
     REDIS_URL,
+    METRICS_PORT: '0',
   });
   const logger = createLogger(config);
   const store = await openPostgresStore(POSTGRES_URL, schema);

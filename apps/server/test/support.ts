@@ -62,6 +62,8 @@ export async function openTestStore(kind: StoreKind, where: string): Promise<Sto
 
 export interface TestServer {
   url: string;
+  /** The operator's metrics listener: http://127.0.0.1:<METRICS_PORT>/metrics. */
+  metricsUrl: string;
   app: App;
   store: Store;
   config: Config;
@@ -84,6 +86,7 @@ export async function startServer(
     // Every client of a test comes from 127.0.0.1: lift the per-address socket limits too.
     SOCKETS_PER_ADDRESS: '100000',
     SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '100000',
+    METRICS_PORT: '0',
     ...options.env,
   });
   const store = options.store ?? openSqliteStore(dir);
@@ -91,6 +94,7 @@ export async function startServer(
   const port = await app.listen();
   return {
     url: `http://127.0.0.1:${port}`,
+    metricsUrl: `http://127.0.0.1:${app.metricsPort}/metrics`,
     app,
     store,
     config,

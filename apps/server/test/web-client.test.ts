@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer, tempDir } from './support.ts';
+import { request, startServer, type TestServer, tempDir } from './support.ts';
 
 interface RawAnswer {
   status: number;
@@ -112,9 +112,16 @@ describe('the web client over HTTP', () => {
   });
 
   it('compresses large server answers too, and leaves small ones as they are', async () => {
-    const metrics = await get(`${server.url}/metrics`, { 'accept-encoding': 'gzip' });
-    expect(metrics.headers['content-encoding']).toBe('gzip');
-    expect(zlib.gunzipSync(metrics.bytes).toString()).toContain('ic_');
+    // A list of public matches, a few kB of JSON.
+    for (let i = 0; i < 12; i++) {
+      await request(`${server.url}/api/matches`, 'POST', {
+        name: `Ann ${i}`,
+        visibility: 'public',
+      });
+    }
+    const list = await get(`${server.url}/api/matches?limit=100`, { 'accept-encoding': 'gzip' });
+    expect(list.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(zlib.gunzipSync(list.bytes).toString()).matches).toHaveLength(12);
     const health = await get(`${server.url}/healthz`, { 'accept-encoding': 'gzip' });
     expect(health.status).toBe(200);
     expect(health.headers['content-encoding']).toBeUndefined();

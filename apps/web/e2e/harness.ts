@@ -88,6 +88,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       DATA_DIR: dataDir,
       WEB_DIST: path.join(REPO, 'apps/web/dist'),
       LOG_LEVEL: 'warn',
+      METRICS_PORT: '0',
       // Every page of every e2e file comes from one address: lift the lobby's per-address cap.
       LOBBY_WRITES_PER_MINUTE: '100000',
       ...env,
@@ -99,7 +100,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
     const read = (chunk: Buffer) => {
       output += chunk.toString();
-      const found = /running at (http:\/\/\S+?)\/?\s/.exec(output);
+      // The server's JSON 'listening' line names its URL.
+      const found = /"url":"(http:\/\/[^"]+?)\/?".*"msg":"listening"/.exec(output);
       if (found?.[1]) {
         clearTimeout(timer);
         resolve(found[1]);

@@ -54,7 +54,7 @@ const randomLoopback = () =>
 /** Reconnection settings of our web client (apps/web/src/match/transport.ts). */
 const SOCKET_OPTIONS: Partial<ManagerOptions & SocketOptions> = {
   transports: ['websocket'],
-  reconnectionDelay: 500,
+  reconnectionDelay: 250,
   reconnectionDelayMax: 4000,
   forceNew: true,
 };
@@ -229,6 +229,8 @@ class StockMatch implements MatchDriver {
         credentials: playerCredentials,
       };
       reconnectAfterServerDisconnect(socket, this.tally, this.ctx.reconnectOnServerDisconnect);
+      // As the web client: a server shutting down says so, and we come back at once.
+      socket.on('restarting', () => socket.disconnect().connect());
       let syncedBefore = false;
       socket.on('connect', () => socket.emit('sync', matchID, playerID, playerCredentials, 2));
       socket.on('disconnect', () => this.synced.delete(playerID));
@@ -340,6 +342,8 @@ class OurMatch implements MatchDriver {
       });
       const entry: (typeof this.seats)[number] = { socket, seat, credentials };
       reconnectAfterServerDisconnect(socket, this.tally, this.ctx.reconnectOnServerDisconnect);
+      // As the web client: a server shutting down says so, and we come back at once.
+      socket.on('restarting', () => socket.disconnect().connect());
       let syncedBefore = false;
       socket.on('connect', () =>
         socket.emit('sync', { matchID: this.matchID, playerID: seat, credentials }),

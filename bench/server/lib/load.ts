@@ -1,7 +1,7 @@
 import type { LoadResult } from '../client/protocol.ts';
 import { ClientPool, type LoadOptions } from './pool.ts';
 import { type LatencySummary, summarize } from './stats.ts';
-import { startTarget, type TargetKind } from './targets.ts';
+import { startTarget, type Target, type TargetKind } from './targets.ts';
 
 export interface LoadRun {
   kind: TargetKind;
@@ -23,40 +23,54 @@ export interface LoadRun {
  */
 export async function measureLoad(
   kind: TargetKind,
-  options: Omit<LoadOptions, 'mode'> & {
-    mode: 'closed' | 'paced';
-    warmupMs: number;
-    windowMs: number;
-    cpuProf: boolean;
-  },
+  options: LoadRunOptions & { cpuProf: boolean },
 ): Promise<LoadRun> {
   const target = await startTarget(kind, { cpuProf: options.cpuProf });
   try {
-    const pool = await ClientPool.open(target, options);
-    try {
-      const start = Date.now() + options.warmupMs;
-      const end = start + options.windowMs;
-      let cpuStart = Number.NaN;
-      let cpuEnd = Number.NaN;
-      setTimeout(() => (cpuStart = target.cpuSeconds()), options.warmupMs);
-      setTimeout(() => (cpuEnd = target.cpuSeconds()), options.warmupMs + options.windowMs);
-      const result = await pool.play(start, end);
-      return {
-        kind,
-        result,
-        latency: summarize(result.latencies),
-        movesPerSecond: result.moves / (options.windowMs / 1000),
-        serverCpu: (cpuEnd - cpuStart) / (options.windowMs / 1000),
-        cpuPerMove: ((cpuEnd - cpuStart) * 1000) / result.moves,
-        opened: pool.opened,
-        openMs: pool.openMs,
-        openErrors: pool.errors,
-      };
-    } finally {
-      await pool.close();
-    }
+    return await measureLoadOn(target, options);
   } finally {
     await target.dispose();
+  }
+}
+
+export type LoadRunOptions = Omit<LoadOptions, 'mode'> & {
+  mode: 'closed' | 'paced';
+  warmupMs: number;
+  windowMs: number;
+  /** Told when the measured window begins and ends (to sample other processes). */
+  onWindow?: (edge: 'start' | 'end') => void;
+};
+
+/** The same on a target already running, which is left running. */
+export async function measureLoadOn(target: Target, options: LoadRunOptions): Promise<LoadRun> {
+  const pool = await ClientPool.open(target, options);
+  try {
+    const start = Date.now() + options.warmupMs;
+    const end = start + options.windowMs;
+    let cpuStart = Number.NaN;
+    let cpuEnd = Number.NaN;
+    setTimeout(() => {
+      cpuStart = target.cpuSeconds();
+      options.onWindow?.('start');
+    }, options.warmupMs);
+    setTimeout(() => {
+      cpuEnd = target.cpuSeconds();
+      options.onWindow?.('end');
+    }, options.warmupMs + options.windowMs);
+    const result = await pool.play(start, end);
+    return {
+      kind: target.kind,
+      result,
+      latency: summarize(result.latencies),
+      movesPerSecond: result.moves / (options.windowMs / 1000),
+      serverCpu: (cpuEnd - cpuStart) / (options.windowMs / 1000),
+      cpuPerMove: ((cpuEnd - cpuStart) * 1000) / result.moves,
+      opened: pool.opened,
+      openMs: pool.openMs,
+      openErrors: pool.errors,
+    };
+  } finally {
+    await pool.close();
   }
 }
 

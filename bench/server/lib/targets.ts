@@ -124,6 +124,7 @@ function launchFor(kind: TargetKind, port: number, dataDir: string, schema: stri
         // All of a benchmark's clients come from 127.0.0.1 (bench/server/flood.ts sets its own).
         SOCKETS_PER_ADDRESS: BENCH_RATE_LIMIT,
         SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: BENCH_RATE_LIMIT,
+        METRICS_PORT: '0',
       };
       if (kind === 'postgres') {
         env.DATABASE_URL = DATABASE_URL;
@@ -133,7 +134,7 @@ function launchFor(kind: TargetKind, port: number, dataDir: string, schema: stri
         args: [path.join(BUILD_DIR, 'main.js')],
         env,
         portFrom: (line) => {
-          const m = /running at http:\/\/[^:]+:(\d+)\//.exec(line);
+          const m = /"port":(\d+).*"msg":"listening"/.exec(line);
           return m ? Number(m[1]) : undefined;
         },
       };
@@ -141,18 +142,21 @@ function launchFor(kind: TargetKind, port: number, dataDir: string, schema: stri
   }
 }
 
-/** Starts one server process on 127.0.0.1 and resolves once it listens. */
+/**
+ * Starts one server process on 127.0.0.1 and resolves once it listens. `env`: settings of our
+ * server that differ from the benchmarks' (see launchFor); `schema` names its Postgres schema
+ * (several servers sharing one store).
+ */
 export async function startTarget(
   kind: TargetKind,
-  /** `env`: settings of our server that differ from the benchmarks' (see launchFor). */
-  opts: { cpuProf: boolean; env?: NodeJS.ProcessEnv },
+  opts: { cpuProf: boolean; env?: NodeJS.ProcessEnv; schema?: string },
 ): Promise<Target> {
   if (kind === 'sqlite' || kind === 'postgres') buildOurServer();
   fs.mkdirSync(OUT_DIR, { recursive: true });
   const runID = `${kind}-${process.pid}-${Date.now()}`;
   const dataDir = path.join(OUT_DIR, 'data', runID);
   fs.mkdirSync(dataDir, { recursive: true });
-  const schema = `bench_server_${process.pid}_${Date.now()}`;
+  const schema = opts.schema ?? `bench_server_${process.pid}_${Date.now()}`;
   const logFile = path.join(OUT_DIR, `${runID}.log`);
   let child: ChildProcess | undefined;
   let port = 0;

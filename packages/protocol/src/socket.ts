@@ -24,6 +24,8 @@ export const ServerEvents = {
   update: 'update',
   presence: 'presence',
   refused: 'refused',
+  /** No payload: this server is shutting down; reconnect at once (behind a proxy, to another server). */
+  restarting: 'restarting',
 } as const;
 
 const cardId = z.string().check(z.minLength(1), z.maxLength(64));

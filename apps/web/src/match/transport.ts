@@ -1,4 +1,4 @@
-import { GAME_NAMESPACE } from '@iron-curtain/protocol';
+import { GAME_NAMESPACE, ServerEvents } from '@iron-curtain/protocol';
 import { io } from 'socket.io-client';
 
 /** The few things the game client needs from a socket; socket.io in the app, a fake in tests. */
@@ -14,19 +14,36 @@ export interface Transport {
   close(): void;
 }
 
-/** The game service at the page's own origin: websocket only, reconnecting on its own. */
-export function socketTransport(matchID: string): Transport {
-  const socket = io(GAME_NAMESPACE, {
+/**
+ * The game service at the page's own origin (or at `origin`): websocket only, reconnecting
+ * on its own, and at once when the server says it is restarting.
+ */
+export function socketTransport(matchID: string, origin = ''): Transport {
+  const socket = io(`${origin}${GAME_NAMESPACE}`, {
     autoConnect: false,
     transports: ['websocket'],
     query: { matchID },
-    reconnectionDelay: 500,
+    // The first retry after a lost connection comes within 125-375 ms (socket.io's jitter of
+    // 0.5): behind the proxy another server is there at once.
+    reconnectionDelay: 250,
     reconnectionDelayMax: 4000,
+  });
+  // A server going away asks us to come back now, not after the backoff: behind the proxy
+  // another server takes the match.
+  let restarting = false;
+  socket.on(ServerEvents.restarting, () => {
+    restarting = true;
+    socket.disconnect().connect();
+  });
+  socket.on('connect', () => {
+    restarting = false;
   });
   return {
     onConnect: (listener) => socket.on('connect', listener),
     onDisconnect: (listener) =>
-      socket.on('disconnect', (reason) => listener(reason !== 'io client disconnect')),
+      socket.on('disconnect', (reason) =>
+        listener(restarting || reason !== 'io client disconnect'),
+      ),
     onReconnecting: (listener) => {
       socket.io.on('reconnect_attempt', listener);
       socket.on('connect_error', listener);
