@@ -1,5 +1,11 @@
-import { legalMoves, type Seat, type State } from '@iron-curtain/game';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
+import {
+  BENCH_SETUP_DATA,
+  type BenchMove,
+  randomLegalMove,
+  type Seat,
+  type State,
+} from '../lib/iron-curtain.ts';
 import type { TargetKind } from '../lib/targets.ts';
 
 /** What one step of a match did. */
@@ -115,7 +121,9 @@ export function createDriver(ctx: DriverContext, tally: Tally): MatchDriver {
     case 'echo':
       return new EchoMatch(ctx, tally);
     case 'stock':
-      return new StockMatch(ctx, tally);
+      return new StockMatch(TRIVIAL, ctx, tally);
+    case 'stock-ic':
+      return new StockMatch(IRON_CURTAIN, ctx, tally);
     case 'sqlite':
     case 'postgres':
       return new OurMatch(ctx, tally);
@@ -186,8 +194,36 @@ class EchoMatch implements MatchDriver {
 
 interface StockState {
   _stateID: number;
-  ctx: { currentPlayer: string };
+  G: unknown;
+  ctx: { currentPlayer: string; gameover?: unknown };
 }
+
+/** What the stock driver needs to know of the game a stock server runs. */
+interface StockGame {
+  name: string;
+  setupData?: unknown;
+  /** The player who must move, read from any seat's state. */
+  mover(state: StockState): string | undefined;
+  /** The mover's move, picked on the state the mover itself received. */
+  pick(own: StockState, playerID: string): BenchMove | undefined;
+}
+
+const TRIVIAL: StockGame = {
+  name: 'trivial',
+  mover: (state) => state.ctx.currentPlayer,
+  pick: () => ({ move: 'bump', args: [] }),
+};
+
+/**
+ * Our Game on the stock server: the one who must decide moves (a stage of boardgame.io's
+ * flow, not always the current player), a random legal move on its own view of G.
+ */
+const IRON_CURTAIN: StockGame = {
+  name: 'iron-curtain',
+  setupData: BENCH_SETUP_DATA,
+  mover: (state) => (state.G as State).decision?.seat,
+  pick: (own, playerID) => randomLegalMove(own.G as State, playerID as Seat),
+};
 
 /** boardgame.io 0.50.2's own socket protocol (src/client/transport/socketio.ts). */
 class StockMatch implements MatchDriver {
@@ -197,22 +233,25 @@ class StockMatch implements MatchDriver {
   private synced = new Set<string>();
   private resync: ((at: number) => void) | undefined;
   constructor(
+    private readonly game: StockGame,
     private readonly ctx: DriverContext,
     private readonly tally: Tally,
   ) {}
 
   async open() {
     const { base } = this.ctx;
-    const { matchID } = await postJson<{ matchID: string }>(`${base}/games/trivial/create`, {
+    const { name } = this.game;
+    const { matchID } = await postJson<{ matchID: string }>(`${base}/games/${name}/create`, {
       numPlayers: 2,
+      setupData: this.game.setupData,
     });
     this.matchID = matchID;
     for (const playerID of ['0', '1']) {
       const { playerCredentials } = await postJson<{ playerCredentials: string }>(
-        `${base}/games/trivial/${matchID}/join`,
+        `${base}/games/${name}/${matchID}/join`,
         { playerID, playerName: `bench ${playerID}` },
       );
-      const socket = io(`${base}/trivial`, SOCKET_OPTIONS);
+      const socket = io(`${base}/${name}`, SOCKET_OPTIONS);
       const seat: (typeof this.seats)[number] = {
         socket,
         playerID,
@@ -241,9 +280,15 @@ class StockMatch implements MatchDriver {
   }
 
   async step(): Promise<StepResult> {
-    const current = this.seats[0]?.state?.ctx.currentPlayer;
+    // Each step waits until both seats hold its result, so either seat's state is current.
+    const state = this.seats[0]?.state;
+    if (!state) throw new Error('stock match: not synced');
+    if (state.ctx.gameover !== undefined) return { kind: 'over' };
+    const current = this.game.mover(state);
     const mover = this.seats.find((s) => s.playerID === current);
-    if (!mover?.state) throw new Error('stock match: no current player');
+    if (!mover?.state) throw new Error(`stock match: no player to move (${current})`);
+    const pick = this.game.pick(mover.state, mover.playerID);
+    if (!pick) throw new Error(`stock match: no legal move for player ${mover.playerID}`);
     const stateID = mover.state._stateID;
     const started = performance.now();
     const updated = waitFor(
@@ -264,7 +309,12 @@ class StockMatch implements MatchDriver {
       );
     const action = {
       type: 'MAKE_MOVE',
-      payload: { type: 'bump', args: [], playerID: mover.playerID, credentials: mover.credentials },
+      payload: {
+        type: pick.move,
+        args: pick.args,
+        playerID: mover.playerID,
+        credentials: mover.credentials,
+      },
     };
     mover.socket.emit('update', action, stateID, this.matchID, mover.playerID);
     await updated;
@@ -372,9 +422,7 @@ class OurMatch implements MatchDriver {
         this.ctx.stepTimeoutMs,
       );
     }
-    const view = mover.frame.G;
-    const options = legalMoves(view, mover.seat);
-    const pick = options[Math.floor(Math.random() * options.length)];
+    const pick = randomLegalMove(mover.frame.G, mover.seat);
     if (!pick) throw new Error(`our match: no legal move for seat ${mover.seat}`);
     const stateID = mover.frame.stateID;
     const started = performance.now();

@@ -1,12 +1,12 @@
+import { applyMove, viewFor } from '@iron-curtain/game';
+import { InitializeGame } from 'boardgame.io/internal';
 import {
-  applyMove,
-  IronCurtain,
-  legalMoves,
+  BENCH_SETUP_DATA,
+  IronCurtainGame,
+  legalMovesOf,
   type Seat,
   type State,
-  viewFor,
-} from '@iron-curtain/game';
-import { InitializeGame } from 'boardgame.io/internal';
+} from './iron-curtain.ts';
 
 export interface FrameSample {
   /** A real update frame from the middle of a game: a seat's view of G, ctx, state id. */
@@ -25,9 +25,9 @@ const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
  */
 export function sampleFrame(seed = 'bench-frame'): FrameSample {
   const initial = InitializeGame({
-    game: { ...IronCurtain, seed },
+    game: { ...IronCurtainGame, seed },
     numPlayers: 2,
-    setupData: { sides: { '0': 'US', '1': 'USSR' } },
+    setupData: BENCH_SETUP_DATA,
   });
   const G = structuredClone(initial.G) as State;
   const frameAt = (stateID: number, entries: unknown[]) => ({
@@ -40,7 +40,7 @@ export function sampleFrame(seed = 'bench-frame'): FrameSample {
   for (let i = 0; i < 500 && !G.result; i++) {
     const seat = G.decision?.seat as Seat | undefined;
     if (!seat) break;
-    const options = legalMoves(G, seat);
+    const options = legalMovesOf(G, seat);
     const pick = options[i % options.length];
     if (!pick) break;
     const outcome = applyMove(G, seat, pick.move, pick.args);

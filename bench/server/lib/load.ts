@@ -41,6 +41,8 @@ export async function measureLoad(
       setTimeout(() => (cpuStart = target.cpuSeconds()), options.warmupMs);
       setTimeout(() => (cpuEnd = target.cpuSeconds()), options.warmupMs + options.windowMs);
       const result = await pool.play(start, end);
+      // The workers can report before the window's timer has fired.
+      if (Number.isNaN(cpuEnd)) cpuEnd = target.cpuSeconds();
       return {
         kind,
         result,
