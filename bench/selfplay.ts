@@ -14,7 +14,7 @@ import {
   STRATEGIES,
   summariseSelfPlay,
 } from '@iron-curtain/bots';
-import type { WorkerSetup } from './selfplay-worker.ts';
+import type { WorkerSetup } from './selfplay-deals.ts';
 
 const HELP = `npx tsx bench/selfplay.ts [options]
   --a <level>          player A: ${STRATEGIES.join(', ')} (default hard)
@@ -29,6 +29,8 @@ const HELP = `npx tsx bench/selfplay.ts [options]
   --max-minutes <m>    stop handing out games after m minutes and report what finished
   --log <file>         append each finished game to this file (JSON lines) and skip the games
                        it already holds: rerun the same command to go on after a stop or a kill
+  --moves              keep each game's moves in the --log, to replay it without the bots
+                       (npx tsx bench/balance-stats.ts <file>)
   --json <file>        also write the summary as JSON`;
 
 function fail(message: string): never {
@@ -71,6 +73,7 @@ const { values } = (() => {
         'max-minutes': { type: 'string' },
         log: { type: 'string' },
         json: { type: 'string' },
+        moves: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
     });
@@ -94,10 +97,13 @@ const aIterations = positiveInt('a-iterations', values['a-iterations']);
 const bIterations = positiveInt('b-iterations', values['b-iterations']);
 const maxMinutes = values['max-minutes'] === undefined ? Infinity : Number(values['max-minutes']);
 if (!(maxMinutes > 0)) fail('--max-minutes must be a positive number');
+if (values.moves && !values.log) fail('--moves keeps the moves in the --log: name one');
 const setup: WorkerSetup = {
   seed: values.seed,
   a: contestant('a', values.a, aIterations, timeMs),
   b: contestant('b', values.b, bIterations, timeMs),
+  // Absent rather than false, so that logs written before the option keep their header.
+  ...(values.moves ? { keepMoves: true as const } : {}),
 };
 const labels = {
   a: `A ${contestantLabel(setup.a.strategy, aIterations)}`,

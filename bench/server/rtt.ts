@@ -3,7 +3,7 @@
  * (a new match when one ends); the round trip runs from sending a move to the mover
  * receiving the resulting state.
  *
- *   npm run bench:server:rtt [-- --seconds 10 --targets echo,stock,sqlite,postgres --cpu-prof]
+ *   npm run bench:server:rtt [-- --seconds 10 --targets echo,stock,stock-ic,sqlite,postgres --cpu-prof]
  */
 import { parseOptions } from './lib/args.ts';
 import { bounded } from './lib/bounded.ts';

@@ -32,7 +32,9 @@ bounded(60 + options.targets.length * (options.seconds + options.warmup + 90), a
       }),
     );
   }
-  const stock = runs.find((r) => r.kind === 'stock')?.movesPerSecond ?? Number.NaN;
+  const rateOf = (kind: string) => runs.find((r) => r.kind === kind)?.movesPerSecond ?? Number.NaN;
+  const stock = rateOf('stock');
+  const stockIC = rateOf('stock-ic');
   record(
     'throughput',
     run,
@@ -45,6 +47,7 @@ bounded(60 + options.targets.length * (options.seconds + options.warmup + 90), a
       'CPU ms/move',
       'matches replaced',
       'moves/s / stock',
+      'moves/s / stock-ic',
     ],
     runs.map((r) => [
       TARGET_LABELS[r.kind],
@@ -55,6 +58,7 @@ bounded(60 + options.targets.length * (options.seconds + options.warmup + 90), a
       r.cpuPerMove.toFixed(2),
       r.result.replaced,
       ratio(r.movesPerSecond, stock),
+      ratio(r.movesPerSecond, stockIC),
     ]),
     {
       matches: options.matches,

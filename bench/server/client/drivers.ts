@@ -1,6 +1,12 @@
-import { legalMoves, type RulesContext, type Seat, type State } from '@iron-curtain/game';
 import { applyUpdate, type UpdateMessage } from '@iron-curtain/protocol';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
+import {
+  BENCH_SETUP_DATA,
+  type BenchMove,
+  randomLegalMove,
+  type Seat,
+  type State,
+} from '../lib/iron-curtain.ts';
 import type { TargetKind } from '../lib/targets.ts';
 
 /** What one step of a match did. */
@@ -125,7 +131,9 @@ export function createDriver(ctx: DriverContext, tally: Tally): MatchDriver {
     case 'echo':
       return new EchoMatch(ctx, tally);
     case 'stock':
-      return new StockMatch(ctx, tally);
+      return new StockMatch(TRIVIAL, ctx, tally);
+    case 'stock-ic':
+      return new StockMatch(IRON_CURTAIN, ctx, tally);
     case 'sqlite':
     case 'postgres':
       return new OurMatch(ctx, tally);
@@ -196,8 +204,36 @@ class EchoMatch implements MatchDriver {
 
 interface StockState {
   _stateID: number;
-  ctx: { currentPlayer: string };
+  G: unknown;
+  ctx: { currentPlayer: string; gameover?: unknown };
 }
+
+/** What the stock driver needs to know of the game a stock server runs. */
+interface StockGame {
+  name: string;
+  setupData?: unknown;
+  /** The player who must move, read from any seat's state. */
+  mover(state: StockState): string | undefined;
+  /** The mover's move, picked on the state the mover itself received. */
+  pick(own: StockState, playerID: string): BenchMove | undefined;
+}
+
+const TRIVIAL: StockGame = {
+  name: 'trivial',
+  mover: (state) => state.ctx.currentPlayer,
+  pick: () => ({ move: 'bump', args: [] }),
+};
+
+/**
+ * Our Game on the stock server: the one who must decide moves (a stage of boardgame.io's
+ * flow, not always the current player), a random legal move on its own view of G.
+ */
+const IRON_CURTAIN: StockGame = {
+  name: 'iron-curtain',
+  setupData: BENCH_SETUP_DATA,
+  mover: (state) => (state.G as State).decision?.seat,
+  pick: (own, playerID) => randomLegalMove(own.G as State, playerID as Seat),
+};
 
 /** boardgame.io 0.50.2's own socket protocol (src/client/transport/socketio.ts). */
 class StockMatch implements MatchDriver {
@@ -207,22 +243,25 @@ class StockMatch implements MatchDriver {
   private synced = new Set<string>();
   private resync: ((at: number) => void) | undefined;
   constructor(
+    private readonly game: StockGame,
     private readonly ctx: DriverContext,
     private readonly tally: Tally,
   ) {}
 
   async open() {
     const { base } = this.ctx;
-    const { matchID } = await postJson<{ matchID: string }>(`${base}/games/trivial/create`, {
+    const { name } = this.game;
+    const { matchID } = await postJson<{ matchID: string }>(`${base}/games/${name}/create`, {
       numPlayers: 2,
+      setupData: this.game.setupData,
     });
     this.matchID = matchID;
     for (const playerID of ['0', '1']) {
       const { playerCredentials } = await postJson<{ playerCredentials: string }>(
-        `${base}/games/trivial/${matchID}/join`,
+        `${base}/games/${name}/${matchID}/join`,
         { playerID, playerName: `bench ${playerID}` },
       );
-      const socket = io(`${base}/trivial`, SOCKET_OPTIONS);
+      const socket = io(`${base}/${name}`, SOCKET_OPTIONS);
       const seat: (typeof this.seats)[number] = {
         socket,
         playerID,
@@ -253,9 +292,15 @@ class StockMatch implements MatchDriver {
   }
 
   async step(): Promise<StepResult> {
-    const current = this.seats[0]?.state?.ctx.currentPlayer;
+    // Each step waits until both seats hold its result, so either seat's state is current.
+    const state = this.seats[0]?.state;
+    if (!state) throw new Error('stock match: not synced');
+    if (state.ctx.gameover !== undefined) return { kind: 'over' };
+    const current = this.game.mover(state);
     const mover = this.seats.find((s) => s.playerID === current);
-    if (!mover?.state) throw new Error('stock match: no current player');
+    if (!mover?.state) throw new Error(`stock match: no player to move (${current})`);
+    const pick = this.game.pick(mover.state, mover.playerID);
+    if (!pick) throw new Error(`stock match: no legal move for player ${mover.playerID}`);
     const stateID = mover.state._stateID;
     const started = performance.now();
     const updated = waitFor(
@@ -276,12 +321,16 @@ class StockMatch implements MatchDriver {
       );
     const action = {
       type: 'MAKE_MOVE',
-      payload: { type: 'bump', args: [], playerID: mover.playerID, credentials: mover.credentials },
+      payload: {
+        type: pick.move,
+        args: pick.args,
+        playerID: mover.playerID,
+        credentials: mover.credentials,
+      },
     };
     mover.socket.emit('update', action, stateID, this.matchID, mover.playerID);
-    await updated;
-    const rtt = performance.now() - started;
-    await Promise.all(others);
+    // One Promise.all, so that a seat that times out after another did is no unhandled rejection.
+    const [rtt] = await Promise.all([updated.then(() => performance.now() - started), ...others]);
     return { kind: 'moved', rtt };
   }
 
@@ -308,7 +357,6 @@ interface Frame {
 class OurMatch implements MatchDriver {
   private seats: { socket: Socket; seat: Seat; credentials: string; frame?: Frame }[] = [];
   private matchID = '';
-  private rules: RulesContext | undefined;
   private synced = new Set<Seat>();
   private resync: ((at: number) => void) | undefined;
   constructor(
@@ -349,8 +397,7 @@ class OurMatch implements MatchDriver {
         socket.emit('sync', { matchID: this.matchID, playerID: seat, credentials }),
       );
       socket.on('disconnect', () => this.synced.delete(seat));
-      socket.on('sync', (message: { rules: RulesContext; state: Frame }) => {
-        this.rules = message.rules;
+      socket.on('sync', (message: { state: Frame }) => {
         entry.frame = message.state;
         this.synced.add(seat);
         if (syncedBefore) this.resync?.(Date.now());
@@ -394,9 +441,7 @@ class OurMatch implements MatchDriver {
         this.ctx.stepTimeoutMs,
       );
     }
-    if (!this.rules) throw new Error('our match: no rules synced');
-    const options = legalMoves(this.rules, mover.frame.G, mover.seat);
-    const pick = options[Math.floor(Math.random() * options.length)];
+    const pick = randomLegalMove(mover.frame.G, mover.seat);
     if (!pick) throw new Error(`our match: no legal move for seat ${mover.seat}`);
     const stateID = mover.frame.stateID;
     const started = performance.now();

@@ -36,7 +36,7 @@ export interface StormResult {
   sockets: number;
   synced: number;
   resyncTimes: number[];
-  /** Matches whose state id after the restart equals the one before it. */
+  /** Matches with both seats synced again on the state id they had before the restart. */
   matchesKept: number;
   serverDisconnects: number;
 }

@@ -149,7 +149,8 @@ function storm(): void {
     } else if (message.type === 'report') {
       clearInterval(progress);
       let kept = 0;
-      for (const [d, key] of before) if (d.stateKey() === key) kept += 1;
+      // A match whose seats never synced again has kept nothing a player can see.
+      for (const [d, key] of before) if (d.syncedSockets() === 2 && d.stateKey() === key) kept += 1;
       send({
         type: 'storm',
         result: {

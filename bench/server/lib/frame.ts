@@ -1,13 +1,14 @@
-import {
-  applyMove,
-  ironCurtainFor,
-  legalMoves,
-  type Seat,
-  type State,
-  viewFor,
-} from '@iron-curtain/game';
+import { applyMove, viewFor } from '@iron-curtain/game';
 import { viewPatch } from '@iron-curtain/protocol';
 import { InitializeGame } from 'boardgame.io/internal';
+import {
+  BENCH_RULES,
+  BENCH_SETUP_DATA,
+  IronCurtainGame,
+  legalMovesOf,
+  type Seat,
+  type State,
+} from './iron-curtain.ts';
 
 export interface FrameSample {
   /** A real update message from the middle of a game (the median one seat '0' receives). */
@@ -35,9 +36,9 @@ const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
  * puts on the wire for all three recipients (both seats and the spectators, one message each).
  */
 export function sampleFrame(seed = 'bench-frame'): FrameSample {
-  const setupData = { sides: { '0': 'US', '1': 'USSR' } };
-  const { game, rules } = ironCurtainFor(setupData);
-  const initial = InitializeGame({ game: { ...game, seed }, numPlayers: 2, setupData });
+  const setupData = BENCH_SETUP_DATA;
+  const rules = BENCH_RULES;
+  const initial = InitializeGame({ game: { ...IronCurtainGame, seed }, numPlayers: 2, setupData });
   const G = structuredClone(initial.G) as State;
   const matchID = 'benchFrame0001';
   const sync = {
@@ -52,7 +53,7 @@ export function sampleFrame(seed = 'bench-frame'): FrameSample {
   for (let i = 0; i < 500 && !G.result; i++) {
     const seat = G.decision?.seat as Seat | undefined;
     if (!seat) break;
-    const options = legalMoves(rules, G, seat);
+    const options = legalMovesOf(G, seat);
     const pick = options[i % options.length];
     if (!pick) break;
     const before = { '0': viewFor(G, '0'), '1': viewFor(G, '1'), spectators: viewFor(G, null) };

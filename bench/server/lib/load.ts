@@ -58,6 +58,8 @@ export async function measureLoadOn(target: Target, options: LoadRunOptions): Pr
       options.onWindow?.('end');
     }, options.warmupMs + options.windowMs);
     const result = await pool.play(start, end);
+    // The workers can report before the window's timer has fired.
+    if (Number.isNaN(cpuEnd)) cpuEnd = target.cpuSeconds();
     return {
       kind: target.kind,
       result,

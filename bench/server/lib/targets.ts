@@ -5,12 +5,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 
 /** The servers a benchmark can measure, in the order they run. */
-export const TARGET_KINDS = ['echo', 'stock', 'sqlite', 'postgres'] as const;
+export const TARGET_KINDS = ['echo', 'stock', 'stock-ic', 'sqlite', 'postgres'] as const;
 export type TargetKind = (typeof TARGET_KINDS)[number];
 
 export const TARGET_LABELS: Record<TargetKind, string> = {
   echo: 'floor: socket.io echo',
   stock: 'stock boardgame.io, in memory',
+  'stock-ic': 'stock boardgame.io, Iron Curtain, in memory',
   sqlite: 'ours, embedded SQLite',
   postgres: 'ours, Postgres',
 };
@@ -105,9 +106,13 @@ function launchFor(kind: TargetKind, port: number, dataDir: string, schema: stri
         portFrom: jsonPort,
       };
     case 'stock':
+    case 'stock-ic':
       return {
         args: [...tsx, path.join(BENCH_DIR, 'servers/stock.ts')],
-        env: { PORT: String(port) },
+        env: {
+          PORT: String(port),
+          BENCH_STOCK_GAME: kind === 'stock-ic' ? 'iron-curtain' : 'trivial',
+        },
         portFrom: jsonPort,
       };
     case 'sqlite':
