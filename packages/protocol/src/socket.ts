@@ -1,5 +1,6 @@
 import type { LogEntry, MoveName, RulesContext, State } from '@iron-curtain/game';
-import { applyPatch, createPatch, type Operation } from 'rfc6902';
+import { applyPatch, type Operation, Pointer } from 'rfc6902';
+import { type Diff, diffAny } from 'rfc6902/diff.js';
 import { z } from 'zod/mini';
 import {
   clockStateSchema,
@@ -133,8 +134,23 @@ export const updateMessageSchema = z.object({
 });
 export type UpdateMessage = z.infer<typeof updateMessageSchema>;
 
+/**
+ * A view's arrays grow at their end or change in place (the table, the queue) or are a few
+ * cards long (hands): compared element by element, and replaced whole where one shrank. This
+ * spares rfc6902's edit-distance search over every array, the most of a move's patch cost.
+ */
+const diffView: Diff = (input, output, ptr) => {
+  if (!Array.isArray(input) || !Array.isArray(output)) return diffAny(input, output, ptr, diffView);
+  if (output.length < input.length) return [{ op: 'replace', path: ptr.toString(), value: output }];
+  const ops = input.flatMap((item, i) => diffView(item, output[i], ptr.add(String(i))));
+  for (const item of output.slice(input.length))
+    ops.push({ op: 'add', path: ptr.add('-').toString(), value: item });
+  return ops;
+};
+
 /** The patch that turns one view into the next (server side). */
-export const viewPatch = (before: State, after: State): Operation[] => createPatch(before, after);
+export const viewPatch = (before: State, after: State): Operation[] =>
+  diffView(before, after, new Pointer());
 
 /**
  * The frame after an update, or null when the update does not apply to it (another base
