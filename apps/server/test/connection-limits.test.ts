@@ -46,8 +46,11 @@ async function connects(url: string, address: string): Promise<boolean> {
   }
 }
 
+/** Refusals counted by reason, from the metrics listener of the server at `url`. */
 async function refusals(url: string): Promise<Record<string, number>> {
-  const text = await (await fetch(`${url}/metrics`)).text();
+  const started = servers.find((s) => s.url === url);
+  if (!started) throw new Error(`no test server at ${url}`);
+  const text = await (await fetch(started.metricsUrl)).text();
   const counts: Record<string, number> = {};
   for (const [, reason, n] of text.matchAll(/^ic_limits_refused_total\{reason="(\w+)"\} (\d+)/gm)) {
     counts[reason as string] = Number(n);
