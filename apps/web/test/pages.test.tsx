@@ -194,7 +194,8 @@ describe('the match screen', () => {
       transport.emit('sync', {
         matchID: MATCH,
         playerID: decider,
-        state: { G: wireView(state, decider), ctx: {}, stateID: 1 },
+        rules: RULES,
+        state: { G: wireView(state, decider), stateID: 1 },
         log: [],
         presence: alone,
       }),

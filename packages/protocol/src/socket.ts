@@ -29,6 +29,9 @@ export const ServerEvents = {
   restarting: 'restarting',
 } as const;
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
 const cardId = z.string().check(z.minLength(1), z.maxLength(64));
 const coordinate = z.int().check(z.minimum(-100), z.maximum(100));
 const cell = z.strictObject({ x: coordinate, y: coordinate });
@@ -75,7 +78,7 @@ export type UpdateRequest = z.infer<typeof updateRequestSchema>;
  * state id. Nothing else of boardgame.io's state travels: not ctx, never the plugins or seed.
  */
 export const stateFrameSchema = z.object({
-  G: z.custom<State>(),
+  G: z.custom<State>(isObject),
   stateID: nonNegative,
   /** The match's clock when it has one, as of this state. */
   clock: z.optional(clockStateSchema),
@@ -110,7 +113,7 @@ export const syncMessageSchema = z.object({
   matchID: matchIdSchema,
   playerID: z.nullable(seatSchema),
   /** The match's deck and variants: sent once here, never in an update. */
-  rules: z.custom<RulesContext>(),
+  rules: z.custom<RulesContext>((v) => isObject(v) && isObject(v.deck) && isObject(v.variants)),
   state: stateFrameSchema,
   /** Every public log entry so far, in order. */
   log: z.array(z.custom<LogEntry>()),

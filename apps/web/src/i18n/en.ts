@@ -142,6 +142,8 @@ export const en: Resources = {
     MATCH_OVER: 'The match is over: nothing more can be played.',
     BAD_REQUEST: 'The server could not accept what this page sent: check the form and try again.',
     BAD_JSON: 'The server could not read what this page sent: reload the page.',
+    METHOD_NOT_ALLOWED: 'The server does not answer that kind of request here: reload the page.',
+    NOT_IMPLEMENTED: 'The server cannot do that yet: reload the page.',
     UNSUPPORTED_MEDIA_TYPE: 'The server could not read what this page sent: reload the page.',
     BAD_DECK: 'The deck file has errors.',
     UNKNOWN_DECK: 'That deck is not on this server.',

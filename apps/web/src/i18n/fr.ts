@@ -139,6 +139,8 @@ export const fr: Resources = {
     BAD_REQUEST:
       "Le serveur n'a pas pu accepter ce que la page a envoyé : vérifiez le formulaire et réessayez.",
     BAD_JSON: "Le serveur n'a pas pu lire ce que la page a envoyé : rechargez la page.",
+    METHOD_NOT_ALLOWED: 'Le serveur ne répond pas à ce genre de demande ici : rechargez la page.',
+    NOT_IMPLEMENTED: 'Le serveur ne sait pas encore faire cela : rechargez la page.',
     UNSUPPORTED_MEDIA_TYPE:
       "Le serveur n'a pas pu lire ce que la page a envoyé : rechargez la page.",
     BAD_DECK: 'Le fichier de paquet contient des erreurs.',

@@ -138,6 +138,8 @@ export const pl: Resources = {
     BAD_REQUEST:
       'Serwer nie przyjął tego, co wysłała strona: sprawdź formularz i spróbuj ponownie.',
     BAD_JSON: 'Serwer nie odczytał tego, co wysłała strona: odśwież stronę.',
+    METHOD_NOT_ALLOWED: 'Serwer nie obsługuje tu takiego żądania: odśwież stronę.',
+    NOT_IMPLEMENTED: 'Serwer jeszcze tego nie potrafi: odśwież stronę.',
     UNSUPPORTED_MEDIA_TYPE: 'Serwer nie odczytał tego, co wysłała strona: odśwież stronę.',
     BAD_DECK: 'Plik talii zawiera błędy.',
     UNKNOWN_DECK: 'Tej talii nie ma na tym serwerze.',
