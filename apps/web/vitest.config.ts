@@ -6,5 +6,7 @@ export default defineProject({
     include: ['test/**/*.test.{ts,tsx}'],
     environment: 'jsdom',
     setupFiles: ['test/setup.ts'],
+    // Whole local games in jsdom: a busy 2-core machine (the suite runs its projects at once) needs more than 5 s.
+    testTimeout: 20_000,
   },
 });
