@@ -221,12 +221,14 @@ describe('deploy/nginx.conf', () => {
     expect(conf).toMatch(/listen 8080;/);
   });
 
-  it('never takes a game server out of the hash for a refused connection, and passes no metrics', () => {
-    const lines = block('upstream game_sockets')
-      .split('\n')
-      .filter((l) => /^\s*server\s/.test(l));
-    expect(lines).toHaveLength(2);
-    for (const line of lines) expect(line).toMatch(/\smax_fails=0[\s;]/);
+  it('never takes a server out for a refused connection, and passes no metrics', () => {
+    for (const upstream of ['game_sockets', 'lobby']) {
+      const lines = block(`upstream ${upstream}`)
+        .split('\n')
+        .filter((l) => /^\s*server\s/.test(l));
+      expect(lines).toHaveLength(2);
+      for (const line of lines) expect(line).toMatch(/\smax_fails=0[\s;]/);
+    }
     expect(conf).toMatch(/location = \/metrics \{\s*return 404;\s*\}/);
   });
 

@@ -246,6 +246,10 @@ async function restart(i: number, signal: 'SIGTERM' | 'SIGKILL', held: Player[])
   expect(await exited(old.child)).toEqual(
     signal === 'SIGTERM' ? { code: 0, signal: null } : { code: null, signal: 'SIGKILL' },
   );
+  // The lobby stays up meanwhile: each request reaches the server still running.
+  for (let n = 0; n < 4; n++) {
+    expect((await request(`${nginx.url}/api/matches?limit=1`, 'GET')).status).toBe(200);
+  }
   await back;
   const resynced = Math.max(...held.map((p) => p.syncedAt)) - signalled;
   servers[i] = await startServerAt(ports[i] as number);
