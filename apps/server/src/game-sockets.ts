@@ -1,0 +1,52 @@
+import type { Seat } from '@iron-curtain/game';
+import type {
+  Ack,
+  Presence,
+  RefusedMessage,
+  SyncMessage,
+  UpdateMessage,
+} from '@iron-curtain/protocol';
+import type { Namespace, Socket } from 'socket.io';
+
+/** The match and seat a socket is attached to. */
+export interface Seating {
+  matchID: string;
+  /** null: a spectator. */
+  seat: Seat | null;
+}
+
+/** What the game service remembers about one socket. */
+export interface SocketData {
+  seating?: Seating;
+  /** The state id this socket was last sent; an update is sent only on top of it. */
+  stateID?: number;
+  /** Refusals for rate in a row; a socket that keeps flooding is disconnected. */
+  flooding: number;
+}
+
+export interface ClientToServer {
+  sync: (...args: unknown[]) => void;
+  update: (...args: unknown[]) => void;
+}
+
+export interface ServerToClient {
+  sync: (message: SyncMessage) => void;
+  update: (message: UpdateMessage) => void;
+  presence: (message: Presence) => void;
+  refused: (message: RefusedMessage) => void;
+  restarting: () => void;
+}
+
+export type GameSocket = Socket<ClientToServer, ServerToClient, Record<string, never>, SocketData>;
+export type GameNamespace = Namespace<
+  ClientToServer,
+  ServerToClient,
+  Record<string, never>,
+  SocketData
+>;
+export type AckFn = (ack: Ack) => void;
+
+/** Every socket of a match, and those of one viewer (a seat, or the spectators). */
+export const matchRoom = (matchID: string) => `match:${matchID}`;
+export const viewRoom = (matchID: string, seat: Seat | null) =>
+  `match:${matchID}:${seat ?? 'spectators'}`;

@@ -1,0 +1,150 @@
+import type { IncomingMessage } from 'node:http';
+import { MAX_MESSAGE_BYTES, type RefusedMessage, ServerEvents } from '@iron-curtain/protocol';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { z } from 'zod';
+import type { Config } from './config.ts';
+import type { ConnectionLimits } from './connection-limits.ts';
+import type { AckFn, GameSocket } from './game-sockets.ts';
+import type { Logger } from './logger.ts';
+import type { Metrics } from './metrics.ts';
+import { spend } from './rate-limiters.ts';
+
+const FLOOD_LIMIT = 50;
+
+/** The first problems of a payload zod refused, as one line for the client. */
+export const firstIssue = (error: z.core.$ZodError): string =>
+  error.issues
+    .slice(0, 2)
+    .map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message))
+    .join('; ');
+
+export interface SocketGuardDeps {
+  config: Pick<Config, 'ALLOWED_ORIGINS' | 'RATE_LIMIT_PER_SECOND' | 'RATE_LIMIT_BURST'>;
+  metrics: Metrics;
+  logger: Logger;
+  /** Per-address limits at the door; without them only the per-socket rate applies. */
+  limits?: ConnectionLimits | undefined;
+  /** True once the service is stopping: messages are refused from then on. */
+  closing: () => boolean;
+  /** Sends a socket whose message was refused the whole picture again. */
+  resync: (socket: GameSocket) => Promise<void>;
+}
+
+/**
+ * The game service's door: which connections get in (origin, per-address limits), and the
+ * checks every message passes before any handler sees it (rate, size, shape), with the last
+ * line of defence: nothing a client sends can throw out of here.
+ */
+export class SocketGuard {
+  /** Messages per socket: RATE_LIMIT_BURST at once, RATE_LIMIT_PER_SECOND on average. */
+  private readonly messages: RateLimiterMemory;
+
+  constructor(private readonly deps: SocketGuardDeps) {
+    const { RATE_LIMIT_BURST, RATE_LIMIT_PER_SECOND } = deps.config;
+    this.messages = new RateLimiterMemory({
+      keyPrefix: 'socket-messages',
+      points: RATE_LIMIT_BURST,
+      duration: RATE_LIMIT_BURST / RATE_LIMIT_PER_SECOND,
+    });
+  }
+
+  /** socket.io's allowRequest: a browser's origin must be ours, and the address within its limits. */
+  readonly allowRequest = (
+    req: IncomingMessage,
+    callback: (err: string | null | undefined, success: boolean) => void,
+  ): void => {
+    const { metrics, logger, limits } = this.deps;
+    const allowed = this.originAllowed(req);
+    if (!allowed) {
+      metrics.rejections.inc({ code: 'BAD_ORIGIN' });
+      logger.warn({ origin: req.headers.origin }, 'socket refused: origin not allowed');
+    }
+    if (!allowed || !limits) return callback(allowed ? null : 'origin not allowed', allowed);
+    void limits.admit(req).then((refusal) => callback(refusal ?? null, !refusal));
+  };
+
+  /** Browsers always send Origin: it must be our own or a configured one. Other clients send none. */
+  private originAllowed(req: IncomingMessage): boolean {
+    const origin = req.headers.origin;
+    if (origin === undefined) return true;
+    if (this.deps.config.ALLOWED_ORIGINS.includes(origin)) return true;
+    try {
+      return new URL(origin).host === req.headers.host;
+    } catch {
+      return false;
+    }
+  }
+
+  /** A new socket within the per-address limits (false: it was refused and closed). */
+  admit(socket: GameSocket): boolean {
+    socket.data = { flooding: 0 };
+    const { limits } = this.deps;
+    return !limits || limits.attach(socket, () => socket.data.seating !== undefined);
+  }
+
+  /** The socket has gone: its message budget with it. */
+  forget(socket: GameSocket): void {
+    void this.messages.delete(socket.id);
+  }
+
+  /** Rate limit, size cap and shape of one message, then its handler. */
+  async guard(
+    socket: GameSocket,
+    args: unknown[],
+    handler: (payload: unknown, ack: AckFn | undefined) => Promise<void>,
+  ): Promise<void> {
+    const ack = typeof args.at(-1) === 'function' ? (args.pop() as AckFn) : undefined;
+    try {
+      if (await spend(this.messages, socket.id)) {
+        socket.data.flooding += 1;
+        if (socket.data.flooding > FLOOD_LIMIT && socket.connected) {
+          this.deps.limits?.flooded(socket);
+          socket.disconnect(true);
+        }
+        this.refuse(socket, { code: 'RATE_LIMITED', message: 'too many messages; slow down' }, ack);
+        return;
+      }
+      socket.data.flooding = 0;
+      if (this.deps.closing()) {
+        this.refuse(socket, { code: 'SERVER_ERROR', message: 'the server is shutting down' }, ack);
+        return;
+      }
+      let size: number;
+      try {
+        size = Buffer.byteLength(JSON.stringify(args) ?? '');
+      } catch {
+        size = Number.POSITIVE_INFINITY;
+      }
+      if (size > MAX_MESSAGE_BYTES) {
+        this.refuse(
+          socket,
+          { code: 'TOO_LARGE', message: `messages may be at most ${MAX_MESSAGE_BYTES} bytes` },
+          ack,
+        );
+        await this.deps.resync(socket);
+        return;
+      }
+      if (args.length !== 1) {
+        this.refuse(socket, { code: 'BAD_MESSAGE', message: 'send exactly one payload' }, ack);
+        await this.deps.resync(socket);
+        return;
+      }
+      await handler(args[0], ack);
+    } catch (error) {
+      this.deps.logger.error({ err: error, socket: socket.id }, 'game service failure');
+      this.refuse(socket, { code: 'SERVER_ERROR', message: 'the server failed; try again' }, ack);
+      await this.deps.resync(socket).catch(() => undefined);
+    }
+  }
+
+  /** Tells a socket (and its acknowledgement) why its message did nothing; counted and logged. */
+  refuse(socket: GameSocket, error: RefusedMessage, ack?: AckFn): void {
+    this.deps.metrics.rejections.inc({ code: error.code });
+    this.deps.logger.info(
+      { socket: socket.id, matchID: socket.data.seating?.matchID, code: error.code },
+      `refused: ${error.message}`,
+    );
+    socket.emit(ServerEvents.refused, error);
+    ack?.({ ok: false, error });
+  }
+}
