@@ -139,6 +139,7 @@ bounded(60 + targets.length * 2 * (options.seconds + options.warmup + 120), asyn
       'flood refused',
       'flood connects ok / refused',
       'flood sockets at end',
+      'flooder CPU',
     ],
     runs.map((r) => [
       TARGET_LABELS[r.kind],
@@ -154,6 +155,7 @@ bounded(60 + targets.length * 2 * (options.seconds + options.warmup + 120), asyn
       r.flooded ? total(r.flooded.refused) : '',
       r.flooded ? `${r.flooded.connected} / ${r.flooded.connectRefused}` : '',
       r.flooded?.connectedAtEnd ?? '',
+      r.flooded ? `${Math.round(r.flooded.cpu * 100)} %` : '',
     ]),
     {
       matches: options.matches,

@@ -133,6 +133,7 @@ export function createApp(
     listen: async () => {
       // Clocks of matches in play keep running across restarts: re-arm their timers.
       await game.resumeClocks();
+      await limiters.ready();
       return new Promise((resolve, reject) => {
         http.once('error', reject);
         http.listen(config.PORT, config.HOST, () => {
