@@ -145,6 +145,7 @@ export function createApp(
     listen: async () => {
       // Clocks of matches in play keep running across restarts: re-arm their timers.
       await game.resumeClocks();
+      await limiters.ready();
       metricsListener = await serveMetrics(
         metrics.registry,
         config.METRICS_HOST,

@@ -45,6 +45,24 @@ export class RateLimiters {
     );
   }
 
+  /**
+   * Resolves once Redis is ready, so that the first requests already count across instances;
+   * after `timeoutMs` without it, anyway (the insurance counts meanwhile).
+   */
+  async ready(timeoutMs = 2_000): Promise<void> {
+    const redis = this.redis;
+    if (!redis || redis.status === 'ready') return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        redis.off('ready', done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      redis.once('ready', done);
+    });
+  }
+
   create(options: LimitOptions): RateLimiterAbstract {
     const { name, ...limits } = options;
     const memory = new RateLimiterMemory({ ...limits, keyPrefix: name });

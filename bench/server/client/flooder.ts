@@ -25,6 +25,8 @@ export interface FloodResult {
   dropped: number;
   /** Sockets still connected when told to stop. */
   connectedAtEnd: number;
+  /** Share of one core this process used while flooding: the attacker's machine, here ours. */
+  cpu: number;
 }
 
 const result: FloodResult = {
@@ -34,7 +36,9 @@ const result: FloodResult = {
   connectRefused: 0,
   dropped: 0,
   connectedAtEnd: 0,
+  cpu: 0,
 };
+let startedAt = 0;
 const sockets: Socket[] = [];
 let stopping = false;
 
@@ -106,11 +110,14 @@ process.on('message', async (message: { type: 'start'; task: FloodTask } | { typ
       `${base}/api/matches`,
       { name: 'flood', side: 'US' },
     );
+    startedAt = performance.now();
     for (let i = 0; i < count; i++) open(base, created.matchID, created.credentials);
     process.send?.({ type: 'started' });
     return;
   }
   stopping = true;
+  const { user, system } = process.cpuUsage();
+  result.cpu = (user + system) / 1000 / (performance.now() - startedAt);
   result.connectedAtEnd = sockets.filter((s) => s.connected).length;
   for (const s of sockets) s.close();
   process.send?.({ type: 'flood', result });

@@ -138,7 +138,8 @@ export const de: Resources = {
     BAD_REQUEST:
       'Der Server konnte nicht annehmen, was diese Seite geschickt hat: prüfe das Formular und versuch es noch einmal.',
     BAD_JSON: 'Der Server konnte nicht lesen, was diese Seite geschickt hat: lade die Seite neu.',
-    METHOD_NOT_ALLOWED: 'Der Server beantwortet diese Art von Anfrage hier nicht: lade die Seite neu.',
+    METHOD_NOT_ALLOWED:
+      'Der Server beantwortet diese Art von Anfrage hier nicht: lade die Seite neu.',
     NOT_IMPLEMENTED: 'Das kann der Server noch nicht: lade die Seite neu.',
     UNSUPPORTED_MEDIA_TYPE:
       'Der Server konnte nicht lesen, was diese Seite geschickt hat: lade die Seite neu.',
