@@ -330,6 +330,30 @@ describe('text in four languages', () => {
         await check('replay');
         if (language === 'pl') await shot(page, `6-replay-pl-${label}`);
         await ctx.close();
+
+        // A hand holding Brazil (South America, the longest region name): a hot-seat game on a
+        // fixed deal, the page's random numbers seeded.
+        const seatCtx = await context(size, language);
+        await seatCtx.addInitScript(`(() => {
+          let a = 2;
+          Math.random = () => {
+            a = (a + 0x6d2b79f5) >>> 0;
+            let t = a;
+            t = Math.imul(t ^ (t >>> 15), t | 1);
+            t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+            return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+          };
+        })()`);
+        const hotseat = await seatCtx.newPage();
+        await hotseat.goto('/hotseat');
+        await hotseat.locator('main button').first().click();
+        await hotseat.locator('main button').first().click();
+        await hotseat.locator('section.own-hand [data-card="brazil"]').waitFor();
+        for (const o of await overflows(hotseat)) {
+          found.push(`${language} ${label} hand: ${o.what} "${o.text}" by ${o.by}px`);
+        }
+        if (language === 'pl') await shot(hotseat, `6-hand-pl-${label}`);
+        await seatCtx.close();
       }
     }
     expect(found).toEqual([]);
