@@ -100,6 +100,12 @@ describe('the tutorial', () => {
       vi.useRealTimers();
     }
   });
+  it('names the learner and the computer, not the sides twice', () => {
+    render(<TutorialPage />);
+    const piles = document.querySelector('.piles')?.textContent ?? '';
+    expect(piles).toContain('USSR (The computer)');
+    expect(piles).not.toContain('USSR (USSR)');
+  });
 });
 
 describe('the rules page', () => {

@@ -244,27 +244,34 @@ function Viewport({
   const { scale } = view;
   const [width, height] = view.compact ? [compactWidth, compactHeight] : [fullWidth, fullHeight];
 
-  // Fit: full cards when they stay legible, else compact cards, as large as the frame allows.
-  const fitView = useCallback(() => {
-    const el = frame.current;
-    if (!el || el.clientWidth === 0 || el.clientHeight === 0) return { scale: 1, compact: false };
-    const scaleFor = (w: number, h: number) =>
-      Math.max(MIN_SCALE, Math.min(el.clientWidth / w, el.clientHeight / h, 1));
-    const fullScale = scaleFor(fullWidth, fullHeight);
-    return fullScale >= COMPACT_BELOW
-      ? { scale: fullScale, compact: false }
-      : { scale: scaleFor(compactWidth, compactHeight), compact: true };
-  }, [fullWidth, fullHeight, compactWidth, compactHeight]);
+  // Fit: full cards while they stay legible, then compact cards, as large as the frame allows.
+  // Compact stays once chosen (a table only grows): the side panels fold away for it, and the
+  // wider frame must not flip the table back and forth. Pressing Fit chooses afresh.
+  const fitView = useCallback(
+    (wasCompact: boolean) => {
+      const el = frame.current;
+      if (!el || el.clientWidth === 0 || el.clientHeight === 0) {
+        return { scale: 1, compact: wasCompact };
+      }
+      const scaleFor = (w: number, h: number) =>
+        Math.max(MIN_SCALE, Math.min(el.clientWidth / w, el.clientHeight / h, 1));
+      const fullScale = scaleFor(fullWidth, fullHeight);
+      return !wasCompact && fullScale >= COMPACT_BELOW
+        ? { scale: fullScale, compact: false }
+        : { scale: scaleFor(compactWidth, compactHeight), compact: true };
+    },
+    [fullWidth, fullHeight, compactWidth, compactHeight],
+  );
 
   useLayoutEffect(() => {
-    if (fit) setView(fitView());
+    if (fit) setView((v) => fitView(v.compact));
   }, [fit, fitView]);
 
   useEffect(() => {
     const el = frame.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(() => {
-      if (fit) setView(fitView());
+      if (fit) setView((v) => fitView(v.compact));
     });
     observer.observe(el);
     return () => observer.disconnect();
@@ -300,7 +307,14 @@ function Viewport({
         <button type="button" onClick={() => zoom(1.2)} aria-label={t('board.zoomIn')}>
           +
         </button>
-        <button type="button" onClick={() => setFit(true)} aria-pressed={fit}>
+        <button
+          type="button"
+          onClick={() => {
+            setFit(true);
+            setView(fitView(false));
+          }}
+          aria-pressed={fit}
+        >
           {t('board.fit')}
         </button>
       </div>
