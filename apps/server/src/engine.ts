@@ -87,8 +87,11 @@ export type MoveResult =
     }
   | { ok: false; error: RefusedMessage };
 
-/** How many matches' last states the engine keeps in memory (a few kB of heap each). */
-const REMEMBERED_MATCHES = 1000;
+/**
+ * How many matches' last states the engine keeps in memory: a few kB of heap each now that the
+ * deck is not in them, so enough for every match of a busy server (a miss loads the state).
+ */
+const REMEMBERED_MATCHES = 5000;
 
 const refused = (code: RefusedMessage['code'], message: string): MoveResult => ({
   ok: false,
