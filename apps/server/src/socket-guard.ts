@@ -59,7 +59,10 @@ export class SocketGuard {
       metrics.rejections.inc({ code: 'BAD_ORIGIN' });
       logger.warn({ origin: req.headers.origin }, 'socket refused: origin not allowed');
     }
-    if (!allowed || !limits) return callback(allowed ? null : 'origin not allowed', allowed);
+    if (!allowed || !limits) {
+      callback(allowed ? null : 'origin not allowed', allowed);
+      return;
+    }
     void limits.admit(req).then((refusal) => callback(refusal ?? null, !refusal));
   };
 
