@@ -318,10 +318,7 @@ class StockMatch implements MatchDriver {
     };
     mover.socket.emit('update', action, stateID, this.matchID, mover.playerID);
     // One Promise.all, so that a seat that times out after another did is no unhandled rejection.
-    const [rtt] = await Promise.all([
-      updated.then(() => performance.now() - started),
-      ...others,
-    ]);
+    const [rtt] = await Promise.all([updated.then(() => performance.now() - started), ...others]);
     return { kind: 'moved', rtt };
   }
 
