@@ -10,6 +10,7 @@ import {
   type CardId,
   createState,
   parseSetupData,
+  rulesOf,
   type Seat,
   type Side,
   viewFor,
@@ -80,16 +81,16 @@ function playOne(index: number): { winner: Side; track: boolean } {
   const setup = { seed: values.seed, a: { strategy: level }, b: { strategy: level } };
   const { seed, aSide } = gameOf(setup, index);
   const rng = createRng(`deal:${seed}`);
-  const state = createState(parseSetupData({ sides: sidesFor(aSide), deck }), (cards: CardId[]) =>
-    rng.shuffle([...cards]),
-  );
+  const parsed = parseSetupData({ sides: sidesFor(aSide), deck });
+  const rules = rulesOf(parsed);
+  const state = createState(parsed, (cards: CardId[]) => rng.shuffle([...cards]));
   let moves = 0;
   while (!state.result && state.decision) {
     const seat = state.decision.seat;
-    const move = chooseMove(viewFor(state, seat), seat, level, {
+    const move = chooseMove(rules, viewFor(state, seat), seat, level, {
       seed: `${seed}:${seat}:${moves}`,
     });
-    const outcome = applyMove(state, seat, move.move, move.args);
+    const outcome = applyMove(rules, state, seat, move.move, move.args);
     if (!outcome.ok) throw new Error(`game ${index}: the engine refused ${move.move}`);
     moves += 1;
   }
