@@ -1,6 +1,5 @@
 import type { LogEntry, MoveName, RulesContext, State } from '@iron-curtain/game';
-import { applyPatch, type Operation, Pointer } from 'rfc6902';
-import { type Diff, diffAny } from 'rfc6902/diff.js';
+import { applyPatch, type Operation } from 'rfc6902';
 import { z } from 'zod/mini';
 import {
   clockStateSchema,
@@ -137,23 +136,55 @@ export const updateMessageSchema = z.object({
 });
 export type UpdateMessage = z.infer<typeof updateMessageSchema>;
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A key as a JSON Pointer token (RFC 6901). */
+const token = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
 /**
- * A view's arrays grow at their end or change in place (the table, the queue) or are a few
- * cards long (hands): compared element by element, and replaced whole where one shrank. This
- * spares rfc6902's edit-distance search over every array, the most of a move's patch cost.
+ * Appends the operations that turn `input` into `output` (plain JSON) at `path`. Written here
+ * rather than taken from rfc6902's createPatch, which cost 9-11 % of the server's time per move
+ * (a pointer object per visited node, an edit-distance search per array): the engine's states
+ * come from immer, so an unchanged part of the view is the same object and skipped at once, and
+ * a view's arrays only grow at their end or change in place (the table, the queue) or are a few
+ * cards long (hands), so they are compared element by element and replaced whole where one
+ * shrank.
  */
-const diffView: Diff = (input, output, ptr) => {
-  if (!Array.isArray(input) || !Array.isArray(output)) return diffAny(input, output, ptr, diffView);
-  if (output.length < input.length) return [{ op: 'replace', path: ptr.toString(), value: output }];
-  const ops = input.flatMap((item, i) => diffView(item, output[i], ptr.add(String(i))));
-  for (const item of output.slice(input.length))
-    ops.push({ op: 'add', path: ptr.add('-').toString(), value: item });
-  return ops;
-};
+function diffView(input: unknown, output: unknown, path: string, ops: Operation[]): void {
+  if (input === output) return;
+  if (Array.isArray(input) && Array.isArray(output)) {
+    if (output.length < input.length) {
+      ops.push({ op: 'replace', path, value: output });
+      return;
+    }
+    input.forEach((item, i) => diffView(item, output[i], `${path}/${i}`, ops));
+    for (const item of output.slice(input.length))
+      ops.push({ op: 'add', path: `${path}/-`, value: item });
+    return;
+  }
+  if (isRecord(input) && isRecord(output)) {
+    for (const [key, value] of Object.entries(input)) {
+      if (value === undefined) continue;
+      const at = `${path}/${token(key)}`;
+      if (output[key] === undefined) ops.push({ op: 'remove', path: at });
+      else diffView(value, output[key], at, ops);
+    }
+    for (const [key, value] of Object.entries(output)) {
+      if (value !== undefined && input[key] === undefined)
+        ops.push({ op: 'add', path: `${path}/${token(key)}`, value });
+    }
+    return;
+  }
+  ops.push({ op: 'replace', path, value: output });
+}
 
 /** The patch that turns one view into the next (server side). */
-export const viewPatch = (before: State, after: State): Operation[] =>
-  diffView(before, after, new Pointer());
+export function viewPatch(before: State, after: State): Operation[] {
+  const ops: Operation[] = [];
+  diffView(before, after, '', ops);
+  return ops;
+}
 
 /**
  * The frame after an update, or null when the update does not apply to it (another base
