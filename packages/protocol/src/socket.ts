@@ -158,7 +158,7 @@ function diffView(input: unknown, output: unknown, path: string, ops: Operation[
       ops.push({ op: 'replace', path, value: output });
       return;
     }
-    input.forEach((item, i) => diffView(item, output[i], `${path}/${i}`, ops));
+    for (const [i, item] of input.entries()) diffView(item, output[i], `${path}/${i}`, ops);
     for (const item of output.slice(input.length))
       ops.push({ op: 'add', path: `${path}/-`, value: item });
     return;
