@@ -153,7 +153,7 @@ export class GameService {
 
   private connected(socket: GameSocket): void {
     const { guard, sessions, moves } = this;
-    if (!guard.admit(socket)) return;
+    guard.admit(socket);
     this.deps.metrics.sockets.inc();
     socket.onAny((event: unknown, ...args: unknown[]) => {
       if (event !== 'sync' && event !== 'update') {

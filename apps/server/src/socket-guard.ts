@@ -78,11 +78,10 @@ export class SocketGuard {
     }
   }
 
-  /** A new socket within the per-address limits (false: it was refused and closed). */
-  admit(socket: GameSocket): boolean {
+  /** A new socket, counted against its address's limits until it closes. */
+  admit(socket: GameSocket): void {
     socket.data = { flooding: 0 };
-    const { limits } = this.deps;
-    return !limits || limits.attach(socket, () => socket.data.seating !== undefined);
+    this.deps.limits?.attach(socket, () => socket.data.seating !== undefined);
   }
 
   /** The socket has gone: its message budget with it. */
