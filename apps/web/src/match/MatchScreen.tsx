@@ -1,5 +1,6 @@
 import type { MoveName, Seat } from '@iron-curtain/game';
-import type { Presence } from '@iron-curtain/protocol';
+import type { MatchResult } from '@iron-curtain/protocol';
+import type { TFunction } from 'i18next';
 import { type ReactNode, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBringIntoView } from '../app/motion.ts';
@@ -144,8 +145,27 @@ export function MatchScreen({
   );
 }
 
+/** One sentence per way a match ends, in the loser's or the winner's words. */
+function endReasonWords(
+  t: TFunction,
+  words: ReturnType<typeof useGameWords>,
+  result: MatchResult,
+): string {
+  const loser = words.TheSide(result.winnerSide === 'US' ? 'USSR' : 'US');
+  switch (result.reason) {
+    case 'resigned':
+    case 'timeout':
+    case 'abandoned':
+      return t(`match.${result.reason}`, { side: loser });
+    case 'track':
+      return t('end.byTrack', { side: words.side(result.winnerSide) });
+    case 'final':
+      return t('match.final');
+  }
+}
+
 /** A match that ended without a game result (resigned, out of time, abandoned, closed). */
-function EarlyEnd({ result }: { result: NonNullable<Presence['result']> | null }) {
+function EarlyEnd({ result }: { result: MatchResult | null }) {
   const { t } = useTranslation();
   const words = useGameWords();
   const here = useBringIntoView<HTMLElement>();
@@ -159,12 +179,8 @@ function EarlyEnd({ result }: { result: NonNullable<Presence['result']> | null }
       {result ? (
         <>
           <h2>{t('match.wins', { side: words.TheSide(result.winnerSide) })}</h2>
-          <p>
-            {['resigned', 'timeout', 'abandoned'].includes(result.reason)
-              ? t(`match.${result.reason}`, {
-                  side: words.TheSide(result.winnerSide === 'US' ? 'USSR' : 'US'),
-                })
-              : t('match.endedBecause', { reason: result.reason })}
+          <p className="end-reason" data-reason={result.reason}>
+            {endReasonWords(t, words, result)}
           </p>
         </>
       ) : (

@@ -1,7 +1,7 @@
+import { useTranslation } from 'react-i18next';
 import '../features.css';
 import { type MatchRecord, matchRecordSchema } from '@iron-curtain/game';
 import { useState } from 'react';
-import { useFeatureTranslation } from '../i18n/features.ts';
 import { ReplayViewer } from './ReplayViewer.tsx';
 
 const pathText = (path: readonly PropertyKey[]) => path.map(String).join('.') || '(record)';
@@ -23,7 +23,7 @@ export async function readRecordFile(
 
 /** Drop (or choose) a record file, validated with the engine's schema, and replay it. */
 export function ReplayImportPage() {
-  const { t } = useFeatureTranslation();
+  const { t } = useTranslation();
   const [record, setRecord] = useState<MatchRecord | null>(null);
   const [problem, setProblem] = useState<{ title: string; issues: string[] } | null>(null);
 

@@ -10,7 +10,6 @@ import {
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MatchView } from '../../board/MatchView.tsx';
-import { useFeatureTranslation } from '../i18n/features.ts';
 
 /** Every position of a record, or why it cannot be replayed. */
 export function stepsOf(record: MatchRecord): { steps: ReplayStep[]; error: string | null } {
@@ -28,7 +27,7 @@ const noMove = () => undefined;
 
 /** A record played back move by move through the engine, with the table as a spectator sees it. */
 export function ReplayViewer({ record }: { record: MatchRecord }) {
-  const { t } = useFeatureTranslation();
+  const { t } = useTranslation();
   const { t: tMain } = useTranslation();
   const { steps, error } = useMemo(() => stepsOf(record), [record]);
   const [at, setAt] = useState(0);
