@@ -2,7 +2,14 @@ import { z } from 'zod/mini';
 import { matchIdSchema, seatSchema } from './lobby.ts';
 
 /** Quick phrases: the wire carries the id, each client shows it in its reader's language. */
-export const chatPhrases = ['goodLuck', 'wellPlayed', 'goodGame', 'thanks', 'oops', 'rematch'] as const;
+export const chatPhrases = [
+  'goodLuck',
+  'wellPlayed',
+  'goodGame',
+  'thanks',
+  'oops',
+  'rematch',
+] as const;
 export type ChatPhrase = (typeof chatPhrases)[number];
 
 /** Longest free text, in characters (code points). */

@@ -409,10 +409,7 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
     },
 
     async setChatOff(matchID, off) {
-      await pool.query(`UPDATE ${S}.matches SET chat_off = $1 WHERE match_id = $2`, [
-        off,
-        matchID,
-      ]);
+      await pool.query(`UPDATE ${S}.matches SET chat_off = $1 WHERE match_id = $2`, [off, matchID]);
     },
 
     async setMuting(matchID, seat: Seat, muting) {
