@@ -19,8 +19,8 @@ import type {
   SocketData,
 } from './game-sockets.ts';
 import type { Logger } from './logger.ts';
-import { MatchClocks } from './match-clocks.ts';
 import { MatchChat } from './match-chat.ts';
+import { MatchClocks } from './match-clocks.ts';
 import { type FinishMatch, MatchEnding } from './match-end.ts';
 import { MatchMoves } from './match-moves.ts';
 import type { MatchQueues } from './match-queue.ts';
