@@ -8,7 +8,7 @@ import { createLogger } from '../src/logger.ts';
 import { CLEANUP_EVERY_MS, MatchCleanup } from '../src/match-cleanup.ts';
 import { createMetrics } from '../src/metrics.ts';
 import { hashSecret, newMatchID, newSeed } from '../src/secrets.ts';
-import type { MatchRecord, MatchStatus, Store } from '../src/storage/store.ts';
+import type { MatchStatus, Store } from '../src/storage/store.ts';
 import { ManualTime } from './manual-time.ts';
 import {
   dropSchema,

@@ -14,7 +14,6 @@ import {
   moveFromRow,
 } from './rows.ts';
 import type {
-  ChatRecord,
   ClockRecord,
   MatchListQuery,
   MatchRecord,
