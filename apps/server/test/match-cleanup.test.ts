@@ -8,7 +8,7 @@ import { createLogger } from '../src/logger.ts';
 import { CLEANUP_EVERY_MS, MatchCleanup } from '../src/match-cleanup.ts';
 import { createMetrics } from '../src/metrics.ts';
 import { hashSecret, newMatchID, newSeed } from '../src/secrets.ts';
-import type { MatchStatus, Store } from '../src/storage/store.ts';
+import type { MatchStatus, MoveRecord, Store } from '../src/storage/store.ts';
 import { ManualTime } from './manual-time.ts';
 import {
   dropSchema,
@@ -76,7 +76,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])(
       const next = structuredClone(initial);
       next._stateID = 1;
       (next.G as State).marker = 1;
-      const move = {
+      const move: MoveRecord = { stateID: 1, seat: '0', move: 'finishStep', args: [], entries: [], at };
         stateID: 1,
         seat: '0',
         move: 'finishStep',
