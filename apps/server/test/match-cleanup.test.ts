@@ -76,14 +76,14 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])(
       const next = structuredClone(initial);
       next._stateID = 1;
       (next.G as State).marker = 1;
-      const move: MoveRecord = { stateID: 1, seat: '0', move: 'finishStep', args: [], entries: [], at };
+      const move: MoveRecord = {
         stateID: 1,
         seat: '0',
         move: 'finishStep',
         args: [],
         entries: [],
         at,
-      } as const;
+      };
       expect(await store.commitMove(matchID, 0, next, move, null)).toBe(true);
       if (status === 'finished') {
         await store.finishMatch(matchID, { winner: '0', winnerSide: 'US', reason: 'track' }, at);
