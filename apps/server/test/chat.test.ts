@@ -1,14 +1,24 @@
 import type { Seat } from '@iron-curtain/game';
 import type { Ack, ChatLine, ChatSettings, RefusedMessage } from '@iron-curtain/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.ts';
+import { openRedisFanout } from '../src/fanout.ts';
+import { createLogger } from '../src/logger.ts';
+import { openPostgresStore } from '../src/storage/postgres.ts';
 import {
   createAndJoin,
+  dropSchema,
   type GameClient,
+  POSTGRES_URL,
   request,
   seatClient,
   startServer,
   type TestServer,
+  uniqueSchema,
 } from './support.ts';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const silent = createLogger(loadConfig({ LOG_LEVEL: 'silent' }));
 
 /** What a client's chat shows: the last history, then the lines sent after it. */
 function shown(client: GameClient): ChatLine[] {
@@ -276,5 +286,46 @@ describe('a server with free text off', () => {
     expect(settingsOf(seat)?.freeText).toBe(false);
     await expectRefused(server, seat, sayText(seat, 'hello'), 'CHAT_FREE_TEXT_OFF');
     await saidAndSeen(seat, sayPhrase(seat, 'goodLuck'), 'goodLuck');
+  });
+});
+
+describe('chat across two servers sharing Postgres and Redis', () => {
+  const schema = uniqueSchema();
+  const namespace = `iron-curtain-chat-test:${process.pid}:${Date.now()}`;
+  const servers: TestServer[] = [];
+  const clients: GameClient[] = [];
+  beforeAll(async () => {
+    for (let i = 0; i < 2; i++) {
+      const store = await openPostgresStore(POSTGRES_URL, schema);
+      const fanout = await openRedisFanout(REDIS_URL, namespace, silent);
+      servers.push(await startServer({ store, fanout }));
+    }
+  });
+  afterAll(async () => {
+    for (const c of clients) c.close();
+    for (const s of servers) await s.close();
+    await dropSchema(schema);
+  });
+
+  it('a line said on one server reaches the readers on the other, and only them; so does the switch', async () => {
+    const [a, b] = servers as [TestServer, TestServer];
+    const { created, joined } = await createAndJoin(a.url);
+    const { matchID } = created;
+    const seat0 = await seatClient(a.url, matchID, '0', created.credentials);
+    const seat1 = await seatClient(b.url, matchID, '1', joined.credentials);
+    const watcherA = await seatClient(a.url, matchID, null);
+    const watcherB = await seatClient(b.url, matchID, null);
+    clients.push(seat0, seat1, watcherA, watcherB);
+
+    await saidAndSeen(seat0, sayText(seat0, 'across-servers'), 'across-servers');
+    await seat1.until(() => words(seat1).includes('across-servers'), 'the line on B');
+    await saidAndSeen(watcherB, sayText(watcherB, 'watchers-on-b'), 'watchers-on-b');
+    await watcherA.until(() => words(watcherA).includes('watchers-on-b'), 'the aside on A');
+    expect(words(watcherA)).toEqual(['watchers-on-b']);
+    expect(watcherB.wire.join('\n')).not.toContain('across-servers');
+
+    expect(await settle(seat0, { off: true })).toEqual({ ok: true });
+    await seat1.until(() => settingsOf(seat1)?.off === true, 'the switch on B');
+    await expectRefused(b, seat1, sayPhrase(seat1, 'oops'), 'CHAT_OFF');
   });
 });
