@@ -118,7 +118,7 @@ describe('the chat panel', () => {
     });
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     await screen.findByRole('alert');
-    expect(document.querySelector('[data-refusal]')?.getAttribute('data-refusal')).toBe(
+    expect(document.querySelector('[data-chat-refusal]')?.getAttribute('data-chat-refusal')).toBe(
       'CHAT_BAD_TEXT',
     );
     expect(transport.sent.filter((s) => s.event === 'chat')).toEqual([]);

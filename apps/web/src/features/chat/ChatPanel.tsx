@@ -96,7 +96,7 @@ export function ChatPanel({ chat, seat, names }: ChatPanelProps) {
       )}
       {!off && !settings.freeText && <p className="chat-note">{t('chat.quickOnly')}</p>}
       {refusal && (
-        <p className="chat-refusal" role="alert" data-refusal={refusal.code}>
+        <p className="chat-refusal" role="alert" data-chat-refusal={refusal.code}>
           {errorText(refusal)}
         </p>
       )}
