@@ -1,8 +1,8 @@
 import type { ChatLine, ChatMessage, ChatSettings } from '@iron-curtain/protocol';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChatPanel } from '../src/features/chat/ChatPanel.tsx';
-import { MatchChat } from '../src/features/chat/chatClient.ts';
+import { ChatPanel } from '../src/chat/ChatPanel.tsx';
+import { MatchChat } from '../src/chat/chatClient.ts';
 import { setLanguage } from '../src/i18n/i18n.ts';
 import { FakeTransport } from './fakeTransport.ts';
 

@@ -11,7 +11,7 @@ import {
   type UpdateRequest,
   updateMessageSchema,
 } from '@iron-curtain/protocol';
-import { MatchChat } from '../features/chat/chatClient.ts';
+import { MatchChat } from '../chat/chatClient.ts';
 import type { Transport } from './transport.ts';
 
 export type Connection = 'connecting' | 'online' | 'reconnecting' | 'offline';

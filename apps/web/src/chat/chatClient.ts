@@ -9,7 +9,7 @@ import {
   type RefusedMessage,
   refusedMessageSchema,
 } from '@iron-curtain/protocol';
-import type { Transport } from '../../match/transport.ts';
+import type { Transport } from '../match/transport.ts';
 
 /** What the chat panel renders; replaced, never mutated. */
 export interface ChatSnapshot {

@@ -3,7 +3,7 @@ import type { Seat } from '@iron-curtain/game';
 import { type ChatLine, chatPhrases, MAX_CHAT_CHARS } from '@iron-curtain/protocol';
 import { type FormEvent, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useErrorWords } from '../../i18n/errorWords.ts';
+import { useErrorWords } from '../i18n/errorWords.ts';
 import type { MatchChat } from './chatClient.ts';
 
 export interface ChatPanelProps {
