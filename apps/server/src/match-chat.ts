@@ -7,6 +7,7 @@ import {
   chatRequestSchema,
   chatSettingsRequestSchema,
   chatTextProblem,
+  MAX_CHAT_CHARS,
   type RefusedMessage,
   ServerEvents,
 } from '@iron-curtain/protocol';
@@ -99,7 +100,7 @@ export class MatchChat {
       if (problem) {
         const message =
           problem === 'CHAT_TOO_LONG'
-            ? 'a chat line is at most 200 characters'
+            ? `a chat line is at most ${MAX_CHAT_CHARS} characters`
             : 'a chat line is plain text: no control characters, no markup';
         refuse(socket, { code: problem, message }, ack);
         return;
