@@ -161,6 +161,12 @@ export const en: Resources = {
     BAD_RESPONSE: 'The server sent an answer this page does not understand: reload the page.',
     NETWORK: 'The server cannot be reached. Check your connection.',
     generic: 'Something went wrong.',
+    CHAT_TOO_LONG: 'A chat message can be at most 200 characters.',
+    CHAT_BAD_TEXT:
+      'Chat messages are plain text on one line: no line breaks, control characters or markup, and not empty.',
+    CHAT_TOO_FAST: 'You are chatting too fast: wait a moment.',
+    CHAT_OFF: "The match's creator turned the chat off.",
+    CHAT_FREE_TEXT_OFF: 'This server allows quick phrases only.',
   },
   connection: {
     connecting: 'Connecting…',
@@ -567,6 +573,34 @@ export const en: Resources = {
     stored: 'Stored: {{name}} (version {{version}}). Choose it when you create a match.',
     known: 'Decks on this server',
     link: 'Upload a deck',
+  },
+  chat: {
+    title: 'Chat',
+    spectatorsTitle: "Spectators' chat",
+    playersNote: 'Your opponent reads this; spectators only once the match is over.',
+    spectatorsNote:
+      'Only spectators read this while the match is on; the players too once it is over.',
+    empty: 'No messages yet.',
+    spectator: 'Spectator',
+    phrasesLabel: 'Quick phrases',
+    phrases: {
+      goodLuck: 'Good luck',
+      wellPlayed: 'Well played',
+      goodGame: 'Good game',
+      thanks: 'Thanks',
+      oops: 'Oops',
+      rematch: 'Rematch?',
+    },
+    textLabel: 'Message',
+    placeholder: 'Write a message…',
+    send: 'Send',
+    off: "The match's creator turned the chat off.",
+    turnOff: 'Turn chat off',
+    turnOn: 'Turn chat on',
+    mute: 'Mute opponent',
+    unmute: 'Unmute opponent',
+    muted: 'You muted your opponent: their messages are hidden.',
+    quickOnly: 'This server allows quick phrases only.',
   },
 };
 

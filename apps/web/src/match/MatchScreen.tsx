@@ -7,6 +7,7 @@ import { useBringIntoView } from '../app/motion.ts';
 import { Link } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
 import { MatchView } from '../board/MatchView.tsx';
+import { ChatPanel } from '../chat/ChatPanel.tsx';
 import { MatchExtras } from '../features/MatchExtras.tsx';
 import { errorWords } from '../i18n/errorWords.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
@@ -133,6 +134,7 @@ export function MatchScreen({
       ) : (
         <p className="loading">{t('match.loading')}</p>
       )}
+      <ChatPanel chat={client.chat} seat={seat} names={names} />
       {seat !== null && credentials && presence && !ended && (
         <LeaveMatch
           matchID={matchID}
