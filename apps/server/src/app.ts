@@ -2,6 +2,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import Koa from 'koa';
 import compress from 'koa-compress';
 import { BotSeats } from './bots/bot-seats.ts';
+import { ChallengeBoard } from './challenges.ts';
 import type { Config } from './config.ts';
 import { ConnectionLimits, httpServerOptions } from './connection-limits.ts';
 import { MatchEngine } from './engine.ts';
@@ -84,12 +85,22 @@ export function createApp(
     limits,
   });
   const finish: FinishMatch = (matchID, result, now) => game.finish(matchID, result, now);
+  const challenges = new ChallengeBoard({
+    store,
+    presence,
+    time,
+    awaySince: (match, seat) => game.awaySince(match, seat),
+    perAddress: config.OPEN_CHALLENGES_PER_ADDRESS,
+    awayMs: config.CHALLENGE_AWAY_SECONDS * 1000,
+    streamsPerAddress: config.SOCKETS_PER_ADDRESS,
+  });
   const lobby = new Lobby(
     store,
     presence,
     (matchID) => {
       game.matchChanged(matchID);
       startBots(matchID);
+      challenges.changed();
     },
     finish,
     time,
@@ -124,7 +135,7 @@ export function createApp(
       (address) => limits.refused('LOBBY_WRITES_PER_ADDRESS', address),
     ),
   );
-  const router = lobbyRouter(lobby, store, metrics, bots);
+  const router = lobbyRouter(lobby, store, metrics, bots, challenges);
   koa.use(router.routes());
   koa.use(router.allowedMethods());
   const around = matchRouter(lobby, store, rematches, referee);
@@ -166,6 +177,7 @@ export function createApp(
       });
     },
     async close() {
+      challenges.close();
       await bots.close();
       // No new connections from here on: a client told to reconnect lands on another server.
       http.close();

@@ -153,6 +153,8 @@ export const de: Resources = {
     NOT_PLAYING: 'Die Partie läuft nicht.',
     OPPONENT_CONNECTED: 'Dein Gegner ist verbunden: es gibt keinen Sieg einzufordern.',
     GRACE_NOT_OVER: 'Dein Gegner ist noch nicht lange genug weg.',
+    TOO_MANY_CHALLENGES:
+      'Du hast schon mehrere offene Herausforderungen: warte, bis eine angenommen wird, oder ziehe eine zurück.',
     BOTS_BUSY:
       'Die Computerspieler sind alle beschäftigt: versuch es in ein paar Minuten noch einmal.',
     STORE_UNAVAILABLE: 'Der Server erreicht seinen Speicher nicht: versuch es gleich noch einmal.',

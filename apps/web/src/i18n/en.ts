@@ -155,6 +155,8 @@ export const en: Resources = {
     NOT_PLAYING: 'The match is not in play.',
     OPPONENT_CONNECTED: 'Your opponent is connected: there is no win to claim.',
     GRACE_NOT_OVER: 'Your opponent has not been away long enough yet.',
+    TOO_MANY_CHALLENGES:
+      'You already have several open challenges waiting: wait until one is taken, or cancel one.',
     BOTS_BUSY: 'The computer players are all busy: try again in a few minutes.',
     STORE_UNAVAILABLE: 'The server cannot reach its storage: try again in a moment.',
     HTTP: 'The server answered with an error: try again.',

@@ -153,6 +153,8 @@ export const fr: Resources = {
     NOT_PLAYING: "La partie n'est pas en cours.",
     OPPONENT_CONNECTED: "Votre adversaire est connecté : il n'y a pas de victoire à réclamer.",
     GRACE_NOT_OVER: "Votre adversaire n'est pas encore absent depuis assez longtemps.",
+    TOO_MANY_CHALLENGES:
+      'Vous avez déjà plusieurs défis ouverts : attendez qu’un soit accepté, ou annulez-en un.',
     BOTS_BUSY: "Les joueurs de l'ordinateur sont tous occupés : réessayez dans quelques minutes.",
     STORE_UNAVAILABLE: "Le serveur n'atteint pas son stockage : réessayez dans un instant.",
     HTTP: 'Le serveur a répondu par une erreur : réessayez.',

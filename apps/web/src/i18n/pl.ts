@@ -151,6 +151,8 @@ export const pl: Resources = {
     NOT_PLAYING: 'Partia nie jest w toku.',
     OPPONENT_CONNECTED: 'Przeciwnik jest połączony: nie ma zwycięstwa do odebrania.',
     GRACE_NOT_OVER: 'Przeciwnik nie jest jeszcze wystarczająco długo nieobecny.',
+    TOO_MANY_CHALLENGES:
+      'Masz już kilka otwartych wyzwań: poczekaj, aż ktoś przyjmie jedno, albo anuluj któreś.',
     BOTS_BUSY: 'Wszyscy gracze komputerowi są zajęci: spróbuj za kilka minut.',
     STORE_UNAVAILABLE: 'Serwer nie ma dostępu do swojej bazy: spróbuj za chwilę.',
     HTTP: 'Serwer odpowiedział błędem: spróbuj ponownie.',
