@@ -43,6 +43,7 @@ describe('around a match in the browser', () => {
     const ann = await host.newPage();
     await ann.goto('/');
     await ann.getByLabel('Your name').fill('Ann');
+    await ann.getByText('More options').click();
     await ann.getByLabel('the US', { exact: true }).check();
     await ann.getByLabel('Clock').selectOption('5');
     await ann.getByRole('button', { name: 'Create the match' }).click();
