@@ -352,10 +352,8 @@ describe('the match screen', () => {
     expect(screen.getByRole('link', { name: 'Watch it instead' })).toBeTruthy();
   });
 
-  it('resigns after a confirmation and shows the result the server pushes', async () => {
-    const calls = mockLobby({
-      [`POST /api/matches/${MATCH}/leave`]: { status: 200, body: matchInfo('Boris') },
-    });
+  /** Seat 0's match screen, synced with a match in play. */
+  function seatInPlay(): FakeTransport {
     const transport = new FakeTransport();
     render(
       <MatchScreen matchID={MATCH} seat="0" credentials={CREDENTIALS} connect={() => transport} />,
@@ -371,6 +369,14 @@ describe('the match screen', () => {
         presence: { ...presence, status: 'playing', result: null },
       }),
     );
+    return transport;
+  }
+
+  it('resigns after a confirmation and shows the result the server pushes', async () => {
+    const calls = mockLobby({
+      [`POST /api/matches/${MATCH}/leave`]: { status: 200, body: matchInfo('Boris') },
+    });
+    const transport = seatInPlay();
     fireEvent.click(screen.getByRole('button', { name: 'Resign…' }));
     expect(calls).toHaveLength(0);
     fireEvent.click(screen.getByRole('button', { name: 'Yes, resign' }));
@@ -389,21 +395,7 @@ describe('the match screen', () => {
   });
 
   it('says once, as a sentence, why a match ended on time or by absence, never the raw code', async () => {
-    const transport = new FakeTransport();
-    render(
-      <MatchScreen matchID={MATCH} seat="0" credentials={CREDENTIALS} connect={() => transport} />,
-    );
-    act(() => transport.connect());
-    act(() =>
-      transport.emit('sync', {
-        matchID: MATCH,
-        playerID: '0',
-        rules: RULES,
-        state: { G: wireView(newMatch(), '0'), stateID: 1 },
-        log: [],
-        presence: { ...presence, status: 'playing', result: null },
-      }),
-    );
+    const transport = seatInPlay();
     for (const [reason, sentence] of [
       ['timeout', 'The US ran out of time.'],
       ['abandoned', 'The US was away too long and lost the match.'],

@@ -18,6 +18,7 @@ import { saveSeat } from '../match/seatStore.ts';
 import { lobby } from './api.ts';
 import { OpenChallenges } from './OpenChallenges.tsx';
 import { rememberedName, rememberName } from './playerName.ts';
+import { useLobbyAction } from './useLobbyAction.ts';
 import './home.css';
 
 const absolute = (path: string) => new URL(path, window.location.origin).href;
@@ -118,40 +119,29 @@ function FriendTile({
   onCreated: (created: CreateMatchResponse) => void;
 }) {
   const { t } = useTranslation();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useLobbyAction();
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const open = form.get('open') === 'on';
-    const request: CreateMatchRequest = {
-      name: name.trim(),
-      side: (form.get('side') as CreateMatchRequest['side']) ?? 'random',
-      visibility: open ? 'open' : form.get('visibility') === 'public' ? 'public' : 'private',
-      variants: {
-        aftermathCap: form.get('aftermathCap') === 'none' ? null : 3,
-        finalScoringOrder: form.get('finalScoringOrder') === 'polish' ? 'polish' : 'standard',
-      },
-      ...(form.get('deckId') ? { deckId: String(form.get('deckId')) } : {}),
-      ...clockFromForm(form),
-      opponent: 'human',
-    };
-    if (request.name === '') {
-      setError(t('home.enterName'));
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      const created = await createFor(request);
+    void run(name, async (player) => {
+      const created = await createFor({
+        name: player,
+        side: (form.get('side') as CreateMatchRequest['side']) ?? 'random',
+        visibility: open ? 'open' : form.get('visibility') === 'public' ? 'public' : 'private',
+        variants: {
+          aftermathCap: form.get('aftermathCap') === 'none' ? null : 3,
+          finalScoringOrder: form.get('finalScoringOrder') === 'polish' ? 'polish' : 'standard',
+        },
+        ...(form.get('deckId') ? { deckId: String(form.get('deckId')) } : {}),
+        ...clockFromForm(form),
+        opponent: 'human',
+      });
       // An open challenge waits at the table, which the page leaves for the game once someone takes the seat.
       if (open) navigate(paths.match(created.matchID));
       else onCreated(created);
-    } catch (e) {
-      setError(errorWords(t, e));
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -197,23 +187,12 @@ function Created({ created }: { created: CreateMatchResponse }) {
 /** Play the computer: a level is one click; the match starts at once. */
 function ComputerTile({ name }: { name: string }) {
   const { t } = useTranslation();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const play = async (level: (typeof LEVELS)[number]) => {
-    if (name.trim() === '') {
-      setError(t('home.enterName'));
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      const created = await createFor({ name: name.trim(), opponent: level });
+  const { busy, error, run } = useLobbyAction();
+  const play = (level: (typeof LEVELS)[number]) =>
+    run(name, async (player) => {
+      const created = await createFor({ name: player, opponent: level });
       navigate(paths.match(created.matchID));
-    } catch (e) {
-      setError(errorWords(t, e));
-      setBusy(false);
-    }
-  };
+    });
   return (
     <section className="tile computer-tile" aria-labelledby="computer-title">
       <h2 id="computer-title">{t('home.computerTitle')}</h2>

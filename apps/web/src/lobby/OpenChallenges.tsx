@@ -15,6 +15,7 @@ import { useGameWords } from '../i18n/gameWords.ts';
 import { loadSeat, saveSeat } from '../match/seatStore.ts';
 import { LobbyError, lobby } from './api.ts';
 import { rememberName } from './playerName.ts';
+import { useLobbyAction } from './useLobbyAction.ts';
 
 interface Received {
   list: ChallengeList;
@@ -69,8 +70,7 @@ function ChallengeRow({
 }) {
   const { t } = useTranslation();
   const words = useGameWords();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useLobbyAction();
   const mine = loadSeat(challenge.matchID) !== null;
   const { aftermathCap, finalScoringOrder } = challenge.variants;
   const rules = [
@@ -81,23 +81,13 @@ function ChallengeRow({
   ].join(', ');
   const minutes = Math.floor(waitedMs / 60_000);
 
-  const takeSeat = async () => {
-    if (name.trim() === '') {
-      setError(t('home.enterName'));
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      const grant = await lobby.joinMatch(challenge.matchID, { name: name.trim() });
-      saveSeat(grant, { name: name.trim() });
-      rememberName(name.trim());
+  const takeSeat = () =>
+    run(name, async (player) => {
+      const grant = await lobby.joinMatch(challenge.matchID, { name: player });
+      saveSeat(grant, { name: player });
+      rememberName(player);
       navigate(paths.match(challenge.matchID));
-    } catch (e) {
-      setError(errorWords(t, e));
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <li className="challenge" data-match={challenge.matchID}>
