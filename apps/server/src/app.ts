@@ -2,6 +2,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import Koa from 'koa';
 import compress from 'koa-compress';
 import { BotSeats } from './bots/bot-seats.ts';
+import { ChallengeBoard } from './challenges.ts';
 import type { Config } from './config.ts';
 import { ConnectionLimits, httpServerOptions } from './connection-limits.ts';
 import { MatchEngine } from './engine.ts';
@@ -87,12 +88,22 @@ export function createApp(
     limits,
   });
   const finish: FinishMatch = (matchID, result, now) => game.finish(matchID, result, now);
+  const challenges = new ChallengeBoard({
+    store,
+    presence,
+    time,
+    awaySince: (match, seat) => game.awaySince(match, seat),
+    perAddress: config.OPEN_CHALLENGES_PER_ADDRESS,
+    awayMs: config.CHALLENGE_AWAY_SECONDS * 1000,
+    streamsPerAddress: config.SOCKETS_PER_ADDRESS,
+  });
   const lobby = new Lobby(
     store,
     presence,
     (matchID) => {
       game.matchChanged(matchID);
       startBots(matchID);
+      challenges.changed();
     },
     finish,
     time,
@@ -128,7 +139,7 @@ export function createApp(
       (address) => limits.refused('LOBBY_WRITES_PER_ADDRESS', address),
     ),
   );
-  const router = lobbyRouter(lobby, store, metrics, bots);
+  const router = lobbyRouter(lobby, store, metrics, bots, challenges);
   koa.use(router.routes());
   koa.use(router.allowedMethods());
   const around = matchRouter(lobby, store, rematches, referee);
@@ -173,6 +184,7 @@ export function createApp(
     },
     async close() {
       await cleanup.stop();
+      challenges.close();
       await bots.close();
       // No new connections from here on: a client told to reconnect lands on another server.
       http.close();

@@ -83,6 +83,10 @@ export const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
   /** How long a player must be disconnected before the opponent may claim the win. */
   ABANDON_GRACE_SECONDS: positiveInt.default(60),
+  /** Open challenges (matches open to anyone, listed on the home page) one address may have listed at once. */
+  OPEN_CHALLENGES_PER_ADDRESS: positiveInt.default(3),
+  /** An open challenge leaves the list once its creator has been disconnected this long. */
+  CHALLENGE_AWAY_SECONDS: positiveInt.default(60),
   /** Worker threads where computer players think (a hard decision is up to a second of CPU). */
   BOT_THREADS: positiveInt.default(1),
   /** Pause before each computer move, so people can follow its play. */

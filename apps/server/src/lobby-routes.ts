@@ -10,6 +10,7 @@ import {
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
+import type { ChallengeBoard } from './challenges.ts';
 import { LobbyError } from './lobby-error.ts';
 import type { Lobby } from './matches.ts';
 import type { Metrics } from './metrics.ts';
@@ -73,6 +74,7 @@ export function lobbyRouter(
   store: Store,
   metrics: Metrics,
   bots: BotCapacity,
+  challenges: ChallengeBoard,
 ): Router {
   const router = new Router();
 
@@ -97,8 +99,12 @@ export function lobbyRouter(
   router.post(apiRoutes.matches, async (ctx) => {
     const request = parse(createMatchRequestSchema, await jsonBody(ctx));
     if (request.opponent !== 'human' && bots.full) throw botsBusy();
+    const open = request.visibility === 'open' && request.opponent === 'human';
+    if (open) await challenges.admit(ctx.ip);
+    const created = await lobby.create(request);
+    if (open) challenges.created(created.matchID, ctx.ip);
     ctx.status = 201;
-    ctx.body = await lobby.create(request);
+    ctx.body = created;
     metrics.matchesCreated.inc();
   });
 
@@ -127,7 +133,14 @@ export function lobbyRouter(
   router.post(apiRoutes.leave.route, async (ctx) => {
     const matchID = matchParam(ctx);
     ctx.body = await lobby.leave(matchID, parse(leaveMatchRequestSchema, await jsonBody(ctx)));
+    challenges.changed();
   });
+
+  router.get(apiRoutes.challenges, async (ctx) => {
+    ctx.body = await challenges.list();
+  });
+
+  router.get(apiRoutes.challengeStream, (ctx) => challenges.follow(ctx));
 
   return router;
 }

@@ -150,7 +150,8 @@ export class Lobby {
     request: z.output<typeof joinMatchRequestSchema>,
   ): Promise<SeatGrant> {
     const match = await this.require(matchID);
-    if (!secretMatches(request.invite, match.inviteHash)) {
+    const open = match.visibility === 'open' && request.invite === undefined;
+    if (!open && !secretMatches(request.invite ?? '', match.inviteHash)) {
       throw new LobbyError(403, 'BAD_INVITE', 'this invite does not belong to this match');
     }
     const free = match.players.find((p) => p.credentialsHash === null);

@@ -62,6 +62,7 @@ async function audit(page: Page): Promise<string[]> {
 async function createMatch(page: Page, name: string) {
   await page.goto('/');
   await page.getByLabel('Your name').fill(name);
+  await page.getByText('More options').click();
   await page.getByLabel('the US', { exact: true }).check();
   await page.getByRole('button', { name: 'Create the match' }).click();
   const invite = await page.getByLabel('Invite link').inputValue();
@@ -93,51 +94,59 @@ function seeded(seed: number): () => number {
 }
 
 describe('accessibility in the browser', () => {
-  it('has no serious or critical axe finding on the home, rules, tutorial, hot-seat, match and spectator pages', async () => {
-    const context = await newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    const findings: Record<string, string[]> = {};
+  it.each(['light', 'dark'] as const)(
+    'has no serious or critical axe finding on the home, rules, tutorial, hot-seat, match and spectator pages, in the %s theme',
+    async (colorScheme) => {
+      const context = await newContext({ viewport: { width: 1280, height: 900 }, colorScheme });
+      const page = await context.newPage();
+      const findings: Record<string, string[]> = {};
 
-    await page.goto('/');
-    await page.getByRole('heading', { name: 'Public matches to watch' }).waitFor();
-    findings.home = await audit(page);
+      await page.goto('/');
+      await page.getByRole('heading', { name: 'Public matches to watch' }).waitFor();
+      await page.getByRole('heading', { name: 'Open challenges' }).waitFor();
+      findings.home = await audit(page);
+      await shot(page, `home-${colorScheme}`);
 
-    await page.goto('/rules');
-    await page.getByRole('heading', { name: 'The cards of this deck' }).waitFor();
-    findings.rules = await audit(page);
+      await page.goto('/rules');
+      await page.getByRole('heading', { name: 'The cards of this deck' }).waitFor();
+      findings.rules = await audit(page);
 
-    await page.goto('/tutorial');
-    await page.locator('[data-hint]').waitFor();
-    await boardShown(page);
-    findings.tutorial = await audit(page);
+      await page.goto('/tutorial');
+      await page.locator('[data-hint]').waitFor();
+      await boardShown(page);
+      findings.tutorial = await audit(page);
 
-    await page.goto('/hotseat');
-    await page.getByRole('button', { name: 'Start the game' }).click();
-    await page.locator('[data-pass]').click();
-    await boardShown(page);
-    findings.hotseat = await audit(page);
+      await page.goto('/hotseat');
+      await page.getByRole('button', { name: 'Start the game' }).click();
+      await page.locator('[data-pass]').click();
+      await boardShown(page);
+      findings.hotseat = await audit(page);
 
-    const { invite, spectate } = await createMatch(page, 'Ann');
-    // A second browser: this one holds Ann's seat.
-    const guest = await (await newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    await join(guest, invite, 'Boris');
-    findings.match = await audit(guest);
+      const { invite, spectate } = await createMatch(page, 'Ann');
+      // A second browser: this one holds Ann's seat.
+      const guest = await (
+        await newContext({ viewport: { width: 1280, height: 900 }, colorScheme })
+      ).newPage();
+      await join(guest, invite, 'Boris');
+      findings.match = await audit(guest);
+      await shot(guest, `table-${colorScheme}`);
 
-    const watcher = await context.newPage();
-    await watcher.goto(spectate);
-    await synced(watcher);
-    await boardShown(watcher);
-    findings.spectator = await audit(watcher);
+      const watcher = await context.newPage();
+      await watcher.goto(spectate);
+      await synced(watcher);
+      await boardShown(watcher);
+      findings.spectator = await audit(watcher);
 
-    expect(findings).toEqual({
-      home: [],
-      rules: [],
-      tutorial: [],
-      hotseat: [],
-      match: [],
-      spectator: [],
-    });
-  });
+      expect(findings).toEqual({
+        home: [],
+        rules: [],
+        tutorial: [],
+        hotseat: [],
+        match: [],
+        spectator: [],
+      });
+    },
+  );
 
   it('plays a whole hot-seat game with the keyboard alone', async () => {
     const context = await newContext({ viewport: { width: 1280, height: 900 } });

@@ -96,6 +96,7 @@ describe('a match in the browser', () => {
     const ann = await hostContext.newPage();
     await ann.goto('/');
     await ann.getByLabel('Your name').fill('Ann');
+    await ann.getByText('More options').click();
     await ann.getByLabel('the US', { exact: true }).check();
     await ann.getByLabel('Public: listed for spectators').check();
     await ann.getByRole('button', { name: 'Create the match' }).click();

@@ -119,6 +119,7 @@ describe('the content security policy in the browser', () => {
     // Ann creates a match, Boris takes the seat by the invite link, Carla watches.
     await ann.goto('/');
     await ann.getByLabel('Your name').fill('Ann');
+    await ann.getByText('More options').click();
     await ann.getByLabel('the US', { exact: true }).check();
     await ann.getByRole('button', { name: 'Create the match' }).click();
     const invite = await ann.getByLabel('Invite link').inputValue();

@@ -6,7 +6,6 @@ import { ClaimWin } from '../src/features/abandon/ClaimWin.tsx';
 import { formatClock, MatchClock } from '../src/features/clock/MatchClock.tsx';
 import { DeckUploadPage } from '../src/features/decks/DeckUploadPage.tsx';
 import { BotDemo } from '../src/features/opponent/BotDemo.tsx';
-import { OpponentChoice, opponentFromForm } from '../src/features/opponent/OpponentChoice.tsx';
 import { FollowRematch, RematchOffer } from '../src/features/rematch/Rematch.tsx';
 import { ReplayImportPage } from '../src/features/replay/ReplayImportPage.tsx';
 import { loadSeat } from '../src/match/seatStore.ts';
@@ -348,18 +347,6 @@ describe('uploading a deck', () => {
 });
 
 describe('playing the computer', () => {
-  it('the form sends the chosen opponent, a person by default', () => {
-    render(
-      <form aria-label="create">
-        <OpponentChoice />
-      </form>,
-    );
-    const form = screen.getByRole('form', { name: 'create' }) as HTMLFormElement;
-    expect(opponentFromForm(new FormData(form))).toEqual({ opponent: 'human' });
-    fireEvent.change(screen.getByLabelText('Opponent'), { target: { value: 'hard' } });
-    expect(opponentFromForm(new FormData(form))).toEqual({ opponent: 'hard' });
-  });
-
   it('a demo match starts and opens for watching; a busy server says so', async () => {
     const calls = mockServer({
       'POST /api/bot-matches': {

@@ -9,6 +9,7 @@ import { FakeTransport } from './fakeTransport.ts';
 import { newMatch, RULES, wireView } from './fixtures.ts';
 
 const MATCH = 'match-0001';
+const NOW = new Date().toISOString();
 const CREDENTIALS = 'c'.repeat(24);
 
 type Reply = { status: number; body: unknown };
@@ -29,6 +30,7 @@ function mockLobby(replies: Record<string, Reply>) {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  window.history.replaceState(null, '', '/');
 });
 
 const matchInfo = (secondName: string | null) => ({
@@ -51,7 +53,7 @@ describe('the start page', () => {
   it('creates a match with the chosen side, variants and visibility, then shows both links', async () => {
     const calls = mockLobby({
       'GET /api/matches?status=playing': { status: 200, body: { matches: [matchInfo('Boris')] } },
-      'GET /api/matches?status=waiting': { status: 200, body: { matches: [] } },
+      'GET /api/challenges': { status: 200, body: { challenges: [], at: NOW } },
       'GET /api/decks': {
         status: 200,
         body: {
@@ -118,7 +120,93 @@ describe('the start page', () => {
   it('says when the server cannot be reached', async () => {
     mockLobby({});
     render(<HomePage />);
-    expect(await screen.findByText(/The server cannot be reached/)).toBeTruthy();
+    expect((await screen.findAllByText(/The server cannot be reached/)).length).toBeGreaterThan(0);
+  });
+
+  const created = {
+    status: 201,
+    body: {
+      matchID: MATCH,
+      seat: '0',
+      side: 'US',
+      credentials: CREDENTIALS,
+      links: { invite: `/join/${MATCH}#secret-token`, spectate: `/watch/${MATCH}` },
+    },
+  };
+
+  it('creates a private match for a friend in one click, under a default name, and shows the invite link', async () => {
+    const calls = mockLobby({ 'POST /api/matches': created });
+    render(<HomePage />);
+    fireEvent.click(screen.getByRole('button', { name: 'Create the match' }));
+    expect(await screen.findByLabelText('Invite link')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+      name: 'Player',
+      side: 'random',
+      visibility: 'private',
+      variants: { aftermathCap: 3, finalScoringOrder: 'standard' },
+      opponent: 'human',
+    });
+  });
+
+  it('opens a match to anyone and goes to its table to wait', async () => {
+    const calls = mockLobby({ 'POST /api/matches': created });
+    render(<HomePage />);
+    fireEvent.click(screen.getByLabelText(/^Open to anyone/));
+    fireEvent.click(screen.getByRole('button', { name: 'Create the match' }));
+    await waitFor(() => expect(window.location.pathname).toBe(`/match/${MATCH}`));
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ visibility: 'open' });
+  });
+
+  it('starts a match against the computer at the level clicked, remembering the name', async () => {
+    const calls = mockLobby({ 'POST /api/matches': created });
+    render(<HomePage />);
+    fireEvent.change(screen.getByLabelText('Your name'), { target: { value: 'Ann' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Hard' }));
+    await waitFor(() => expect(window.location.pathname).toBe(`/match/${MATCH}`));
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ name: 'Ann', opponent: 'hard' });
+    expect(localStorage.getItem('iron-curtain:name')).toBe('Ann');
+  });
+
+  it('lists the open challenges with side, rules, clock and waiting time, and takes one in one click', async () => {
+    const calls = mockLobby({
+      'GET /api/challenges': {
+        status: 200,
+        body: {
+          at: NOW,
+          challenges: [
+            {
+              matchID: MATCH,
+              side: 'USSR',
+              creator: 'Ann',
+              variants: { aftermathCap: null, finalScoringOrder: 'polish' },
+              deck: { name: 'Deck', version: '1' },
+              clockMinutes: 10,
+              createdAt: new Date(Date.parse(NOW) - 3 * 60_000).toISOString(),
+            },
+          ],
+        },
+      },
+      [`POST /api/matches/${MATCH}/join`]: {
+        status: 200,
+        body: { matchID: MATCH, seat: '1', side: 'USSR', credentials: CREDENTIALS },
+      },
+    });
+    render(<HomePage />);
+    const row = await screen.findByRole('button', { name: 'Play Ann' });
+    const text = row.closest('li')?.textContent ?? '';
+    for (const part of [
+      'you play the USSR',
+      'aftermath without cap, Polish scoring order',
+      '10 minutes per player',
+      'waiting for 3 minutes',
+    ]) {
+      expect(text).toContain(part);
+    }
+    fireEvent.change(screen.getByLabelText('Your name'), { target: { value: 'Boris' } });
+    fireEvent.click(row);
+    await waitFor(() => expect(window.location.pathname).toBe(`/match/${MATCH}`));
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ name: 'Boris' });
+    expect(loadSeat(MATCH)?.seat).toBe('1');
   });
 });
 
@@ -264,10 +352,8 @@ describe('the match screen', () => {
     expect(screen.getByRole('link', { name: 'Watch it instead' })).toBeTruthy();
   });
 
-  it('resigns after a confirmation and shows the result the server pushes', async () => {
-    const calls = mockLobby({
-      [`POST /api/matches/${MATCH}/leave`]: { status: 200, body: matchInfo('Boris') },
-    });
+  /** Seat 0's match screen, synced with a match in play. */
+  function seatInPlay(): FakeTransport {
     const transport = new FakeTransport();
     render(
       <MatchScreen matchID={MATCH} seat="0" credentials={CREDENTIALS} connect={() => transport} />,
@@ -283,6 +369,14 @@ describe('the match screen', () => {
         presence: { ...presence, status: 'playing', result: null },
       }),
     );
+    return transport;
+  }
+
+  it('resigns after a confirmation and shows the result the server pushes', async () => {
+    const calls = mockLobby({
+      [`POST /api/matches/${MATCH}/leave`]: { status: 200, body: matchInfo('Boris') },
+    });
+    const transport = seatInPlay();
     fireEvent.click(screen.getByRole('button', { name: 'Resign…' }));
     expect(calls).toHaveLength(0);
     fireEvent.click(screen.getByRole('button', { name: 'Yes, resign' }));
@@ -301,21 +395,7 @@ describe('the match screen', () => {
   });
 
   it('says once, as a sentence, why a match ended on time or by absence, never the raw code', async () => {
-    const transport = new FakeTransport();
-    render(
-      <MatchScreen matchID={MATCH} seat="0" credentials={CREDENTIALS} connect={() => transport} />,
-    );
-    act(() => transport.connect());
-    act(() =>
-      transport.emit('sync', {
-        matchID: MATCH,
-        playerID: '0',
-        rules: RULES,
-        state: { G: wireView(newMatch(), '0'), stateID: 1 },
-        log: [],
-        presence: { ...presence, status: 'playing', result: null },
-      }),
-    );
+    const transport = seatInPlay();
     for (const [reason, sentence] of [
       ['timeout', 'The US ran out of time.'],
       ['abandoned', 'The US was away too long and lost the match.'],

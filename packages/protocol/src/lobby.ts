@@ -14,11 +14,19 @@ export const credentialsSchema = z.string().check(z.minLength(22), z.maxLength(1
 
 const variantsRequest = z._default(z.partial(variantsSchema), {});
 
+/**
+ * Who can find a match: 'private' only with its links, 'public' listed for spectators, 'open'
+ * listed for spectators and as an open challenge whose free seat anyone may take without the
+ * invite.
+ */
+export const visibilitySchema = z.enum(['public', 'private', 'open']);
+export type Visibility = z.infer<typeof visibilitySchema>;
+
 export const createMatchRequestSchema = z.strictObject({
   name: playerNameSchema,
   side: z._default(z.enum(['US', 'USSR', 'random']), 'random'),
   variants: variantsRequest,
-  visibility: z._default(z.enum(['public', 'private']), 'private'),
+  visibility: z._default(visibilitySchema, 'private'),
   /** A deck the server knows (see GET /api/decks): a built-in deck's id or an uploaded deck's hash; the default deck when absent. */
   deckId: z.optional(z.string().check(z.maxLength(64))),
   /** Minutes on each player's clock; no clock when absent. */
@@ -66,7 +74,8 @@ export type CreateMatchResponse = z.infer<typeof createMatchResponseSchema>;
 
 export const joinMatchRequestSchema = z.strictObject({
   name: playerNameSchema,
-  invite: z.string().check(z.minLength(1), z.maxLength(128)),
+  /** The invite token from the link; an open challenge's seat needs none. */
+  invite: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
 });
 export type JoinMatchRequest = z.input<typeof joinMatchRequestSchema>;
 
@@ -125,7 +134,7 @@ export const deckInfoSchema = z.object({
 export const matchInfoSchema = z.object({
   matchID: matchIdSchema,
   status: matchStatusSchema,
-  visibility: z.enum(['public', 'private']),
+  visibility: visibilitySchema,
   players: z.array(
     z.object({
       seat: seatSchema,
@@ -182,6 +191,7 @@ export const lobbyErrorCodes = [
   'NOT_IMPLEMENTED',
   'RATE_LIMITED',
   'BOTS_BUSY',
+  'TOO_MANY_CHALLENGES',
   'STORE_UNAVAILABLE',
   'SERVER_ERROR',
 ] as const;
@@ -218,3 +228,29 @@ export type DeckUploadResponse = z.infer<typeof deckUploadResponseSchema>;
 
 /** Largest deck file POST /api/decks accepts, in bytes. */
 export const MAX_DECK_BYTES = 64 * 1024;
+
+/**
+ * An open challenge as the home page lists it: the free seat's side (the one a taker plays),
+ * the creator, the rules, the clock (minutes per player, null for none) and since when it waits.
+ */
+export const openChallengeSchema = z.object({
+  matchID: matchIdSchema,
+  side: sideSchema,
+  creator: z.string(),
+  variants: variantsSchema,
+  deck: z.object({ name: z.string(), version: z.string() }),
+  clockMinutes: z.nullable(z.number()),
+  createdAt: z.string(),
+});
+export type OpenChallenge = z.infer<typeof openChallengeSchema>;
+
+/**
+ * GET /api/challenges, and each `challenges` event of GET /api/challenges/stream (server-sent
+ * events): every open challenge, newest first, and the server's time when the list was made
+ * (the page counts waiting times from it, whatever its own clock says).
+ */
+export const challengeListSchema = z.object({
+  challenges: z.array(openChallengeSchema),
+  at: z.string(),
+});
+export type ChallengeList = z.infer<typeof challengeListSchema>;

@@ -11,6 +11,8 @@ export const apiRoutes = {
   decks: '/api/decks',
   matches: '/api/matches',
   botMatches: '/api/bot-matches',
+  challenges: '/api/challenges',
+  challengeStream: '/api/challenges/stream',
   match: matchRoute(''),
   join: matchRoute('/join'),
   leave: matchRoute('/leave'),
@@ -18,3 +20,6 @@ export const apiRoutes = {
   claim: matchRoute('/claim'),
   record: matchRoute('/record'),
 } as const;
+
+/** The server-sent event carrying the open challenges (a ChallengeList as JSON). */
+export const CHALLENGES_EVENT = 'challenges';

@@ -205,10 +205,11 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
       return rows.length === 0 ? undefined : (await withSeats(rows))[0];
     },
 
-    async listPublicMatches({ status, limit }: MatchListQuery) {
+    async listPublicMatches({ status, limit, openOnly = false }: MatchListQuery) {
+      const listed = openOnly ? `visibility = 'open'` : `visibility IN ('public', 'open')`;
       const { rows } = await pool.query(
         `SELECT * FROM ${S}.matches
-         WHERE visibility = 'public' AND ($1::text IS NULL OR status = $1)
+         WHERE ${listed} AND ($1::text IS NULL OR status = $1)
          ORDER BY created_at DESC, match_id LIMIT $2`,
         [status ?? null, limit],
       );

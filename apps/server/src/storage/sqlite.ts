@@ -336,16 +336,17 @@ export function openSqliteStore(dataDir: string): Store {
       return row ? rememberMatch(matchFromRows(row, seatsOf(matchID))) : undefined;
     },
 
-    async listPublicMatches({ status, limit }: MatchListQuery) {
+    async listPublicMatches({ status, limit, openOnly = false }: MatchListQuery) {
+      const listed = openOnly ? `visibility = 'open'` : `visibility IN ('public', 'open')`;
       const rows =
         status === undefined
           ? all(
-              `SELECT * FROM matches WHERE visibility = 'public'
+              `SELECT * FROM matches WHERE ${listed}
                ORDER BY created_at DESC, match_id LIMIT ?`,
               [limit],
             )
           : all(
-              `SELECT * FROM matches WHERE visibility = 'public' AND status = ?
+              `SELECT * FROM matches WHERE ${listed} AND status = ?
                ORDER BY created_at DESC, match_id LIMIT ?`,
               [status, limit],
             );

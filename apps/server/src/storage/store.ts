@@ -3,7 +3,8 @@ import type { ChatPhrase, ChatRoom } from '@iron-curtain/protocol';
 import type { State as BgioState } from 'boardgame.io';
 
 export type MatchStatus = 'waiting' | 'playing' | 'finished';
-export type Visibility = 'public' | 'private';
+/** 'open': public, and listed as an open challenge while it waits. */
+export type Visibility = 'public' | 'private' | 'open';
 
 /**
  * How a match ended: by the game, because a seat resigned by leaving, ran out of time, or was
@@ -132,6 +133,8 @@ export interface MoveRecord {
 export interface MatchListQuery {
   status?: MatchStatus | undefined;
   limit: number;
+  /** Only the open challenges' matches (visibility 'open'); else every listed match. */
+  openOnly?: boolean;
 }
 
 /**

@@ -12,21 +12,37 @@ import { paths } from '../app/routes.ts';
 import { ClockChoice, clockFromForm } from '../features/clock/ClockChoice.tsx';
 import { FeatureLinks } from '../features/FeatureLinks.tsx';
 import { BotDemo } from '../features/opponent/BotDemo.tsx';
-import { OpponentChoice, opponentFromForm } from '../features/opponent/OpponentChoice.tsx';
 import { errorWords } from '../i18n/errorWords.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { saveSeat } from '../match/seatStore.ts';
 import { lobby } from './api.ts';
+import { OpenChallenges } from './OpenChallenges.tsx';
+import { rememberedName, rememberName } from './playerName.ts';
+import { useLobbyAction } from './useLobbyAction.ts';
+import './home.css';
 
 const absolute = (path: string) => new URL(path, window.location.origin).href;
 
-function CreateMatchForm({ onCreated }: { onCreated: (created: CreateMatchResponse) => void }) {
+const LEVELS = ['easy', 'medium', 'hard'] as const;
+
+/** Creates a match for `name`, keeps its seat on this browser, and answers the lobby's reply. */
+async function createFor(request: CreateMatchRequest): Promise<CreateMatchResponse> {
+  const created = await lobby.createMatch(request);
+  saveSeat(created, {
+    name: request.name,
+    links: {
+      invite: absolute(created.links.invite),
+      spectate: absolute(created.links.spectate),
+    },
+  });
+  rememberName(request.name);
+  return created;
+}
+
+function MoreOptions() {
   const { t } = useTranslation();
   const words = useGameWords();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [decks, setDecks] = useState<DeckList['decks']>([]);
-
   useEffect(() => {
     // Without the list the server's default deck is used; the form works either way.
     lobby.listDecks().then(
@@ -34,53 +50,9 @@ function CreateMatchForm({ onCreated }: { onCreated: (created: CreateMatchRespon
       () => setDecks([]),
     );
   }, []);
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const request: CreateMatchRequest = {
-      name: String(form.get('name') ?? ''),
-      side: form.get('side') as CreateMatchRequest['side'],
-      visibility: form.get('visibility') as 'public' | 'private',
-      variants: {
-        aftermathCap: form.get('aftermathCap') === 'none' ? null : 3,
-        finalScoringOrder: form.get('finalScoringOrder') === 'polish' ? 'polish' : 'standard',
-      },
-      ...(form.get('deckId') ? { deckId: String(form.get('deckId')) } : {}),
-      ...clockFromForm(form),
-      ...opponentFromForm(form),
-    };
-    if (request.name.trim() === '') {
-      setError(t('home.enterName'));
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      const created = await lobby.createMatch(request);
-      saveSeat(created, {
-        name: request.name.trim(),
-        links: {
-          invite: absolute(created.links.invite),
-          spectate: absolute(created.links.spectate),
-        },
-      });
-      // Against the computer both seats are taken at once: straight to the table.
-      if (request.opponent !== 'human') navigate(paths.match(created.matchID));
-      else onCreated(created);
-    } catch (e) {
-      setError(errorWords(t, e));
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
-    <form className="panel create-form" onSubmit={submit} aria-label={t('home.createTitle')}>
-      <h2>{t('home.createTitle')}</h2>
-      <label>
-        {t('home.yourName')} <input name="name" maxLength={24} autoComplete="nickname" required />
-      </label>
+    <details className="more-options">
+      <summary>{t('home.moreOptions')}</summary>
       <fieldset>
         <legend>{t('home.playAs')}</legend>
         {(['US', 'USSR', 'random'] as const).map((side) => (
@@ -120,7 +92,6 @@ function CreateMatchForm({ onCreated }: { onCreated: (created: CreateMatchRespon
           </select>
         </label>
       )}
-      <OpponentChoice />
       <ClockChoice />
       <fieldset>
         <legend>{t('home.whoCanFind')}</legend>
@@ -132,14 +103,63 @@ function CreateMatchForm({ onCreated }: { onCreated: (created: CreateMatchRespon
           <input type="radio" name="visibility" value="public" /> {t('home.public')}
         </label>
       </fieldset>
+    </details>
+  );
+}
+
+/**
+ * Play a friend: one click creates a match with the defaults (or the options unfolded) and shows
+ * the invite link; "open to anyone" lists it below instead and goes to the table to wait.
+ */
+function FriendTile({
+  name,
+  onCreated,
+}: {
+  name: string;
+  onCreated: (created: CreateMatchResponse) => void;
+}) {
+  const { t } = useTranslation();
+  const { busy, error, run } = useLobbyAction();
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const open = form.get('open') === 'on';
+    void run(name, async (player) => {
+      const created = await createFor({
+        name: player,
+        side: (form.get('side') as CreateMatchRequest['side']) ?? 'random',
+        visibility: open ? 'open' : form.get('visibility') === 'public' ? 'public' : 'private',
+        variants: {
+          aftermathCap: form.get('aftermathCap') === 'none' ? null : 3,
+          finalScoringOrder: form.get('finalScoringOrder') === 'polish' ? 'polish' : 'standard',
+        },
+        ...(form.get('deckId') ? { deckId: String(form.get('deckId')) } : {}),
+        ...clockFromForm(form),
+        opponent: 'human',
+      });
+      // An open challenge waits at the table, which the page leaves for the game once someone takes the seat.
+      if (open) navigate(paths.match(created.matchID));
+      else onCreated(created);
+    });
+  };
+
+  return (
+    <form className="tile friend-tile" onSubmit={submit} aria-labelledby="friend-title">
+      <h2 id="friend-title">{t('home.friendTitle')}</h2>
+      <p>{t('home.friendText')}</p>
+      <label className="inline open-choice">
+        <input type="checkbox" name="open" /> {t('home.openToAnyone')}
+      </label>
       {error && (
         <p className="error" role="alert">
           {error}
         </p>
       )}
-      <button type="submit" className="primary" disabled={busy}>
+      <button type="submit" className="primary big" disabled={busy}>
         {busy ? t('home.creating') : t('home.create')}
       </button>
+      <MoreOptions />
     </form>
   );
 }
@@ -148,21 +168,53 @@ function Created({ created }: { created: CreateMatchResponse }) {
   const { t } = useTranslation();
   const words = useGameWords();
   return (
-    <section
-      className="panel created"
-      aria-label={t('home.readyTitle', { side: words.theSide(created.side) })}
-    >
-      <h2>{t('home.readyTitle', { side: words.theSide(created.side) })}</h2>
+    <section className="tile created" aria-labelledby="created-title">
+      <h2 id="created-title">{t('home.readyTitle', { side: words.theSide(created.side) })}</h2>
       <p>{t('home.readyText')}</p>
       <CopyLink label={t('home.inviteLink')} url={absolute(created.links.invite)} />
       <CopyLink label={t('home.spectatorLink')} url={absolute(created.links.spectate)} />
       <button
         type="button"
-        className="primary"
+        className="primary big"
         onClick={() => navigate(paths.match(created.matchID))}
       >
         {t('home.goToTable')}
       </button>
+    </section>
+  );
+}
+
+/** Play the computer: a level is one click; the match starts at once. */
+function ComputerTile({ name }: { name: string }) {
+  const { t } = useTranslation();
+  const { busy, error, run } = useLobbyAction();
+  const play = (level: (typeof LEVELS)[number]) =>
+    run(name, async (player) => {
+      const created = await createFor({ name: player, opponent: level });
+      navigate(paths.match(created.matchID));
+    });
+  return (
+    <section className="tile computer-tile" aria-labelledby="computer-title">
+      <h2 id="computer-title">{t('home.computerTitle')}</h2>
+      <p>{t('home.computerText')}</p>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="levels">
+        {LEVELS.map((level) => (
+          <button
+            key={level}
+            type="button"
+            className="big"
+            disabled={busy}
+            onClick={() => void play(level)}
+          >
+            {t(`home.level_${level}`)}
+          </button>
+        ))}
+      </div>
     </section>
   );
 }
@@ -174,11 +226,7 @@ function LiveMatches() {
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(async () => {
     try {
-      const [playing, waiting] = await Promise.all([
-        lobby.listMatches('playing'),
-        lobby.listMatches('waiting'),
-      ]);
-      setMatches([...playing.matches, ...waiting.matches]);
+      setMatches((await lobby.listMatches('playing')).matches);
       setError(null);
     } catch (e) {
       setError(errorWords(t, e));
@@ -188,15 +236,15 @@ function LiveMatches() {
     void load();
   }, [load]);
   return (
-    <section className="panel live-matches" aria-label={t('home.publicTitle')}>
-      <h2>{t('home.publicTitle')}</h2>
+    <div className="live-matches">
+      <h3>{t('home.publicTitle')}</h3>
       {error && <p className="error">{error}</p>}
       {matches?.length === 0 && <p>{t('home.noPublic')}</p>}
       <ul>
         {matches?.map((m) => (
           <li key={m.matchID}>
             {m.players.map((p) => `${words.side(p.side)}: ${p.name ?? '…'}`).join(t('home.versus'))}{' '}
-            ({t(`home.status_${m.status}`)}
+            ({t('home.status_playing')}
             {m.spectators > 0 ? t('home.watching', { count: m.spectators }) : ''}){' '}
             <Link to={paths.watch(m.matchID)}>{t('home.watch')}</Link>
           </li>
@@ -205,12 +253,24 @@ function LiveMatches() {
       <button type="button" className="secondary" onClick={() => void load()}>
         {t('home.refresh')}
       </button>
+    </div>
+  );
+}
+
+function WatchTile() {
+  const { t } = useTranslation();
+  return (
+    <section className="tile watch-tile" aria-labelledby="watch-title">
+      <h2 id="watch-title">{t('home.watchTitle')}</h2>
+      <LiveMatches />
+      <BotDemo />
     </section>
   );
 }
 
 export function HomePage() {
   const { t } = useTranslation();
+  const [name, setName] = useState(() => rememberedName() ?? t('home.defaultName'));
   const [created, setCreated] = useState<CreateMatchResponse | null>(null);
   return (
     <main className="page home-page">
@@ -218,6 +278,27 @@ export function HomePage() {
         <h1>{t('app.title')}</h1>
         <p>{t('app.tagline')}</p>
       </header>
+      <label className="home-name">
+        {t('home.yourName')}{' '}
+        <input
+          name="name"
+          maxLength={24}
+          autoComplete="nickname"
+          required
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+        />
+      </label>
+      <div className="tiles">
+        {created ? (
+          <Created created={created} />
+        ) : (
+          <FriendTile name={name} onCreated={setCreated} />
+        )}
+        <ComputerTile name={name} />
+        <WatchTile />
+      </div>
+      <OpenChallenges name={name} />
       <section className="panel learn" aria-label={t('home.learnTitle')}>
         <h2>{t('home.learnTitle')}</h2>
         <p>{t('home.learnText')}</p>
@@ -227,9 +308,6 @@ export function HomePage() {
           <Link to={paths.hotseat()}>{t('app.hotseat')}</Link>
         </p>
       </section>
-      {created ? <Created created={created} /> : <CreateMatchForm onCreated={setCreated} />}
-      <LiveMatches key={created?.matchID ?? 'start'} />
-      <BotDemo />
       <p className="deck-note">{t('home.deckNote')}</p>
       <FeatureLinks />
     </main>

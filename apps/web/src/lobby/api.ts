@@ -1,10 +1,12 @@
 import {
   apiRoutes,
+  type ChallengeList,
   type ClaimWinRequest,
   type CreateBotMatchRequest,
   type CreateBotMatchResponse,
   type CreateMatchRequest,
   type CreateMatchResponse,
+  challengeListSchema,
   createBotMatchResponseSchema,
   createMatchResponseSchema,
   type DeckList,
@@ -105,6 +107,8 @@ export const lobby = {
     call(matchInfoSchema, apiRoutes.claim.path(matchID), body),
   /** The raw record: the replay page validates it with the engine's schema. */
   record: (matchID: string): Promise<unknown> => call(z.unknown(), apiRoutes.record.path(matchID)),
+  /** The open challenges now; OpenChallenges follows them live with apiRoutes.challengeStream. */
+  listChallenges: (): Promise<ChallengeList> => call(challengeListSchema, apiRoutes.challenges),
   /** A match between two computer players, to watch. */
   botDemo: (body: CreateBotMatchRequest): Promise<CreateBotMatchResponse> =>
     call(createBotMatchResponseSchema, apiRoutes.botMatches, body),

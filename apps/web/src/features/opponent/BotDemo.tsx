@@ -23,8 +23,8 @@ export function BotDemo() {
     }
   };
   return (
-    <section className="panel bot-demo" aria-label={t('demo.title')}>
-      <h2>{t('demo.title')}</h2>
+    <div className="bot-demo">
+      <h3>{t('demo.title')}</h3>
       <p>{t('demo.text')}</p>
       {error && (
         <p className="error" role="alert">
@@ -34,6 +34,6 @@ export function BotDemo() {
       <button type="button" className="secondary" disabled={busy} onClick={() => void start()}>
         {busy ? t('demo.busy') : t('demo.button')}
       </button>
-    </section>
+    </div>
   );
 }

@@ -1,0 +1,180 @@
+import { PassThrough } from 'node:stream';
+import type { Seat } from '@iron-curtain/game';
+import { CHALLENGES_EVENT, type ChallengeList, type OpenChallenge } from '@iron-curtain/protocol';
+import type { Context } from 'koa';
+import { LobbyError } from './lobby-error.ts';
+import type { PresenceBook } from './presence.ts';
+import type { MatchRecord, Store } from './storage/index.ts';
+import type { TimeSource } from './time.ts';
+
+/** At most this many open challenges are listed (newest first). */
+const LISTED = 100;
+/** How often the list is re-read while someone watches it: other instances' changes and absences. */
+const REFRESH_MS = 2_000;
+
+export interface ChallengeBoardDeps {
+  store: Store;
+  presence: PresenceBook;
+  time: TimeSource;
+  /** Since when a disconnected seat counts as away (the game service's reckoning). */
+  awaySince: (match: MatchRecord, seat: Seat) => number;
+  /** Open challenges one address may have listed at once (OPEN_CHALLENGES_PER_ADDRESS). */
+  perAddress: number;
+  /** A challenge whose creator has been away longer than this leaves the list (CHALLENGE_AWAY_SECONDS). */
+  awayMs: number;
+  /** Live lists one address may follow at once on this instance (SOCKETS_PER_ADDRESS). */
+  streamsPerAddress: number;
+  refreshMs?: number;
+}
+
+/**
+ * The open challenges: waiting 'open' matches whose creator is here or was away only briefly.
+ * The list is read from the store (so every instance lists the same matches) and pushed to the
+ * home pages that follow it as server-sent events, when it changes.
+ */
+export class ChallengeBoard {
+  /** Who created each open challenge on this instance, for the per-address cap. */
+  private readonly creators = new Map<string, string>();
+  private readonly streams = new Map<PassThrough, string>();
+  private last = '';
+  private timer: NodeJS.Timeout | undefined;
+  private refreshing: Promise<void> | null = null;
+  private again = false;
+
+  constructor(private readonly deps: ChallengeBoardDeps) {}
+
+  async list(): Promise<ChallengeList> {
+    const { store, presence, time, awaySince, awayMs } = this.deps;
+    const now = time.now();
+    const waiting = await store.listPublicMatches({
+      status: 'waiting',
+      limit: LISTED,
+      openOnly: true,
+    });
+    const challenges: OpenChallenge[] = [];
+    for (const match of waiting) {
+      const creator = match.players.find((p) => p.credentialsHash !== null);
+      const free = match.players.find((p) => p.credentialsHash === null);
+      if (!creator?.name || !free) continue;
+      const here = (await presence.everywhere(match.matchID)).seats[creator.seat] > 0;
+      if (!here && now - awaySince(match, creator.seat) > awayMs) continue;
+      challenges.push({
+        matchID: match.matchID,
+        side: free.side,
+        creator: creator.name,
+        variants: match.variants,
+        deck: { name: match.deck.name, version: match.deck.version },
+        clockMinutes: match.clock ? Math.round(match.clock.perPlayerMs / 60_000) : null,
+        createdAt: match.createdAt,
+      });
+    }
+    return { challenges, at: new Date(now).toISOString() };
+  }
+
+  /** Refuses a new open challenge from an address that already has its share listed. */
+  async admit(address: string): Promise<void> {
+    const listed = new Set((await this.list()).challenges.map((c) => c.matchID));
+    for (const [matchID] of this.creators) {
+      if (!listed.has(matchID)) this.creators.delete(matchID);
+    }
+    const own = [...this.creators.values()].filter((a) => a === address).length;
+    if (own >= this.deps.perAddress) {
+      throw new LobbyError(
+        429,
+        'TOO_MANY_CHALLENGES',
+        `this address already has ${own} open challenges; wait until one is taken or cancel one`,
+      );
+    }
+  }
+
+  created(matchID: string, address: string): void {
+    this.creators.set(matchID, address);
+    this.changed();
+  }
+
+  /** Something that may change the list happened here: tell the followers if it did. */
+  changed(): void {
+    if (this.streams.size === 0) return;
+    if (this.refreshing) {
+      this.again = true;
+      return;
+    }
+    this.refreshing = this.push()
+      .catch(() => undefined)
+      .finally(() => {
+        this.refreshing = null;
+        if (this.again) {
+          this.again = false;
+          this.changed();
+        }
+      });
+  }
+
+  /** GET /api/challenges/stream: the list now, then each time it changes (server-sent events). */
+  async follow(ctx: Context): Promise<void> {
+    if (ctx.method === 'HEAD') {
+      ctx.type = 'text/event-stream';
+      ctx.status = 200;
+      return;
+    }
+    const address = ctx.ip;
+    const own = [...this.streams.values()].filter((a) => a === address).length;
+    if (own >= this.deps.streamsPerAddress) {
+      throw new LobbyError(429, 'RATE_LIMITED', 'too many live lists open from this address');
+    }
+    const stream = new PassThrough();
+    this.streams.set(stream, address);
+    const stop = () => {
+      this.streams.delete(stream);
+      stream.end();
+      if (this.streams.size === 0) {
+        this.stopTimer();
+        this.last = '';
+      }
+    };
+    ctx.req.once('close', stop);
+    ctx.compress = false;
+    ctx.set('Cache-Control', 'no-cache');
+    // nginx buffers proxied answers by default: an event would wait there.
+    ctx.set('X-Accel-Buffering', 'no');
+    ctx.type = 'text/event-stream';
+    ctx.status = 200;
+    ctx.body = stream;
+    const list = await this.list();
+    // The first follower's list is the news to compare with; later ones may get a repeat.
+    if (this.last === '') this.last = JSON.stringify(list.challenges);
+    stream.write(`event: ${CHALLENGES_EVENT}\ndata: ${JSON.stringify(list)}\n\n`);
+    this.startTimer();
+  }
+
+  close(): void {
+    this.stopTimer();
+    for (const stream of this.streams.keys()) stream.end();
+    this.streams.clear();
+  }
+
+  private async push(): Promise<void> {
+    const list = await this.list();
+    // The time changes every read: only a change of the challenges themselves is news.
+    const key = JSON.stringify(list.challenges);
+    if (key === this.last) return;
+    this.last = key;
+    const event = `event: ${CHALLENGES_EVENT}\ndata: ${JSON.stringify(list)}\n\n`;
+    for (const stream of this.streams.keys()) stream.write(event);
+  }
+
+  private startTimer(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      // A comment line keeps proxies from closing a quiet stream.
+      for (const stream of this.streams.keys()) stream.write(': still here\n\n');
+      this.changed();
+    }, this.deps.refreshMs ?? REFRESH_MS);
+    this.timer.unref();
+  }
+
+  private stopTimer(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}
