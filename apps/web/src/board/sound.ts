@@ -1,0 +1,86 @@
+import { useSyncExternalStore } from 'react';
+
+/**
+ * The table's sounds, synthesised with the Web Audio API (our own, no recorded files): off until
+ * the player turns them on, the choice remembered per browser.
+ */
+export type TableSound = 'card' | 'cubes' | 'turn' | 'scoring' | 'end';
+
+const KEY = 'iron-curtain:sound';
+
+/** Each sound as notes: frequency (Hz), start and length (s), wave. All of it <= 300 ms long. */
+const NOTES: Record<TableSound, [number, number, number, OscillatorType][]> = {
+  card: [
+    [420, 0, 0.09, 'triangle'],
+    [260, 0.05, 0.1, 'triangle'],
+  ],
+  cubes: [[1100, 0, 0.04, 'square']],
+  turn: [
+    [660, 0, 0.12, 'sine'],
+    [880, 0.12, 0.16, 'sine'],
+  ],
+  scoring: [
+    [523, 0, 0.09, 'triangle'],
+    [659, 0.08, 0.09, 'triangle'],
+    [784, 0.16, 0.14, 'triangle'],
+  ],
+  end: [
+    [392, 0, 0.1, 'sawtooth'],
+    [523, 0.09, 0.1, 'sawtooth'],
+    [659, 0.18, 0.12, 'sawtooth'],
+  ],
+};
+
+const listeners = new Set<() => void>();
+
+function stored(): boolean {
+  try {
+    return localStorage.getItem(KEY) === 'on';
+  } catch {
+    return false;
+  }
+}
+
+let enabled = typeof localStorage === 'undefined' ? false : stored();
+
+export function setSoundOn(on: boolean): void {
+  enabled = on;
+  try {
+    localStorage.setItem(KEY, on ? 'on' : 'off');
+  } catch {
+    // A browser that keeps nothing: the choice lasts for this page.
+  }
+  for (const listener of listeners) listener();
+}
+
+export function useSoundOn(): boolean {
+  return useSyncExternalStore(
+    (onChange) => {
+      listeners.add(onChange);
+      return () => listeners.delete(onChange);
+    },
+    () => enabled,
+    () => false,
+  );
+}
+
+let audio: AudioContext | null = null;
+
+/** Plays one sound if the player turned sound on. */
+export function playSound(sound: TableSound): void {
+  if (!enabled || typeof AudioContext === 'undefined') return;
+  audio ??= new AudioContext();
+  const now = audio.currentTime;
+  for (const [frequency, start, length, wave] of NOTES[sound]) {
+    const oscillator = audio.createOscillator();
+    const gain = audio.createGain();
+    oscillator.type = wave;
+    oscillator.frequency.value = frequency;
+    gain.gain.setValueAtTime(0.0001, now + start);
+    gain.gain.exponentialRampToValueAtTime(0.15, now + start + 0.01);
+    gain.gain.exponentialRampToValueAtTime(0.0001, now + start + length);
+    oscillator.connect(gain).connect(audio.destination);
+    oscillator.start(now + start);
+    oscillator.stop(now + start + length + 0.02);
+  }
+}
