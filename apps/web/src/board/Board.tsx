@@ -165,7 +165,9 @@ export function Board({
                   key={placed.cardId}
                   label={note ? `${label}. ${note}` : label}
                   style={
-                    lit < 0 ? at(placed) : { ...at(placed), animationDelay: `${lit * SCORING_GAP_MS}ms` }
+                    lit < 0
+                      ? at(placed)
+                      : { ...at(placed), animationDelay: `${lit * SCORING_GAP_MS}ms` }
                   }
                   cardId={placed.cardId}
                   scoring={lit >= 0}

@@ -198,6 +198,13 @@ export function CardFace({ deck, card, region, cubes, note, compact = false }: C
   const words = useGameWords();
   const style = regionStyle(region);
   const control = cubes ? controlledBy(cubes) : null;
+  const command = card.command !== null && (
+    <span className="card-command" title={t('board.commandValue')}>
+      <span className="sr-only">{t('board.commandValue')} </span>
+      {card.command}
+      <Reconstructed status={card.status.command} />
+    </span>
+  );
   return (
     <span
       className={`card-face${compact ? ' compact' : ''}${holdClass(cubes)}`}
@@ -212,23 +219,13 @@ export function CardFace({ deck, card, region, cubes, note, compact = false }: C
         </span>
         <Reconstructed status={card.status.region} />
         {control && (
-          <span className="control-shield" title={t('board.controls', { side: words.side(control) })}>
+          <span
+            className="control-shield"
+            title={t('board.controls', { side: words.side(control) })}
+          >
             <Flag side={control} size={14} />
           </span>
         )}
-      </span>
-      <span className="card-title">
-        {card.command !== null && (
-          <span className="card-command" title={t('board.commandValue')}>
-            <span className="sr-only">{t('board.commandValue')} </span>
-            {card.command}
-            <Reconstructed status={card.status.command} />
-          </span>
-        )}
-        <span className="card-name">
-          {words.cardName(deck, card.id)}
-          <Reconstructed status={card.status.name} />
-        </span>
         {card.flag ? (
           <span className="card-flag" title={words.side(card.flag)}>
             <Flag side={card.flag} size={compact ? 18 : 22} />
@@ -237,6 +234,14 @@ export function CardFace({ deck, card, region, cubes, note, compact = false }: C
         ) : (
           <span className="card-flag starter">{t('board.starter')}</span>
         )}
+        {compact && command}
+      </span>
+      <span className="card-title">
+        <span className="card-name">
+          {words.cardName(deck, card.id)}
+          <Reconstructed status={card.status.name} />
+        </span>
+        {!compact && command}
       </span>
       {!compact && <EventText deck={deck} card={card} />}
       {cubes && <CubeRow cubes={cubes} />}

@@ -20,10 +20,10 @@ import { OwnHand, Piles } from './Hands.tsx';
 import { MoveLog, RecentEntries } from './MoveLog.tsx';
 import { Regions } from './Regions.tsx';
 import { RulesProvider } from './rules.tsx';
-import { type SidePanel, SidePanels } from './SidePanels.tsx';
+import { type SidePanel, SidePanels, usePhone } from './SidePanels.tsx';
 import { TableOptions, useTableCues } from './TableCues.tsx';
-import { rememberOrigin, skipOnInput } from './tableMotion.ts';
 import { Track } from './Track.tsx';
+import { rememberOrigin, skipOnInput } from './tableMotion.ts';
 
 export interface MatchViewProps {
   /** The match's deck and variants. */
@@ -81,6 +81,14 @@ export function MatchView({
   // and take the keyboard there too (the first legal cell), so Tab need not travel back.
   const boardArea = useRef<HTMLDivElement>(null);
   const reduced = useReducedMotion();
+  const phone = usePhone();
+  const top = useRef<HTMLDivElement>(null);
+  // A phone opens on the table itself (the track on top, the dock below), not on the page's header.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when play begins
+  useEffect(() => {
+    if (phone && !waitingForOpponent && !view.result)
+      top.current?.scrollIntoView?.({ block: 'start' });
+  }, [waitingForOpponent]);
   useEffect(() => {
     if (!selectedCard) return;
     boardArea.current?.scrollIntoView?.({ behavior: reduced ? 'auto' : 'smooth', block: 'center' });
@@ -115,8 +123,7 @@ export function MatchView({
         document.querySelector(`.own-hand [data-card="${selectedCard}"]`),
       );
       send('playCard', [selectedCard, cell]);
-    }
-    else if (d?.kind === 'moveCard') send('moveCard', [d.cardId, cell]);
+    } else if (d?.kind === 'moveCard') send('moveCard', [d.cardId, cell]);
   };
 
   const onCard = (cardId: CardId) => {
@@ -168,6 +175,7 @@ export function MatchView({
   return (
     <RulesProvider value={rules}>
       <div
+        ref={top}
         className="match-view"
         data-seat={seat ?? 'spectator'}
         data-waiting={waitingForOpponent || undefined}
@@ -180,6 +188,9 @@ export function MatchView({
           <div className="match-board">
             <div ref={boardArea}>
               <Board
+                // The table starts afresh when play begins: the waiting state's small frame
+                // must not leave the table on compact cards.
+                key={waitingForOpponent ? 'waiting' : 'playing'}
                 view={view}
                 choices={boardChoices}
                 selectedCard={selectedCard}

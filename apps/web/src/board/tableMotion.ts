@@ -70,7 +70,11 @@ export function flyIn(element: HTMLElement, cardId: string, fallback: DOMRect): 
   track(
     element.animate(
       [
-        { transform: `translate(${dx}px, ${dy}px) scale(${scale})`, transformOrigin: '0 0', zIndex: 5 },
+        {
+          transform: `translate(${dx}px, ${dy}px) scale(${scale})`,
+          transformOrigin: '0 0',
+          zIndex: 5,
+        },
         { transform: 'none', transformOrigin: '0 0', zIndex: 5 },
       ],
       { duration: STEP_MS, easing: 'cubic-bezier(0.2, 0.8, 0.3, 1)' },
