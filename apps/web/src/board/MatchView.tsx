@@ -178,7 +178,7 @@ export function MatchView({
         ref={top}
         className="match-view"
         data-seat={seat ?? 'spectator'}
-        data-waiting={waitingForOpponent || undefined}
+        data-table-waiting={waitingForOpponent || undefined}
       >
         <Track marker={view.marker} />
         {view.result && <EndScreen view={view} names={names} />}
