@@ -202,7 +202,7 @@ describe('the table for a player', () => {
 });
 
 describe('the end of a match', () => {
-  it('names the winner and the reason and shows the final scoring step by step', () => {
+  it('names the winner and the reason and shows the final scoring step by step', async () => {
     // A seeded game that ends after final scoring.
     const random = seeded(7);
     const state = newMatch();
@@ -213,7 +213,7 @@ describe('the end of a match', () => {
     );
     expect(state.result).not.toBeNull();
     renderView(state, null);
-    const result = screen.getByRole('region', { name: 'Result' });
+    const result = await screen.findByRole('region', { name: 'Result' });
     const winner = state.result?.winnerSide as string;
     expect(result.getAttribute('data-winner')).toBe(winner);
     expect(within(result).getByRole('heading', { level: 2 }).textContent).toContain(

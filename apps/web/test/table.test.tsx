@@ -89,7 +89,7 @@ describe('sound', () => {
     expect(localStorage.getItem('iron-curtain:sound')).toBe('on');
   });
 
-  it('synthesises its notes only when on', () => {
+  it('synthesises its notes only when on', async () => {
     const started: number[] = [];
     class FakeAudio {
       currentTime = 0;
@@ -116,7 +116,7 @@ describe('sound', () => {
     expect(started).toHaveLength(0);
     setSoundOn(true);
     playSound('turn');
-    expect(started.length).toBeGreaterThan(0);
+    await vi.waitFor(() => expect(started.length).toBeGreaterThan(0));
   });
 
   it('plays the weightiest thing a move did', () => {
