@@ -121,12 +121,10 @@ describe('before the second player comes', () => {
     );
     expect(info.clock.running).toBeNull();
     // The board is in view below the invite, not only its top edge.
-    const board = await ann
-      .locator('.board')
-      .evaluate((el) => ({
-        top: el.getBoundingClientRect().top,
-        bottom: el.getBoundingClientRect().bottom,
-      }));
+    const board = await ann.locator('.board').evaluate((el) => ({
+      top: el.getBoundingClientRect().top,
+      bottom: el.getBoundingClientRect().bottom,
+    }));
     expect(board.bottom).toBeLessThanOrEqual(768);
     await shot(ann, '1-waiting-desktop');
 

@@ -165,6 +165,14 @@ describe('the match table on a phone', () => {
     await playACard(ann);
     await shot(ann, 'phone-played');
     expect((await textSizes(ann)).filter((s) => s.px < 12)).toEqual([]);
+    // The table's compact faces leave out the event: a tap shows the whole card, Close folds it.
+    await ann.locator('.board-grid.compact').waitFor();
+    await ann.locator('.board-grid button.table-card[data-card="europe"]').tap();
+    const zoom = ann.getByRole('dialog', { name: 'Europe' });
+    expect(await zoom.locator('.event').textContent()).toBe('No event');
+    await shot(ann, 'phone-card-zoom');
+    await zoom.getByRole('button', { name: 'Close' }).tap();
+    expect(await ann.getByRole('dialog').count()).toBe(0);
 
     const watcher = await (await newContext(PHONE)).newPage();
     await watcher.goto(created.links.spectate);

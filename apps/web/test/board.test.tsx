@@ -49,7 +49,7 @@ describe('a card', () => {
     expect(text).toContain('Gain 1 IP;');
     expect(text).toContain('Infiltrate 2 on any card');
     // deck.md: East Germany's flag and event are confirmed, its command value is reconstructed.
-    expect(screen.getByTitle('Command value').textContent).toContain('(reconstructed)');
+    expect(container.querySelector('.card-value')?.textContent).toContain('(reconstructed)');
     expect(container.querySelector('.card-flag .recon')).toBeNull();
     expect(container.querySelectorAll('.recon')).toHaveLength(1);
     expect(screen.getByRole('img', { name: 'USSR flag' })).toBeTruthy();

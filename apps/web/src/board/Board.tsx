@@ -109,6 +109,9 @@ export function Board({
   const cubeStatus = useCubeStatus();
   const deck = indexDeck(rules.deck);
   const grid = useArrivals(view);
+  const [shown, setShown] = useState<CardId | null>(null);
+  const hide = useCallback(() => setShown(null), []);
+  const shownCard = shown ? view.table.find((p) => p.cardId === shown) : undefined;
   const scoringCards = scoring
     ? view.table.filter((p) => deck.card(p.cardId).region === scoring).map((p) => p.cardId)
     : [];
@@ -127,90 +130,139 @@ export function Board({
   const moving = view.decision?.kind === 'moveCard' ? view.decision.cardId : null;
 
   return (
-    <Viewport
-      fullWidth={full.width}
-      fullHeight={full.height}
-      compactWidth={compact.width}
-      compactHeight={compact.height}
-    >
-      {(compact) => {
-        const [cellW, cellH] = compact ? [COMPACT_W, COMPACT_H] : [CELL_W, CELL_H];
-        const at = (cell: Cell) => ({
-          left: GAP + (cell.x - minX) * (cellW + GAP),
-          top: GAP + (cell.y - minY) * (cellH + GAP),
-          width: cellW,
-          height: cellH,
-        });
-        return (
-          <section
-            ref={grid}
-            className={`board-grid${compact ? ' compact' : ''}`}
-            aria-label={t('board.table')}
-            style={sizeOf(cellW, cellH)}
-          >
-            {view.table.map((placed) => {
-              const card = deck.card(placed.cardId);
-              const noteKey = cardNote(placed.cardId, choices, pickFrom);
-              const note = noteKey ? t(noteKey) : null;
-              const lit = scoringCards.indexOf(placed.cardId);
-              const label = t('board.cardOnTable', {
-                card: words.cardName(rules.deck, card.id),
-                region: words.regionName(rules.deck, card.region),
-                x: placed.x,
-                y: placed.y,
-                cubes: `${words.side('US')} ${placed.cubes.US}, ${words.side('USSR')} ${placed.cubes.USSR}, ${cubeStatus(placed.cubes)}`,
-              });
-              return (
-                <TableCard
-                  key={placed.cardId}
-                  label={note ? `${label}. ${note}` : label}
-                  style={
-                    lit < 0
-                      ? at(placed)
-                      : { ...at(placed), animationDelay: `${lit * SCORING_GAP_MS}ms` }
-                  }
-                  cardId={placed.cardId}
-                  scoring={lit >= 0}
-                  target={note !== null}
-                  moving={moving === placed.cardId}
-                  last={lastPlayed === placed.cardId}
+    <>
+      {shownCard && (
+        <CardZoom label={words.cardName(rules.deck, shownCard.cardId)} onClose={hide}>
+          <CardFace
+            deck={rules.deck}
+            card={deck.card(shownCard.cardId)}
+            region={deck.region(deck.card(shownCard.cardId).region)}
+            cubes={shownCard.cubes}
+          />
+        </CardZoom>
+      )}
+      <Viewport
+        fullWidth={full.width}
+        fullHeight={full.height}
+        compactWidth={compact.width}
+        compactHeight={compact.height}
+      >
+        {(compact) => {
+          const [cellW, cellH] = compact ? [COMPACT_W, COMPACT_H] : [CELL_W, CELL_H];
+          const at = (cell: Cell) => ({
+            left: GAP + (cell.x - minX) * (cellW + GAP),
+            top: GAP + (cell.y - minY) * (cellH + GAP),
+            width: cellW,
+            height: cellH,
+          });
+          return (
+            <section
+              ref={grid}
+              className={`board-grid${compact ? ' compact' : ''}`}
+              aria-label={t('board.table')}
+              style={sizeOf(cellW, cellH)}
+            >
+              {view.table.map((placed) => {
+                const card = deck.card(placed.cardId);
+                const noteKey = cardNote(placed.cardId, choices, pickFrom);
+                const note = noteKey ? t(noteKey) : null;
+                const lit = scoringCards.indexOf(placed.cardId);
+                const label = t('board.cardOnTable', {
+                  card: words.cardName(rules.deck, card.id),
+                  region: words.regionName(rules.deck, card.region),
+                  x: placed.x,
+                  y: placed.y,
+                  cubes: `${words.side('US')} ${placed.cubes.US}, ${words.side('USSR')} ${placed.cubes.USSR}, ${cubeStatus(placed.cubes)}`,
+                });
+                return (
+                  <TableCard
+                    key={placed.cardId}
+                    label={note ? `${label}. ${note}` : label}
+                    style={
+                      lit < 0
+                        ? at(placed)
+                        : { ...at(placed), animationDelay: `${lit * SCORING_GAP_MS}ms` }
+                    }
+                    cardId={placed.cardId}
+                    scoring={lit >= 0}
+                    target={note !== null}
+                    moving={moving === placed.cardId}
+                    last={lastPlayed === placed.cardId}
+                    disabled={disabled}
+                    onClick={() => onCard(placed.cardId)}
+                    onShow={compact ? () => setShown(placed.cardId) : undefined}
+                  >
+                    <CardFace
+                      deck={rules.deck}
+                      card={card}
+                      region={deck.region(card.region)}
+                      cubes={placed.cubes}
+                      note={note ?? (moving === placed.cardId ? t('board.beingMoved') : null)}
+                      compact={compact}
+                    />
+                  </TableCard>
+                );
+              })}
+              {cells.map((cell) => (
+                <button
+                  key={cellKey(cell)}
+                  type="button"
+                  className="legal-cell"
+                  data-cell={cellKey(cell)}
+                  data-choice="cell"
                   disabled={disabled}
-                  onClick={() => onCard(placed.cardId)}
+                  style={at(cell)}
+                  onClick={() => onCell(cell)}
                 >
-                  <CardFace
-                    deck={rules.deck}
-                    card={card}
-                    region={deck.region(card.region)}
-                    cubes={placed.cubes}
-                    note={note ?? (moving === placed.cardId ? t('board.beingMoved') : null)}
-                    compact={compact}
-                  />
-                </TableCard>
-              );
-            })}
-            {cells.map((cell) => (
-              <button
-                key={cellKey(cell)}
-                type="button"
-                className="legal-cell"
-                data-cell={cellKey(cell)}
-                data-choice="cell"
-                disabled={disabled}
-                style={at(cell)}
-                onClick={() => onCell(cell)}
-              >
-                {selectedCard
-                  ? t('board.playHere', { card: words.cardName(rules.deck, selectedCard) })
-                  : t('board.moveHere')}
-                <span className="cell-coords">
-                  ({cell.x}, {cell.y})
-                </span>
-              </button>
-            ))}
-          </section>
-        );
-      }}
-    </Viewport>
+                  {selectedCard
+                    ? t('board.playHere', { card: words.cardName(rules.deck, selectedCard) })
+                    : t('board.moveHere')}
+                  <span className="cell-coords">
+                    ({cell.x}, {cell.y})
+                  </span>
+                </button>
+              ))}
+            </section>
+          );
+        }}
+      </Viewport>
+    </>
+  );
+}
+
+/** A compact card's full face, over the table: closed by its button or Escape. */
+function CardZoom({
+  label,
+  onClose,
+  children,
+}: {
+  label: string;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const close = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const opener = document.activeElement as HTMLElement | null;
+    close.current?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      opener?.focus?.({ preventScroll: true });
+    };
+  }, [onClose]);
+  return (
+    <div className="card-zoom">
+      <div className="card-zoom-face" role="dialog" aria-modal="true" aria-label={label}>
+        {children}
+        <button type="button" ref={close} className="secondary" onClick={onClose}>
+          {t('table.close')}
+        </button>
+      </div>
+    </div>
   );
 }
 
@@ -227,6 +279,8 @@ interface TableCardProps {
   scoring: boolean;
   disabled: boolean;
   onClick: () => void;
+  /** A compact card: a tap shows its full face. */
+  onShow?: (() => void) | undefined;
   children: ReactNode;
 }
 
@@ -240,9 +294,25 @@ function TableCard({
   scoring,
   disabled,
   onClick,
+  onShow,
   children,
 }: TableCardProps) {
   const marks = `${moving ? ' moving' : ''}${last ? ' last' : ''}${scoring ? ' scoring' : ''}`;
+  if (!target && onShow) {
+    return (
+      <button
+        type="button"
+        className={`table-card${marks}`}
+        data-card={cardId}
+        style={style}
+        aria-label={label}
+        aria-haspopup="dialog"
+        onClick={onShow}
+      >
+        {children}
+      </button>
+    );
+  }
   if (!target) {
     return (
       <div

@@ -103,8 +103,6 @@ function CubePile({ side, count }: { side: Side; count: number }) {
         const cube = cubes[i];
         if (cube) popIn(cube, (i - before) * CUBE_GAP_MS);
       }
-      const number = stack.current?.nextElementSibling;
-      if (number) popIn(number, (drawn - before) * CUBE_GAP_MS);
     } else if (drawn < before) {
       setLeaving(before - drawn);
     }
@@ -199,9 +197,11 @@ export function CardFace({ deck, card, region, cubes, note, compact = false }: C
   const style = regionStyle(region);
   const control = cubes ? controlledBy(cubes) : null;
   const command = card.command !== null && (
-    <span className="card-command" title={t('board.commandValue')}>
-      <span className="sr-only">{t('board.commandValue')} </span>
-      {card.command}
+    <span className="card-value">
+      <span className="card-command" title={t('board.commandValue')}>
+        <span className="sr-only">{t('board.commandValue')} </span>
+        {card.command}
+      </span>
       <Reconstructed status={card.status.command} />
     </span>
   );
