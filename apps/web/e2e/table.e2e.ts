@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { audit } from './axe.ts';
 import { boardShown, isOver, offered, refusal, synced } from './drive.ts';
 import {
   ARTIFACTS,
@@ -17,11 +17,6 @@ import { tableLegibility } from './layout.ts';
 // The match table of issue 13: legible and playable on a phone, motion that explains.
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
 const DESKTOP = { viewport: { width: 1366, height: 900 } };
-
-const AXE_SOURCE = fs.readFileSync(
-  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-  'utf8',
-);
 
 let server: RunningServer;
 let browser: Browser;
@@ -99,19 +94,6 @@ const smallTargets = (page: Page) =>
     }
     return out;
   })()`) as Promise<string[]>;
-
-async function audit(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window)))
-    await page.addScriptTag({ content: AXE_SOURCE });
-  const results = await page.evaluate(async () => {
-    // biome-ignore lint/suspicious/noExplicitAny: axe-core's global, injected above
-    const axe = (window as any).axe;
-    return axe.run(document, { resultTypes: ['violations'] });
-  });
-  return (results.violations as { id: string; impact: string; nodes: { target: string[] }[] }[])
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** Ann, the USSR, chooses to go first. */
 const goFirst = (page: Page) => page.getByRole('button', { name: 'The USSR goes first' }).click();

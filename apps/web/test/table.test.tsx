@@ -7,7 +7,7 @@ import { SidePanels } from '../src/board/SidePanels.tsx';
 import { playSound, setSoundOn } from '../src/board/sound.ts';
 import { soundFor, TableOptions, useTableCues } from '../src/board/TableCues.tsx';
 import { Track } from '../src/board/Track.tsx';
-import { newMatch, playUntil, RULES, seeded } from './fixtures.ts';
+import { finishedByFinalScoring, newMatch, RULES } from './fixtures.ts';
 
 /** Media queries answered as on a phone (max-width) and with or without reduced motion. */
 function screenLike({ phone, reduce }: { phone: boolean; reduce: boolean }) {
@@ -155,23 +155,8 @@ describe('a turn while the tab is hidden', () => {
   });
 });
 
-/** A seeded random game that ends by final scoring. */
-function finished(): State {
-  for (let seed = 1; seed < 200; seed++) {
-    const random = seeded(seed);
-    const state = newMatch();
-    playUntil(
-      state,
-      () => false,
-      (moves) => moves[Math.floor(random() * moves.length)] as never,
-    );
-    if (state.result?.reason === 'final') return state;
-  }
-  throw new Error('no seed below 200 ends by final scoring');
-}
-
 describe('the final scoring show', () => {
-  const state = finished();
+  const state = finishedByFinalScoring();
 
   it('counts its steps and names the current one', () => {
     screenLike({ phone: false, reduce: true });

@@ -226,13 +226,11 @@ export function CardFace({ deck, card, region, cubes, note, compact = false }: C
             <Flag side={control} size={14} />
           </span>
         )}
-        {card.flag ? (
+        {card.flag && (
           <span className="card-flag" title={words.side(card.flag)}>
             <Flag side={card.flag} size={compact ? 18 : 22} />
             <Reconstructed status={card.status.flag} />
           </span>
-        ) : (
-          <span className="card-flag starter">{t('board.starter')}</span>
         )}
         {compact && command}
       </span>
@@ -242,6 +240,7 @@ export function CardFace({ deck, card, region, cubes, note, compact = false }: C
           <Reconstructed status={card.status.name} />
         </span>
         {!compact && command}
+        {!card.flag && <span className="card-starter">{t('board.starter')}</span>}
       </span>
       {!compact && <EventText deck={deck} card={card} />}
       {cubes && <CubeRow cubes={cubes} />}

@@ -1,5 +1,6 @@
-import { type ReactNode, useId, useState, useSyncExternalStore } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useMediaQuery } from '../app/motion.ts';
 
 /** One panel beside the table (supplies, regions, log, chat...). */
 export interface SidePanel {
@@ -10,26 +11,7 @@ export interface SidePanel {
 }
 
 /** Phones: the table, the hand and the decision take the screen; the panels are a tap away. */
-const PHONE = '(max-width: 600px)';
-
-const phoneMedia = () =>
-  typeof window !== 'undefined' && typeof window.matchMedia === 'function'
-    ? window.matchMedia(PHONE)
-    : null;
-
-function subscribe(onChange: () => void): () => void {
-  const list = phoneMedia();
-  list?.addEventListener('change', onChange);
-  return () => list?.removeEventListener('change', onChange);
-}
-
-export function usePhone(): boolean {
-  return useSyncExternalStore(
-    subscribe,
-    () => phoneMedia()?.matches ?? false,
-    () => false,
-  );
-}
+export const usePhone = (): boolean => useMediaQuery('(max-width: 600px)');
 
 /**
  * The panels beside the table: on a desktop a column, all shown; on a phone a row of tabs, the
