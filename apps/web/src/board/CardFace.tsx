@@ -205,6 +205,8 @@ export function CardFace({ deck, card, region, cubes, note, compact = false }: C
       <Reconstructed status={card.status.command} />
     </span>
   );
+  // The starter has no flag and no command value: its label stands where they would.
+  const starter = !card.flag && <span className="card-starter">{t('board.starter')}</span>;
   return (
     <span
       className={`card-face${compact ? ' compact' : ''}${holdClass(cubes)}`}
@@ -233,6 +235,7 @@ export function CardFace({ deck, card, region, cubes, note, compact = false }: C
           </span>
         )}
         {compact && command}
+        {compact && starter}
       </span>
       <span className="card-title">
         <span className="card-name">
@@ -240,7 +243,7 @@ export function CardFace({ deck, card, region, cubes, note, compact = false }: C
           <Reconstructed status={card.status.name} />
         </span>
         {!compact && command}
-        {!card.flag && <span className="card-starter">{t('board.starter')}</span>}
+        {!compact && starter}
       </span>
       {!compact && <EventText deck={deck} card={card} />}
       {cubes && <CubeRow cubes={cubes} />}
