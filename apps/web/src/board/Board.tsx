@@ -9,6 +9,7 @@ import {
   useRef,
   useState,
 } from 'react';
+import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useReducedMotion } from '../app/motion.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
@@ -254,7 +255,8 @@ function CardZoom({
       opener?.focus?.({ preventScroll: true });
     };
   }, [onClose]);
-  return (
+  // On the page's body: above the docked hand and the tabs, whatever their stacking.
+  return createPortal(
     <div className="card-zoom">
       <div className="card-zoom-face" role="dialog" aria-modal="true" aria-label={label}>
         {children}
@@ -262,7 +264,8 @@ function CardZoom({
           {t('table.close')}
         </button>
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }
 
