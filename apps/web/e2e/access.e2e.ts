@@ -1,15 +1,10 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { audit } from './axe.ts';
 import { boardShown, isOver, offered, refusal, synced } from './drive.ts';
 import { ARTIFACTS, buildAll, launchBrowser, type RunningServer, startServer } from './harness.ts';
-
-const AXE_SOURCE = fs.readFileSync(
-  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-  'utf8',
-);
 
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: path.join(ARTIFACTS, `access-${name}.png`), fullPage: true });
@@ -42,20 +37,6 @@ async function newContext(options: Parameters<Browser['newContext']>[0] = {}) {
     }
   });
   return context;
-}
-
-/** axe-core's serious and critical findings on the page as it is now. */
-async function audit(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window)))
-    await page.addScriptTag({ content: AXE_SOURCE });
-  const results = await page.evaluate(async () => {
-    // biome-ignore lint/suspicious/noExplicitAny: axe-core's global, injected above
-    const axe = (window as any).axe;
-    return axe.run(document, { resultTypes: ['violations'] });
-  });
-  return (results.violations as { id: string; impact: string; nodes: { target: string[] }[] }[])
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** Creates a match from the start page and returns its invite and spectator links. */

@@ -120,6 +120,12 @@ describe('before the second player comes', () => {
       `/api/matches/${created.matchID}`,
     );
     expect(info.clock.running).toBeNull();
+    // The board is in view below the invite, not only its top edge.
+    const board = await ann.locator('.board').evaluate((el) => ({
+      top: el.getBoundingClientRect().top,
+      bottom: el.getBoundingClientRect().bottom,
+    }));
+    expect(board.bottom).toBeLessThanOrEqual(768);
     await shot(ann, '1-waiting-desktop');
 
     const phone = await context(PHONE);
@@ -235,9 +241,8 @@ describe('a whole match', () => {
     }
     const winner = (await ann.locator('.end-screen h2').textContent()) ?? '';
 
-    // Late in the match the whole table stays in view on desktop. The sizes depend on this
-    // random deal's layout (a table ten cards wide fits 1366 px only at 67 %, 11 px names):
-    // they are logged here; the 12 px floor is asserted on the recorded 17-card table above.
+    // Late in the match the whole table stays in view on desktop, every name and command value
+    // at 12 px or more, whatever this random deal's layout.
     for (const [size, label] of [
       [DESKTOP, '1366'],
       [WIDE, '1920'],
@@ -249,6 +254,8 @@ describe('a whole match', () => {
       await shot(ann, `5-table-end-${label}`);
       console.log(`e2e: live table at ${label}: ${JSON.stringify(legible)}`);
       expect(legible.whole).toBe(true);
+      expect(legible.name).toBeGreaterThanOrEqual(12);
+      expect(legible.command).toBeGreaterThanOrEqual(12);
     }
 
     // The replay names the players as the live match did.

@@ -43,14 +43,13 @@ describe('a card', () => {
       <CardFace deck={DEFAULT_DECK} card={card} region={deck.region(card.region)} />,
     );
     const text = container.textContent ?? '';
-    expect(text).toContain('East Germany');
-    expect(text).toContain('★ Europe');
-    expect(text).toContain('USSR');
-    expect(text).toContain('Cmd 3');
+    expect(container.querySelector('.card-name')?.textContent).toBe('East Germany');
+    expect(container.querySelector('.card-band')?.textContent).toContain('★Europe');
+    expect(container.querySelector('.card-command')?.textContent).toMatch(/^Command value 3/);
     expect(text).toContain('Gain 1 IP;');
     expect(text).toContain('Infiltrate 2 on any card');
     // deck.md: East Germany's flag and event are confirmed, its command value is reconstructed.
-    expect(screen.getByTitle('Command value').textContent).toContain('(reconstructed)');
+    expect(container.querySelector('.card-value')?.textContent).toContain('(reconstructed)');
     expect(container.querySelector('.card-flag .recon')).toBeNull();
     expect(container.querySelectorAll('.recon')).toHaveLength(1);
     expect(screen.getByRole('img', { name: 'USSR flag' })).toBeTruthy();
@@ -62,15 +61,44 @@ describe('a card', () => {
     const { container, rerender } = render(
       <CardFace deck={DEFAULT_DECK} card={card} region={region} cubes={{ US: 1, USSR: 3 }} />,
     );
-    expect(container.querySelector('.cubes')?.textContent).toBe(' US 1 USSR 3USSR controls');
+    const drawn = (side: string) => container.querySelectorAll(`[data-cubes="${side}"] .cube3d`);
+    expect(drawn('US')).toHaveLength(1);
+    expect(drawn('USSR')).toHaveLength(3);
+    expect(container.querySelector('.cubes .sr-only')?.textContent).toBe(
+      'US 1, USSR 3, USSR controls',
+    );
+    // Control is seen without reading: the card's border and tint, and the controller's flag.
+    expect(container.querySelector('.card-face')?.classList.contains('control-ussr')).toBe(true);
+    expect(
+      within(container.querySelector('.control-shield') as HTMLElement)
+        .getByRole('img')
+        .getAttribute('aria-label'),
+    ).toBe('USSR flag');
     rerender(
       <CardFace deck={DEFAULT_DECK} card={card} region={region} cubes={{ US: 2, USSR: 1 }} />,
     );
     expect(container.querySelector('.cube-status')?.textContent).toBe('US dominates');
+    expect(container.querySelector('.card-face')?.classList.contains('dominate-us')).toBe(true);
+    expect(container.querySelector('.control-shield')).toBeNull();
     rerender(
       <CardFace deck={DEFAULT_DECK} card={card} region={region} cubes={{ US: 1, USSR: 1 }} />,
     );
     expect(container.querySelector('.cube-status')?.textContent).toBe('tied');
+    expect(container.querySelector('.card-face.held')).toBeNull();
+  });
+
+  it('draws at most four cubes a side and counts the rest', () => {
+    const card = deck.card('iran');
+    const { container } = render(
+      <CardFace
+        deck={DEFAULT_DECK}
+        card={card}
+        region={deck.region(card.region)}
+        cubes={{ US: 7, USSR: 0 }}
+      />,
+    );
+    expect(container.querySelectorAll('[data-cubes="US"] .cube3d')).toHaveLength(4);
+    expect(container.querySelector('[data-cubes="US"] .cube-number')?.textContent).toBe('7');
   });
 });
 
@@ -174,7 +202,7 @@ describe('the table for a player', () => {
 });
 
 describe('the end of a match', () => {
-  it('names the winner and the reason and shows the final scoring step by step', () => {
+  it('names the winner and the reason and shows the final scoring step by step', async () => {
     // A seeded game that ends after final scoring.
     const random = seeded(7);
     const state = newMatch();
@@ -185,7 +213,7 @@ describe('the end of a match', () => {
     );
     expect(state.result).not.toBeNull();
     renderView(state, null);
-    const result = screen.getByRole('region', { name: 'Result' });
+    const result = await screen.findByRole('region', { name: 'Result' });
     const winner = state.result?.winnerSide as string;
     expect(result.getAttribute('data-winner')).toBe(winner);
     expect(within(result).getByRole('heading', { level: 2 }).textContent).toContain(

@@ -72,3 +72,18 @@ export function playUntil(
   }
   return log;
 }
+
+/** A seeded random game that reaches the end of final scoring (it ends by the final count). */
+export function finishedByFinalScoring(): State {
+  for (let seed = 1; seed < 200; seed++) {
+    const random = seeded(seed);
+    const state = newMatch();
+    playUntil(
+      state,
+      () => false,
+      (moves) => moves[Math.floor(random() * moves.length)] as never,
+    );
+    if (state.result?.reason === 'final') return state;
+  }
+  throw new Error('no seed below 200 ends by final scoring');
+}

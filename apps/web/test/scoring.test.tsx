@@ -1,24 +1,9 @@
-import { indexDeck, type State } from '@iron-curtain/game';
+import { indexDeck } from '@iron-curtain/game';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BEAT_MS, FinalScoringShow } from '../src/board/FinalScoringShow.tsx';
 import { RulesProvider } from '../src/board/rules.tsx';
-import { newMatch, playUntil, RULES, seeded } from './fixtures.ts';
-
-/** A seeded random game that reaches the end of final scoring (all seven steps). */
-function finishedByFinalScoring(): State {
-  for (let seed = 1; seed < 200; seed++) {
-    const random = seeded(seed);
-    const state = newMatch();
-    playUntil(
-      state,
-      () => false,
-      (moves) => moves[Math.floor(random() * moves.length)] as never,
-    );
-    if (state.result?.reason === 'final') return state;
-  }
-  throw new Error('no seed below 200 ends by final scoring');
-}
+import { finishedByFinalScoring, RULES } from './fixtures.ts';
 
 const state = finishedByFinalScoring();
 const beats = () => [...document.querySelectorAll('[data-beat]')].map((b) => b.textContent ?? '');

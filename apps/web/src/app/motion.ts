@@ -1,25 +1,30 @@
-import { type RefObject, useEffect, useRef, useSyncExternalStore } from 'react';
+import { type RefObject, useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
 
-const QUERY = '(prefers-reduced-motion: reduce)';
-
-const media = () =>
+const media = (query: string) =>
   typeof window !== 'undefined' && typeof window.matchMedia === 'function'
-    ? window.matchMedia(QUERY)
+    ? window.matchMedia(query)
     : null;
 
-function subscribe(onChange: () => void): () => void {
-  const list = media();
-  list?.addEventListener('change', onChange);
-  return () => list?.removeEventListener('change', onChange);
+/** Whether a media query matches now, followed as it changes. */
+export function useMediaQuery(query: string): boolean {
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      const list = media(query);
+      list?.addEventListener('change', onChange);
+      return () => list?.removeEventListener('change', onChange);
+    },
+    [query],
+  );
+  return useSyncExternalStore(
+    subscribe,
+    () => media(query)?.matches ?? false,
+    () => false,
+  );
 }
 
 /** True when the player asked the system for less motion: nothing then moves by itself. */
 export function useReducedMotion(): boolean {
-  return useSyncExternalStore(
-    subscribe,
-    () => media()?.matches ?? false,
-    () => false,
-  );
+  return useMediaQuery('(prefers-reduced-motion: reduce)');
 }
 
 /**

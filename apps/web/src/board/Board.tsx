@@ -9,20 +9,28 @@ import {
   useRef,
   useState,
 } from 'react';
+import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
+import { useReducedMotion } from '../app/motion.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { CardFace, useCubeStatus } from './CardFace.tsx';
 import { type Choices, cellKey } from './choices.ts';
 import { useRules } from './rules.tsx';
+import { flyIn } from './tableMotion.ts';
 
 const CELL_W = 156;
 const CELL_H = 212;
-/** A compact card leaves out the event text: names and values stay legible on a full table. */
-const COMPACT_W = 176;
-const COMPACT_H = 112;
-const GAP = 10;
-/** Below this fit, the full cards would shrink past reading: the table switches to compact cards. */
-const COMPACT_BELOW = 0.8;
+/** A compact card leaves out the event text (a tap shows it): names and values stay legible. */
+const COMPACT_W = 128;
+const COMPACT_H = 92;
+const GAP = 8;
+/** Below this fit, the full cards' event text would shrink past reading: compact cards instead. */
+const COMPACT_BELOW = 0.92;
+/**
+ * The smallest zoom Fit chooses for compact cards: their names and command values (15.2 px)
+ * stay at 12 px or more. A table wider than the frame at this zoom pans instead of shrinking.
+ */
+const LEGIBLE_SCALE = 0.8;
 const MIN_SCALE = 0.3;
 const MAX_SCALE = 1.6;
 
@@ -35,9 +43,38 @@ export interface BoardProps {
   pickFrom: CardId[] | null;
   /** The card played or moved last, outlined. */
   lastPlayed: CardId | null;
+  /** The region that just scored: its cards light up in turn. */
+  scoring?: string | null;
   disabled: boolean;
   onCell: (cell: Cell) => void;
   onCard: (cardId: CardId) => void;
+}
+
+/** Time between two cards of a scoring region lighting up. */
+const SCORING_GAP_MS = 120;
+
+/**
+ * Cards new on the table fly in from where they came from: the player's own hand (remembered when
+ * the move was made) or the opponent's side, above the table. Nothing moves under reduced motion.
+ */
+function useArrivals(view: State): RefObject<HTMLElement | null> {
+  const grid = useRef<HTMLElement>(null);
+  const known = useRef<Set<CardId> | null>(null);
+  const reduced = useReducedMotion();
+  useLayoutEffect(() => {
+    const before = known.current;
+    known.current = new Set(view.table.map((p) => p.cardId));
+    const el = grid.current;
+    if (!before || reduced || !el) return;
+    const frame = (el.closest('.board-frame') ?? el).getBoundingClientRect();
+    const above = new DOMRect(frame.left + frame.width / 2 - 60, frame.top - 100, 120, 90);
+    for (const placed of view.table) {
+      if (before.has(placed.cardId)) continue;
+      const card = el.querySelector<HTMLElement>(`[data-card="${placed.cardId}"]`);
+      if (card) flyIn(card, placed.cardId, above);
+    }
+  }, [view.table, reduced]);
+  return grid;
 }
 
 /** The empty cells to offer now: where the chosen card may go, or where the event may move a card. */
@@ -62,6 +99,7 @@ export function Board({
   selectedCard,
   pickFrom,
   lastPlayed,
+  scoring = null,
   disabled,
   onCell,
   onCard,
@@ -71,6 +109,13 @@ export function Board({
   const words = useGameWords();
   const cubeStatus = useCubeStatus();
   const deck = indexDeck(rules.deck);
+  const grid = useArrivals(view);
+  const [shown, setShown] = useState<CardId | null>(null);
+  const hide = useCallback(() => setShown(null), []);
+  const shownCard = shown ? view.table.find((p) => p.cardId === shown) : undefined;
+  const scoringCards = scoring
+    ? view.table.filter((p) => deck.card(p.cardId).region === scoring).map((p) => p.cardId)
+    : [];
   const cells = offeredCells(choices, selectedCard);
   const all = [...view.table, ...cells];
   const minX = Math.min(...all.map((c) => c.x));
@@ -86,83 +131,141 @@ export function Board({
   const moving = view.decision?.kind === 'moveCard' ? view.decision.cardId : null;
 
   return (
-    <Viewport
-      fullWidth={full.width}
-      fullHeight={full.height}
-      compactWidth={compact.width}
-      compactHeight={compact.height}
-    >
-      {(compact) => {
-        const [cellW, cellH] = compact ? [COMPACT_W, COMPACT_H] : [CELL_W, CELL_H];
-        const at = (cell: Cell) => ({
-          left: GAP + (cell.x - minX) * (cellW + GAP),
-          top: GAP + (cell.y - minY) * (cellH + GAP),
-          width: cellW,
-          height: cellH,
-        });
-        return (
-          <section
-            className={`board-grid${compact ? ' compact' : ''}`}
-            aria-label={t('board.table')}
-            style={sizeOf(cellW, cellH)}
-          >
-            {view.table.map((placed) => {
-              const card = deck.card(placed.cardId);
-              const noteKey = cardNote(placed.cardId, choices, pickFrom);
-              const note = noteKey ? t(noteKey) : null;
-              const label = t('board.cardOnTable', {
-                card: words.cardName(rules.deck, card.id),
-                region: words.regionName(rules.deck, card.region),
-                x: placed.x,
-                y: placed.y,
-                cubes: `${words.side('US')} ${placed.cubes.US}, ${words.side('USSR')} ${placed.cubes.USSR}, ${cubeStatus(placed.cubes)}`,
-              });
-              return (
-                <TableCard
-                  key={placed.cardId}
-                  label={note ? `${label}. ${note}` : label}
-                  style={at(placed)}
-                  cardId={placed.cardId}
-                  target={note !== null}
-                  moving={moving === placed.cardId}
-                  last={lastPlayed === placed.cardId}
+    <>
+      {shownCard && (
+        <CardZoom label={words.cardName(rules.deck, shownCard.cardId)} onClose={hide}>
+          <CardFace
+            deck={rules.deck}
+            card={deck.card(shownCard.cardId)}
+            region={deck.region(deck.card(shownCard.cardId).region)}
+            cubes={shownCard.cubes}
+          />
+        </CardZoom>
+      )}
+      <Viewport
+        fullWidth={full.width}
+        fullHeight={full.height}
+        compactWidth={compact.width}
+        compactHeight={compact.height}
+      >
+        {(compact) => {
+          const [cellW, cellH] = compact ? [COMPACT_W, COMPACT_H] : [CELL_W, CELL_H];
+          const at = (cell: Cell) => ({
+            left: GAP + (cell.x - minX) * (cellW + GAP),
+            top: GAP + (cell.y - minY) * (cellH + GAP),
+            width: cellW,
+            height: cellH,
+          });
+          return (
+            <section
+              ref={grid}
+              className={`board-grid${compact ? ' compact' : ''}`}
+              aria-label={t('board.table')}
+              style={sizeOf(cellW, cellH)}
+            >
+              {view.table.map((placed) => {
+                const card = deck.card(placed.cardId);
+                const noteKey = cardNote(placed.cardId, choices, pickFrom);
+                const note = noteKey ? t(noteKey) : null;
+                const lit = scoringCards.indexOf(placed.cardId);
+                const label = t('board.cardOnTable', {
+                  card: words.cardName(rules.deck, card.id),
+                  region: words.regionName(rules.deck, card.region),
+                  x: placed.x,
+                  y: placed.y,
+                  cubes: `${words.side('US')} ${placed.cubes.US}, ${words.side('USSR')} ${placed.cubes.USSR}, ${cubeStatus(placed.cubes)}`,
+                });
+                return (
+                  <TableCard
+                    key={placed.cardId}
+                    label={note ? `${label}. ${note}` : label}
+                    style={
+                      lit < 0
+                        ? at(placed)
+                        : { ...at(placed), animationDelay: `${lit * SCORING_GAP_MS}ms` }
+                    }
+                    cardId={placed.cardId}
+                    scoring={lit >= 0}
+                    target={note !== null}
+                    moving={moving === placed.cardId}
+                    last={lastPlayed === placed.cardId}
+                    disabled={disabled}
+                    onClick={() => onCard(placed.cardId)}
+                    onShow={compact ? () => setShown(placed.cardId) : undefined}
+                  >
+                    <CardFace
+                      deck={rules.deck}
+                      card={card}
+                      region={deck.region(card.region)}
+                      cubes={placed.cubes}
+                      note={note ?? (moving === placed.cardId ? t('board.beingMoved') : null)}
+                      compact={compact}
+                    />
+                  </TableCard>
+                );
+              })}
+              {cells.map((cell) => (
+                <button
+                  key={cellKey(cell)}
+                  type="button"
+                  className="legal-cell"
+                  data-cell={cellKey(cell)}
+                  data-choice="cell"
                   disabled={disabled}
-                  onClick={() => onCard(placed.cardId)}
+                  style={at(cell)}
+                  onClick={() => onCell(cell)}
                 >
-                  <CardFace
-                    deck={rules.deck}
-                    card={card}
-                    region={deck.region(card.region)}
-                    cubes={placed.cubes}
-                    note={note ?? (moving === placed.cardId ? t('board.beingMoved') : null)}
-                    compact={compact}
-                  />
-                </TableCard>
-              );
-            })}
-            {cells.map((cell) => (
-              <button
-                key={cellKey(cell)}
-                type="button"
-                className="legal-cell"
-                data-cell={cellKey(cell)}
-                data-choice="cell"
-                disabled={disabled}
-                style={at(cell)}
-                onClick={() => onCell(cell)}
-              >
-                {selectedCard
-                  ? t('board.playHere', { card: words.cardName(rules.deck, selectedCard) })
-                  : t('board.moveHere')}
-                <span className="cell-coords">
-                  ({cell.x}, {cell.y})
-                </span>
-              </button>
-            ))}
-          </section>
-        );
-      }}
-    </Viewport>
+                  {selectedCard
+                    ? t('board.playHere', { card: words.cardName(rules.deck, selectedCard) })
+                    : t('board.moveHere')}
+                  <span className="cell-coords">
+                    ({cell.x}, {cell.y})
+                  </span>
+                </button>
+              ))}
+            </section>
+          );
+        }}
+      </Viewport>
+    </>
+  );
+}
+
+/** A compact card's full face, over the table: closed by its button or Escape. */
+function CardZoom({
+  label,
+  onClose,
+  children,
+}: {
+  label: string;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const close = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const opener = document.activeElement as HTMLElement | null;
+    close.current?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      opener?.focus?.({ preventScroll: true });
+    };
+  }, [onClose]);
+  // On the page's body: above the docked hand and the tabs, whatever their stacking.
+  return createPortal(
+    <div className="card-zoom">
+      <div className="card-zoom-face" role="dialog" aria-modal="true" aria-label={label}>
+        {children}
+        <button type="button" ref={close} className="secondary" onClick={onClose}>
+          {t('table.close')}
+        </button>
+      </div>
+    </div>,
+    document.body,
   );
 }
 
@@ -175,8 +278,12 @@ interface TableCardProps {
   target: boolean;
   moving: boolean;
   last: boolean;
+  /** Lit as part of a region scoring. */
+  scoring: boolean;
   disabled: boolean;
   onClick: () => void;
+  /** A compact card: a tap shows its full face. */
+  onShow?: (() => void) | undefined;
   children: ReactNode;
 }
 
@@ -187,11 +294,28 @@ function TableCard({
   target,
   moving,
   last,
+  scoring,
   disabled,
   onClick,
+  onShow,
   children,
 }: TableCardProps) {
-  const marks = `${moving ? ' moving' : ''}${last ? ' last' : ''}`;
+  const marks = `${moving ? ' moving' : ''}${last ? ' last' : ''}${scoring ? ' scoring' : ''}`;
+  if (!target && onShow) {
+    return (
+      <button
+        type="button"
+        className={`table-card${marks}`}
+        data-card={cardId}
+        style={style}
+        aria-label={label}
+        aria-haspopup="dialog"
+        onClick={onShow}
+      >
+        {children}
+      </button>
+    );
+  }
   if (!target) {
     return (
       <div
@@ -254,11 +378,11 @@ function Viewport({
         return { scale: 1, compact: wasCompact };
       }
       const scaleFor = (w: number, h: number) =>
-        Math.max(MIN_SCALE, Math.min(el.clientWidth / w, el.clientHeight / h, 1));
+        Math.min(el.clientWidth / w, el.clientHeight / h, 1);
       const fullScale = scaleFor(fullWidth, fullHeight);
       return !wasCompact && fullScale >= COMPACT_BELOW
         ? { scale: fullScale, compact: false }
-        : { scale: scaleFor(compactWidth, compactHeight), compact: true };
+        : { scale: Math.max(LEGIBLE_SCALE, scaleFor(compactWidth, compactHeight)), compact: true };
     },
     [fullWidth, fullHeight, compactWidth, compactHeight],
   );

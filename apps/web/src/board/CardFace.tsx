@@ -1,3 +1,4 @@
+import './table.css';
 import {
   type Card,
   type Cubes,
@@ -6,12 +7,22 @@ import {
   dominatedBy,
   type FieldStatus,
   type Region,
+  type Side,
 } from '@iron-curtain/game';
-import type { ReactNode } from 'react';
+import {
+  type CSSProperties,
+  type ReactNode,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
+import { useReducedMotion } from '../app/motion.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { Flag } from './Flag.tsx';
 import { regionStyle } from './regionStyle.ts';
+import { popIn, popOut } from './tableMotion.ts';
 
 /** Marks a field of the default deck that is a reconstruction, not the printed card. */
 export function Reconstructed({ status }: { status: FieldStatus }) {
@@ -52,23 +63,86 @@ export function useCubeStatus(): (cubes: Cubes) => string {
   };
 }
 
+/** A cube drawn in three shaded faces, in its side's colour. */
+export function Cube({ side, leaving = false }: { side: Side; leaving?: boolean }) {
+  return (
+    <svg
+      className={`cube3d ${side === 'US' ? 'us' : 'ussr'}${leaving ? ' leaving' : ''}`}
+      viewBox="0 0 20 20"
+      aria-hidden="true"
+    >
+      <path className="face-left" d="M2 6l8 4v9l-8-4z" />
+      <path className="face-right" d="M18 6l-8 4v9l8-4z" />
+      <path className="face-top" d="M10 2l8 4-8 4-8-4z" />
+    </svg>
+  );
+}
+
+/** How many cubes are drawn before the count says the rest. */
+const DRAWN = 4;
+
+/** Time between two cubes arriving or leaving. */
+const CUBE_GAP_MS = 80;
+
+/** One side's cubes on a card: drawn up to a few, always counted; they arrive and leave one by one. */
+function CubePile({ side, count }: { side: Side; count: number }) {
+  const reduced = useReducedMotion();
+  const previous = useRef(count);
+  const stack = useRef<HTMLSpanElement>(null);
+  const [leaving, setLeaving] = useState(0);
+  const drawn = Math.min(count, DRAWN);
+
+  useLayoutEffect(() => {
+    const before = Math.min(previous.current, DRAWN);
+    const grew = count > previous.current;
+    previous.current = count;
+    if (reduced) return;
+    const cubes = stack.current?.querySelectorAll('.cube3d:not(.leaving)') ?? [];
+    if (grew) {
+      for (let i = before; i < drawn; i++) {
+        const cube = cubes[i];
+        if (cube) popIn(cube, (i - before) * CUBE_GAP_MS);
+      }
+    } else if (drawn < before) {
+      setLeaving(before - drawn);
+    }
+  }, [count, drawn, reduced]);
+
+  useEffect(() => {
+    if (leaving === 0) return;
+    const gone = [...(stack.current?.querySelectorAll('.cube3d.leaving') ?? [])].reverse();
+    gone.forEach((cube, i) => {
+      popOut(cube, i * CUBE_GAP_MS, i === gone.length - 1 ? () => setLeaving(0) : () => {});
+    });
+  }, [leaving]);
+
+  return (
+    <span className={`cube-pile ${side === 'US' ? 'us' : 'ussr'}`} data-cubes={side}>
+      <span className="cube-stack" aria-hidden="true" ref={stack}>
+        {Array.from({ length: drawn + leaving }, (_, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: cubes of one side are identical, only counted
+          <Cube key={i} side={side} leaving={i >= drawn} />
+        ))}
+      </span>
+      <span className="cube-number" aria-hidden="true">
+        {count}
+      </span>
+    </span>
+  );
+}
+
+/** US cubes on the left, USSR on the right, always in that order; the words for screen readers. */
 function CubeRow({ cubes }: { cubes: Cubes }) {
-  const { t } = useTranslation();
   const words = useGameWords();
-  const control = controlledBy(cubes);
-  const dominant = dominatedBy(cubes);
   const status = useCubeStatus()(cubes);
   return (
     <span className="cubes">
-      <span className="cube-count us" title={t('board.usCubes')}>
-        <span className="cube us" aria-hidden="true" /> {words.side('US')} {cubes.US}
+      <CubePile side="US" count={cubes.US} />
+      <span className="sr-only">
+        {words.side('US')} {cubes.US}, {words.side('USSR')} {cubes.USSR},{' '}
+        <span className="cube-status">{status}</span>
       </span>
-      <span className="cube-count ussr" title={t('board.ussrCubes')}>
-        <span className="cube ussr" aria-hidden="true" /> {words.side('USSR')} {cubes.USSR}
-      </span>
-      <span className={`cube-status ${control ? 'control' : dominant ? 'dominate' : ''}`}>
-        {status}
-      </span>
+      <CubePile side="USSR" count={cubes.USSR} />
     </span>
   );
 }
@@ -92,6 +166,15 @@ function EventText({ deck, card }: { deck: Deck; card: Card }) {
   );
 }
 
+/** Who holds the card, as classes: a tint for the dominating side, a border and shield for control. */
+export function holdClass(cubes: Cubes | undefined): string {
+  if (!cubes) return '';
+  const control = controlledBy(cubes);
+  if (control) return ` held control-${control.toLowerCase()}`;
+  const dominant = dominatedBy(cubes);
+  return dominant ? ` held dominate-${dominant.toLowerCase()}` : '';
+}
+
 interface CardFaceProps {
   deck: Deck;
   card: Card;
@@ -100,54 +183,67 @@ interface CardFaceProps {
   cubes?: Cubes;
   /** Extra line at the bottom (cost of a cube here, "selected"...). */
   note?: ReactNode;
-  /** A full table: the region as its symbol beside the name, and no event text. */
+  /** A full table or a phone: name, command value, flag and cubes; the event on demand. */
   compact?: boolean;
 }
 
-/** One country card: region (colour, symbol, name), country, flag, command value, event, cubes. */
+/**
+ * One country card as a game piece: the region's colour band with its symbol, the command value
+ * in a badge, the country name large, the flag as a disc, the event, the cubes drawn.
+ */
 export function CardFace({ deck, card, region, cubes, note, compact = false }: CardFaceProps) {
   const { t } = useTranslation();
   const words = useGameWords();
   const style = regionStyle(region);
-  const name = (
-    <span className="card-name">
-      {words.cardName(deck, card.id)}
-      <Reconstructed status={card.status.name} />
+  const control = cubes ? controlledBy(cubes) : null;
+  const command = card.command !== null && (
+    <span className="card-value">
+      <span className="card-command" title={t('board.commandValue')}>
+        <span className="sr-only">{t('board.commandValue')} </span>
+        {card.command}
+      </span>
+      <Reconstructed status={card.status.command} />
     </span>
   );
+  // The starter has no flag and no command value: its label stands where they would.
+  const starter = !card.flag && <span className="card-starter">{t('board.starter')}</span>;
   return (
-    <span className={`card-face${compact ? ' compact' : ''}`} style={{ borderColor: style.colour }}>
-      {compact ? (
-        <span className="card-head" title={words.regionName(deck, region.id)}>
-          <span className="region-symbol" style={{ background: style.colour }} aria-hidden="true">
-            {style.symbol}
-          </span>
-          {name}
+    <span
+      className={`card-face${compact ? ' compact' : ''}${holdClass(cubes)}`}
+      style={{ '--region': style.colour } as CSSProperties}
+    >
+      <span className="card-band">
+        <span className="region-symbol" aria-hidden="true">
+          {style.symbol}
         </span>
-      ) : (
-        <>
-          <span className="card-head">
-            <RegionTag deck={deck} region={region} />
-            <Reconstructed status={card.status.region} />
+        <span className={compact ? 'sr-only' : 'region-name'}>
+          {words.regionName(deck, region.id)}
+        </span>
+        <Reconstructed status={card.status.region} />
+        {control && (
+          <span
+            className="control-shield"
+            title={t('board.controls', { side: words.side(control) })}
+          >
+            <Flag side={control} size={14} />
           </span>
-          {name}
-        </>
-      )}
-      <span className="card-meta">
-        {card.flag ? (
-          <span className="card-flag">
-            <Flag side={card.flag} /> {words.side(card.flag)}
+        )}
+        {card.flag && (
+          <span className="card-flag" title={words.side(card.flag)}>
+            <Flag side={card.flag} size={compact ? 18 : 22} />
             <Reconstructed status={card.status.flag} />
           </span>
-        ) : (
-          <span className="card-flag">{t('board.starter')}</span>
         )}
-        {card.command !== null && (
-          <span className="card-command" title={t('board.commandValue')}>
-            {t('board.command', { value: card.command })}
-            <Reconstructed status={card.status.command} />
-          </span>
-        )}
+        {compact && command}
+        {compact && starter}
+      </span>
+      <span className="card-title">
+        <span className="card-name">
+          {words.cardName(deck, card.id)}
+          <Reconstructed status={card.status.name} />
+        </span>
+        {!compact && command}
+        {!compact && starter}
       </span>
       {!compact && <EventText deck={deck} card={card} />}
       {cubes && <CubeRow cubes={cubes} />}

@@ -35,12 +35,23 @@ export function FinalScoringShow({ view }: { view: State }) {
 
   if (beats.length === 0 || closed) return null;
   const current = beats[Math.min(shown, beats.length) - 1];
-  const total = view.finalScoring?.length ?? 0;
+  const steps = view.finalScoring ?? [];
+  const step = current ? steps[current.step] : undefined;
+  // The step's name; counted only when there is more than one (a match whose regions all scored
+  // during play ends on the aftermath alone: "Step 1 of 1" would count nothing).
+  const what =
+    step?.kind === 'region'
+      ? words.regionName(rules.deck, step.score.region)
+      : t('table.aftermathPile');
   return (
     <section className="scoring-show" aria-label={t('scoring.title')} data-show-done={done}>
       <h3>{t('scoring.title')}</h3>
       {current && (
-        <p className="scoring-progress">{t('scoring.stepOf', { n: current.step + 1, total })}</p>
+        <p className="scoring-progress">
+          {steps.length > 1
+            ? `${t('scoring.stepOf', { n: current.step + 1, total: steps.length })} · ${what}`
+            : what}
+        </p>
       )}
       <Track marker={current?.marker ?? view.marker} label={t('scoring.title')} />
       <ol className="scoring-beats" aria-live="polite">

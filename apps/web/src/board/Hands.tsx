@@ -27,7 +27,6 @@ interface OwnHandProps {
 export function OwnHand({ view, seat, playable, selected, disabled, onSelect }: OwnHandProps) {
   const { t } = useTranslation();
   const rules = useRules();
-  const words = useGameWords();
   const deck = indexDeck(rules.deck);
   const cards = view.hands[seat].filter((id) => id !== HIDDEN_CARD);
   return (
@@ -40,7 +39,6 @@ export function OwnHand({ view, seat, playable, selected, disabled, onSelect }: 
             <HandCard
               key={id}
               cardId={id}
-              label={`${words.cardName(rules.deck, id)}: ${words.eventText(rules.deck, card) || t('board.noEvent')}`}
               playable={playable.has(id)}
               selected={selected === id}
               disabled={disabled}
@@ -58,8 +56,6 @@ export function OwnHand({ view, seat, playable, selected, disabled, onSelect }: 
 
 interface HandCardProps {
   cardId: CardId;
-  /** The card's name and event, for the button's accessible name. */
-  label: string;
   playable: boolean;
   selected: boolean;
   disabled: boolean;
@@ -67,15 +63,7 @@ interface HandCardProps {
   children: ReactNode;
 }
 
-function HandCard({
-  cardId,
-  label,
-  playable,
-  selected,
-  disabled,
-  onSelect,
-  children,
-}: HandCardProps) {
+function HandCard({ cardId, playable, selected, disabled, onSelect, children }: HandCardProps) {
   if (!playable) {
     return (
       <div className="hand-card" data-card={cardId}>
@@ -89,7 +77,6 @@ function HandCard({
       className={`hand-card playable${selected ? ' selected' : ''}`}
       data-card={cardId}
       data-choice="hand"
-      aria-label={label}
       aria-pressed={selected}
       disabled={disabled}
       onClick={onSelect}

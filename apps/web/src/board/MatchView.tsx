@@ -20,7 +20,10 @@ import { OwnHand, Piles } from './Hands.tsx';
 import { MoveLog, RecentEntries } from './MoveLog.tsx';
 import { Regions } from './Regions.tsx';
 import { RulesProvider } from './rules.tsx';
+import { type SidePanel, SidePanels, usePhone } from './SidePanels.tsx';
+import { TableOptions, useTableCues } from './TableCues.tsx';
 import { Track } from './Track.tsx';
+import { rememberOrigin, skipOnInput } from './tableMotion.ts';
 
 export interface MatchViewProps {
   /** The match's deck and variants. */
@@ -38,6 +41,11 @@ export interface MatchViewProps {
   connected: boolean;
   /** A seat is still free: the table is shown, but nobody decides anything yet. */
   waitingForOpponent?: boolean;
+  /**
+   * More panels beside the table (the chat): after the supplies, regions and log, in the side
+   * column on a desktop and as tabs on a phone.
+   */
+  panels?: SidePanel[];
   onMove: (move: MoveName, args: unknown[]) => void;
 }
 
@@ -52,6 +60,7 @@ export function MatchView({
   pending,
   connected,
   waitingForOpponent = false,
+  panels = [],
   onMove,
 }: MatchViewProps) {
   const { t } = useTranslation();
@@ -72,6 +81,14 @@ export function MatchView({
   // and take the keyboard there too (the first legal cell), so Tab need not travel back.
   const boardArea = useRef<HTMLDivElement>(null);
   const reduced = useReducedMotion();
+  const phone = usePhone();
+  const top = useRef<HTMLDivElement>(null);
+  // A phone opens on the table itself (the track on top, the dock below), not on the page's header.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when play begins
+  useEffect(() => {
+    if (phone && !waitingForOpponent && !view.result)
+      top.current?.scrollIntoView?.({ block: 'start' });
+  }, [waitingForOpponent]);
   useEffect(() => {
     if (!selectedCard) return;
     boardArea.current?.scrollIntoView?.({ behavior: reduced ? 'auto' : 'smooth', block: 'center' });
@@ -89,6 +106,9 @@ export function MatchView({
     };
   }, [myDecision, t]);
 
+  useTableCues(view, seat, recent, myDecision);
+  useEffect(skipOnInput, []);
+
   const send = (move: MoveName, args: unknown[]) => {
     setSelectedCard(null);
     setPickFrom(null);
@@ -97,8 +117,13 @@ export function MatchView({
 
   const onCell = (cell: Cell) => {
     const d = view.decision;
-    if (selectedCard) send('playCard', [selectedCard, cell]);
-    else if (d?.kind === 'moveCard') send('moveCard', [d.cardId, cell]);
+    if (selectedCard) {
+      rememberOrigin(
+        selectedCard,
+        document.querySelector(`.own-hand [data-card="${selectedCard}"]`),
+      );
+      send('playCard', [selectedCard, cell]);
+    } else if (d?.kind === 'moveCard') send('moveCard', [d.cardId, cell]);
   };
 
   const onCard = (cardId: CardId) => {
@@ -125,62 +150,93 @@ export function MatchView({
 
   const boardChoices = pickFrom ? { ...choices, remove: new Set<CardId>() } : choices;
 
+  const scored = recent.findLast((e) => e.type === 'regionScored');
+  const scoring = scored?.type === 'regionScored' ? scored.score.region : null;
+
+  const prompt = view.result ? null : waitingForOpponent ? (
+    <section className="panel prompt" aria-label={t('prompt.label')} data-waiting>
+      <p className="prompt-heading">{t('match.gameBegins')}</p>
+    </section>
+  ) : (
+    <DecisionPrompt
+      view={view}
+      seat={seat}
+      names={names}
+      choices={choices}
+      selectedCard={selectedCard}
+      pickFrom={pickFrom}
+      blocked={blocked}
+      notice={notice}
+      onMove={send}
+      onCancel={cancel}
+    />
+  );
+
   return (
     <RulesProvider value={rules}>
-      <div className="match-view" data-seat={seat ?? 'spectator'}>
+      <div
+        ref={top}
+        className="match-view"
+        data-seat={seat ?? 'spectator'}
+        data-table-waiting={waitingForOpponent || undefined}
+      >
         <Track marker={view.marker} />
-        {view.result ? (
-          <EndScreen view={view} names={names} />
-        ) : waitingForOpponent ? (
-          <section className="panel prompt" aria-label={t('prompt.label')} data-waiting>
-            <p className="prompt-heading">{t('match.gameBegins')}</p>
-          </section>
-        ) : (
-          <DecisionPrompt
-            view={view}
-            seat={seat}
-            names={names}
-            choices={choices}
-            selectedCard={selectedCard}
-            pickFrom={pickFrom}
-            blocked={blocked}
-            notice={notice}
-            onMove={send}
-            onCancel={cancel}
-          />
-        )}
+        {view.result && <EndScreen view={view} names={names} />}
         <RecentEntries entries={recent} deck={rules.deck} />
         {!waitingForOpponent && <Announcer view={view} seat={seat} recent={recent} />}
         <div className="match-main">
           <div className="match-board">
             <div ref={boardArea}>
               <Board
+                // The table starts afresh when play begins: the waiting state's small frame
+                // must not leave the table on compact cards.
+                key={waitingForOpponent ? 'waiting' : 'playing'}
                 view={view}
                 choices={boardChoices}
                 selectedCard={selectedCard}
                 pickFrom={pickFrom?.from ?? null}
                 lastPlayed={lastPlayed}
+                scoring={scoring}
                 disabled={blocked}
                 onCell={onCell}
                 onCard={onCard}
               />
             </div>
-            {seat !== null && (
-              <OwnHand
-                view={view}
-                seat={seat}
-                playable={new Set(choices.play.keys())}
-                selected={selectedCard}
-                disabled={blocked}
-                onSelect={(id) => setSelectedCard((card) => (card === id ? null : id))}
-              />
-            )}
+            <div className="match-dock">
+              {prompt}
+              {seat !== null && (
+                <OwnHand
+                  view={view}
+                  seat={seat}
+                  playable={new Set(choices.play.keys())}
+                  selected={selectedCard}
+                  disabled={blocked}
+                  onSelect={(id) => setSelectedCard((card) => (card === id ? null : id))}
+                />
+              )}
+            </div>
           </div>
-          <aside className="match-side">
-            <Piles view={view} seat={seat} names={names} />
-            <Regions view={view} />
-            <MoveLog log={log} deck={rules.deck} />
-          </aside>
+          <SidePanels
+            panels={[
+              {
+                id: 'supplies',
+                label: t('table.tabSupplies'),
+                content: <Piles view={view} seat={seat} names={names} />,
+              },
+              { id: 'regions', label: t('table.tabRegions'), content: <Regions view={view} /> },
+              {
+                id: 'log',
+                label: t('table.tabLog'),
+                content: <MoveLog log={log} deck={rules.deck} />,
+              },
+              ...panels,
+              {
+                id: 'options',
+                label: t('table.options'),
+                content: <TableOptions player={seat !== null} />,
+              },
+            ]}
+          />
         </div>
         {isReconstructed(rules.deck) && (
           <p className="deck-note">{t('board.deckNote', { name: rules.deck.name })}</p>

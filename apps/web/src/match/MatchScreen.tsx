@@ -130,11 +130,17 @@ export function MatchScreen({
           connected={game.connection === 'online' && game.synced}
           waitingForOpponent={waiting}
           onMove={(move: MoveName, args: unknown[]) => void client.makeMove(move, args)}
+          panels={[
+            {
+              id: 'chat',
+              label: seat === null ? t('chat.spectatorsTitle') : t('chat.title'),
+              content: <ChatPanel chat={client.chat} seat={seat} names={names} />,
+            },
+          ]}
         />
       ) : (
         <p className="loading">{t('match.loading')}</p>
       )}
-      <ChatPanel chat={client.chat} seat={seat} names={names} />
       {seat !== null && credentials && presence && !ended && (
         <LeaveMatch
           matchID={matchID}

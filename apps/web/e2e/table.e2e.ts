@@ -1,0 +1,252 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { audit } from './axe.ts';
+import { boardShown, isOver, offered, refusal, synced } from './drive.ts';
+import {
+  ARTIFACTS,
+  buildAll,
+  launchBrowser,
+  REPO,
+  type RunningServer,
+  startServer,
+} from './harness.ts';
+import { tableLegibility } from './layout.ts';
+
+// The match table of issue 13: legible and playable on a phone, motion that explains.
+const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
+const DESKTOP = { viewport: { width: 1366, height: 900 } };
+
+let server: RunningServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  await buildAll();
+  server = await startServer({ RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_BURST: '200' });
+  browser = await launchBrowser();
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+});
+
+afterAll(async () => {
+  await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
+  await browser?.close();
+  await server?.stop();
+});
+
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: path.join(ARTIFACTS, `table-${name}.png`) });
+
+async function newContext(options: Parameters<Browser['newContext']>[0]) {
+  const context = await browser.newContext({ baseURL: server.url, bypassCSP: true, ...options });
+  context.setDefaultTimeout(15_000);
+  await context.addInitScript(`localStorage.setItem('iron-curtain:language', 'en')`);
+  contexts.push(context);
+  return context;
+}
+
+interface Created {
+  matchID: string;
+  links: { invite: string; spectate: string };
+}
+
+/** A match against the computer, opened as its creator (who plays the US and moves first). */
+async function openAgainstComputer(page: Page): Promise<Created> {
+  const response = await fetch(`${server.url}/api/matches`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Ann', side: 'USSR', opponent: 'easy' }),
+  });
+  const created = (await response.json()) as Created & Record<string, unknown>;
+  await page.goto('/');
+  await page.evaluate(
+    ([key, value]) => localStorage.setItem(key as string, value as string),
+    [`iron-curtain:seat:${created.matchID}`, JSON.stringify({ ...created, name: 'Ann' })],
+  );
+  await page.goto(`/match/${created.matchID}`);
+  await synced(page);
+  await boardShown(page);
+  return created;
+}
+
+/** The rendered size (font size times the table's zoom) of every card name and command value shown. */
+const textSizes = (page: Page) =>
+  page.evaluate(`(() => {
+    const out = [];
+    for (const el of document.querySelectorAll('main .card-name, main .card-command')) {
+      if (el.getClientRects().length === 0 || el.closest('.sr-only')) continue;
+      const scale = el.getBoundingClientRect().width / el.offsetWidth || 1;
+      out.push({ text: el.textContent.trim(), px: Number.parseFloat(getComputedStyle(el).fontSize) * scale });
+    }
+    return out;
+  })()`) as Promise<{ text: string; px: number }[]>;
+
+/** Every control a finger uses smaller than 44x44 CSS px, as rendered. */
+const smallTargets = (page: Page) =>
+  page.evaluate(`(() => {
+    const out = [];
+    for (const el of document.querySelectorAll('main button, main a[href], main input, main select, main [role="tab"]')) {
+      if (el.closest('.sr-only') || el.getClientRects().length === 0) continue;
+      if (getComputedStyle(el).visibility === 'hidden') continue;
+      const r = el.getBoundingClientRect();
+      if (r.width < 44 - 0.5 || r.height < 44 - 0.5) out.push(el.tagName + ' "' + (el.getAttribute('aria-label') || el.textContent).trim().slice(0, 40) + '" ' + Math.round(r.width) + 'x' + Math.round(r.height));
+    }
+    return out;
+  })()`) as Promise<string[]>;
+
+/** Ann, the USSR, chooses to go first. */
+const goFirst = (page: Page) => page.getByRole('button', { name: 'The USSR goes first' }).click();
+
+/** Plays the first card of the hand to its first cell; returns the card's id once on the table. */
+async function playACard(page: Page): Promise<string> {
+  const hand = page.locator('.own-hand [data-choice="hand"]:not([disabled])').first();
+  await hand.waitFor();
+  const card = (await hand.getAttribute('data-card')) as string;
+  await hand.click();
+  await page.locator('.legal-cell').first().click();
+  await page.locator(`.board-grid [data-card="${card}"]`).waitFor();
+  return card;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('the match table on a phone', () => {
+  it('shows names and command values at 12 px or more, 44 px targets, and the table, decision and hand on one screen', async () => {
+    const ann = await (await newContext(PHONE)).newPage();
+    const created = await openAgainstComputer(ann);
+    // The USSR chooses who goes first: Ann does, so she holds the decision, then a hand to play.
+    await goFirst(ann);
+    await ann.locator('.own-hand [data-choice="hand"]:not([disabled])').first().waitFor();
+    await shot(ann, 'phone-start');
+
+    const sizes = await textSizes(ann);
+    expect(sizes.length).toBeGreaterThan(5);
+    expect(sizes.filter((s) => s.px < 12)).toEqual([]);
+    expect(await smallTargets(ann)).toEqual([]);
+
+    // One screen: with the table at the top, the decision and the hand are in view below it.
+    await ann.locator('.board').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    const boxes = await ann.evaluate(() =>
+      ['.board', '.match-dock .prompt', '.own-hand .hand-cards'].map((sel) => {
+        const r = (document.querySelector(sel) as Element).getBoundingClientRect();
+        return { sel, top: r.top, bottom: r.bottom };
+      }),
+    );
+    for (const box of boxes) {
+      expect(box.top, box.sel).toBeGreaterThanOrEqual(-1);
+      expect(box.bottom, box.sel).toBeLessThanOrEqual(844 - 56 + 1);
+    }
+    // The regions and the log are a tap away, in a sheet.
+    await ann.getByRole('tab', { name: 'Regions' }).tap();
+    await ann.locator('.panel-sheet .regions').waitFor();
+    await shot(ann, 'phone-regions');
+    expect(await audit(ann)).toEqual([]);
+    await ann.getByRole('button', { name: 'Close' }).tap();
+
+    await playACard(ann);
+    await shot(ann, 'phone-played');
+    expect((await textSizes(ann)).filter((s) => s.px < 12)).toEqual([]);
+    // The table's compact faces leave out the event: a tap shows the whole card, Close folds it.
+    await ann.locator('.board-grid.compact').waitFor();
+    await ann.locator('.board-grid button.table-card[data-card="europe"]').tap();
+    const zoom = ann.getByRole('dialog', { name: 'Europe' });
+    expect(await zoom.locator('.event').textContent()).toBe('No event');
+    await shot(ann, 'phone-card-zoom');
+    await zoom.getByRole('button', { name: 'Close' }).tap();
+    expect(await ann.getByRole('dialog').count()).toBe(0);
+
+    const watcher = await (await newContext(PHONE)).newPage();
+    await watcher.goto(created.links.spectate);
+    await synced(watcher);
+    await boardShown(watcher);
+    expect((await textSizes(watcher)).filter((s) => s.px < 12)).toEqual([]);
+    expect(await smallTargets(watcher)).toEqual([]);
+    expect(await audit(watcher)).toEqual([]);
+    await shot(watcher, 'phone-spectator');
+  });
+});
+
+describe('motion', () => {
+  it('flies a played card to its cell under normal motion, and not under reduced motion', async () => {
+    for (const reducedMotion of ['no-preference', 'reduce'] as const) {
+      const page = await (await newContext({ ...DESKTOP, reducedMotion })).newPage();
+      await openAgainstComputer(page);
+      await goFirst(page);
+      const card = await playACard(page);
+      const played = page.locator(`.board-grid [data-card="${card}"]`);
+      const flown = await played.getAttribute('data-motion');
+      expect(flown, reducedMotion).toBe(reducedMotion === 'reduce' ? null : 'flown');
+      // The computer's card comes from its side of the table too.
+      if (reducedMotion === 'no-preference') await shot(page, 'desktop-played');
+    }
+  });
+});
+
+/** Plays against the computer to the end, clicking what the table offers; shoots a region scoring. */
+async function playToTheEnd(page: Page) {
+  let scoringShot = false;
+  for (let clicks = 0; clicks < 400; clicks++) {
+    const deadline = Date.now() + 20_000;
+    let choices = await offered(page);
+    while (choices.length === 0) {
+      if (await isOver(page)) return;
+      const refused = await refusal(page);
+      if (refused) throw new Error(`refused: ${refused}`);
+      if (Date.now() > deadline) throw new Error('the table offers nothing');
+      if (!scoringShot && (await page.locator('.table-card.scoring').count()) > 0) {
+        scoringShot = true;
+        await shot(page, 'desktop-scoring');
+      }
+      await sleep(50);
+      choices = await offered(page);
+    }
+    if (!scoringShot && (await page.locator('.table-card.scoring').count()) > 0) {
+      scoringShot = true;
+      await shot(page, 'desktop-scoring');
+    }
+    const cells = choices.filter((c) => c.kind === 'cell');
+    const pick = (cells[0] ?? choices[0]) as (typeof choices)[number];
+    await page.locator('[data-choice]:not([disabled])').nth(pick.index).click();
+    await page.locator('main[data-pending="false"]').waitFor();
+  }
+  throw new Error('the match did not end');
+}
+
+describe('a whole match against the computer on a desktop', () => {
+  it('keeps the live table legible at 1366 px to the end', async () => {
+    const page = await (await newContext({ viewport: { width: 1366, height: 768 } })).newPage();
+    await openAgainstComputer(page);
+    await goFirst(page);
+    await shot(page, 'desktop-start');
+    await playToTheEnd(page);
+    await page.getByRole('region', { name: 'Result' }).waitFor();
+    await page.locator('.board-frame').evaluate((el) => el.scrollIntoView({ block: 'end' }));
+    const legible = await tableLegibility(page);
+    console.log(`e2e: live table at 1366x768: ${JSON.stringify(legible)}`);
+    await shot(page, 'desktop-end-table');
+    expect(legible.name).toBeGreaterThanOrEqual(12);
+    expect(legible.command).toBeGreaterThanOrEqual(12);
+    expect(legible.whole).toBe(true);
+  });
+});
+
+describe('the final scoring', () => {
+  it('is shown step by step over the finished table of a record', async () => {
+    const page = await (await newContext(DESKTOP)).newPage();
+    await page.goto('/replay');
+    await page.getByLabel('Record file').setInputFiles({
+      name: 'record.json',
+      mimeType: 'application/json',
+      buffer: fs.readFileSync(
+        path.join(REPO, 'packages/game/test/records/fixed-deal-standard.json'),
+      ),
+    });
+    await page.getByRole('button', { name: 'Last' }).click();
+    const show = page.locator('.scoring-show');
+    await show.waitFor();
+    await show.getByRole('button', { name: 'Next step' }).click();
+    await show.scrollIntoViewIfNeeded();
+    await shot(page, 'desktop-final-scoring');
+  });
+});
