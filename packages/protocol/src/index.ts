@@ -1,3 +1,4 @@
+export * from './analysis.ts';
 export * from './errors.ts';
 export * from './links.ts';
 export * from './lobby.ts';
