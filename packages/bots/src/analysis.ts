@@ -36,10 +36,10 @@ export const MARK_THRESHOLDS: Record<Exclude<AnalysisMark, 'good'>, number> = {
 };
 
 /** Default search iterations per decision (bench/results.md: a whole match in <= 60 s). */
-export const ANALYSIS_ITERATIONS = 600;
+export const ANALYSIS_ITERATIONS = 1000;
 /** Decisions with few options need fewer iterations: this many per option, within bounds. */
-const ITERATIONS_PER_OPTION = 60;
-const MIN_ITERATIONS = 200;
+const ITERATIONS_PER_OPTION = 100;
+const MIN_ITERATIONS = 400;
 /** The played move gets at least this share of a decision's iterations, to estimate it closely. */
 const PLAYED_SHARE = 0.3;
 
@@ -102,18 +102,21 @@ export function analyseDecision(
     pinned: { move: played, share: PLAYED_SHARE },
   };
   const report = ismcts(rules, view, seat, budget, rng);
-  const top = report.visits[0];
   const mine = report.visits.find((v) => v.key === playedKey);
-  if (!top || !mine) throw new Error(`move ${index}: the search never tried the played move`);
-  const loss = Math.max(0, top.winRate - mine.winRate);
+  if (!mine) throw new Error(`move ${index}: the search never tried the played move`);
+  // The pinned move may be the most visited by its share alone: the best alternative is the
+  // most visited of the others, the search's choice had the played move not been forced on it.
+  const other = report.visits.find((v) => v.key !== playedKey);
+  const best = other && other.winRate > mine.winRate ? other : mine;
+  const loss = best.winRate - mine.winRate;
   return {
     index,
     seat,
     forced: false,
     played: plain(played),
     playedChance: mine.winRate,
-    best: plain(top.key === playedKey ? mine.move : top.move),
-    bestChance: top.key === playedKey ? mine.winRate : top.winRate,
+    best: plain(best.move),
+    bestChance: best.winRate,
     loss,
     mark: markOf(loss),
     choices: report.visits.map((v) => ({

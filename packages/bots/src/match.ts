@@ -86,6 +86,10 @@ export function matchRecordOf(spec: GameSpec, game: GameRecord): MatchRecord {
       sides: state.sides,
       deal: { '0': state.hands['0'], '1': state.hands['1'], reserve: state.reserve },
     },
-    moves: game.moves.map(({ seat, move }) => ({ playerID: seat, move: move.move, args: move.args })),
+    moves: game.moves.map(({ seat, move }) => ({
+      playerID: seat,
+      move: move.move,
+      args: move.args,
+    })),
   };
 }
