@@ -129,6 +129,42 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the %s store', (kind) => {
     expect(await store.finishMatch(match.matchID, null, new Date().toISOString())).toBe(false);
   });
 
+  it('a match record read before a write never reads back stale after it', async () => {
+    const { match, initial } = newRecord();
+    await store.createMatch(match, initial);
+    expect(await store.getMatch(match.matchID)).toEqual(match);
+    const clock = {
+      perPlayerMs: 60_000,
+      remainingMs: { '0': 60_000, '1': 55_000 },
+      running: '0',
+      since: new Date().toISOString(),
+    } as const;
+    const first = successor(initial, 1);
+    expect(await store.commitMove(match.matchID, 0, first.next, first.move, null, clock)).toBe(
+      true,
+    );
+    expect(await store.getMatch(match.matchID)).toEqual({
+      ...match,
+      updatedAt: first.move.at,
+      clock,
+    });
+    const away = new Date().toISOString();
+    await store.setAway(match.matchID, '1', away);
+    expect((await store.getMatch(match.matchID))?.players[1].awaySince).toBe(away);
+    const stopped = { ...clock, running: null, since: null };
+    await store.setClock(match.matchID, stopped);
+    expect((await store.getMatch(match.matchID))?.clock).toEqual(stopped);
+    const last = successor(first.next, 2);
+    const result = { winner: '0', winnerSide: 'US', reason: 'track' } as const;
+    expect(await store.commitMove(match.matchID, 1, last.next, last.move, result)).toBe(true);
+    expect(await store.getMatch(match.matchID)).toMatchObject({ status: 'finished', result });
+    expect((await store.offerRematch(match.matchID, '0'))?.offers).toEqual(['0']);
+    expect((await store.getMatch(match.matchID))?.rematch).toEqual({
+      offers: ['0'],
+      matchID: null,
+    });
+  });
+
   it('moves of several matches sent in one turn all land; a stale one among them fails alone', async () => {
     const records = Array.from({ length: 5 }, () => newRecord());
     for (const { match, initial } of records) await store.createMatch(match, initial);

@@ -29,7 +29,12 @@ const { Database } = createRequire(import.meta.url)(
   'node-sqlite3-wasm',
 ) as typeof import('node-sqlite3-wasm');
 type Database = InstanceType<typeof Database>;
+type Statement = ReturnType<Database['prepare']>;
+type BindValues = Parameters<Statement['run']>[0];
 type Row = Record<string, unknown>;
+
+/** How many match records the store keeps in memory (as many as the engine keeps states). */
+const REMEMBERED_MATCHES = 5000;
 
 /** A commitMove waiting for its group's transaction. */
 interface PendingMove {
@@ -152,22 +157,66 @@ export function openSqliteStore(dataDir: string): Store {
     throw error;
   }
 
+  // Statements are prepared once: preparing one costs as much as running it (measured: 6 %
+  // of the server's time per move). Rows are read to the end, so no statement keeps a read
+  // open that would hold back the WAL's checkpoint.
+  const prepared = new Map<string, Statement>();
+  const statement = (sql: string): Statement => {
+    let ready = prepared.get(sql);
+    if (!ready) {
+      ready = db.prepare(sql);
+      prepared.set(sql, ready);
+    }
+    return ready;
+  };
+  const run = (sql: string, values: BindValues = []) => statement(sql).run(values);
+  const all = (sql: string, values: BindValues = []) => statement(sql).all(values) as Row[];
+  const one = (sql: string, values: BindValues = []): Row | undefined => all(sql, values)[0];
+
+  // One process owns the file, so the records it read stay true until it writes them: the
+  // record of a match being played is read on every move (9 % of the server's time per move,
+  // measured). A move updates its record in place; any other write forgets it.
+  const rememberedMatches = new Map<string, MatchRecord>();
+  const forgetMatch = (matchID: string) => void rememberedMatches.delete(matchID);
+  const rememberMatch = (match: MatchRecord): MatchRecord => {
+    // Frozen: every caller shares the one record, so none may change it.
+    Object.freeze(match.players);
+    Object.freeze(match);
+    rememberedMatches.delete(match.matchID);
+    rememberedMatches.set(match.matchID, match);
+    if (rememberedMatches.size > REMEMBERED_MATCHES) {
+      forgetMatch(rememberedMatches.keys().next().value as string);
+    }
+    return match;
+  };
+  /** A remembered record as the move's UPDATE of its row leaves it. */
+  const afterMove = (m: PendingMove) => {
+    const known = rememberedMatches.get(m.matchID);
+    if (!known) return;
+    rememberMatch({
+      ...known,
+      updatedAt: m.move.at,
+      ...(m.clock ? { clock: m.clock } : {}),
+      ...(m.result ? { status: 'finished', result: m.result } : {}),
+    });
+  };
+
   const seatsOf = (matchID: string) =>
-    db.all('SELECT * FROM seats WHERE match_id = ? ORDER BY seat', [matchID]) as Row[];
+    all('SELECT * FROM seats WHERE match_id = ? ORDER BY seat', [matchID]);
 
   const insertMatch = (match: MatchRecord, initial: StoredState) => {
-    db.run(
+    run(
       `INSERT INTO matches (${MATCH_COLUMNS})
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       matchRowValues(match),
     );
     for (const p of match.players) {
-      db.run(
+      run(
         'INSERT INTO seats (match_id, seat, side, name, credentials_hash) VALUES (?, ?, ?, ?, ?)',
         [match.matchID, p.seat, p.side, p.name, p.credentialsHash],
       );
     }
-    db.run('INSERT INTO states (match_id, state_id, state) VALUES (?, ?, ?)', [
+    run('INSERT INTO states (match_id, state_id, state) VALUES (?, ?, ?)', [
       match.matchID,
       initial._stateID,
       JSON.stringify(initial),
@@ -176,14 +225,14 @@ export function openSqliteStore(dataDir: string): Store {
 
   /** One move's compare-and-set write, inside the group's transaction; false when stale. */
   const writeMove = (m: PendingMove): boolean => {
-    const written = db.run(
+    const written = run(
       `UPDATE states SET state_id = ?, state = ?
        WHERE match_id = ? AND state_id = ?
          AND EXISTS (SELECT 1 FROM matches WHERE match_id = ? AND status = 'playing')`,
       [m.next._stateID, JSON.stringify(m.next), m.matchID, m.expectedStateID, m.matchID],
     ).changes;
     if (written !== 1) return false;
-    db.run(
+    run(
       `INSERT INTO moves (match_id, state_id, seat, move, args, entries, at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
       [
@@ -196,7 +245,7 @@ export function openSqliteStore(dataDir: string): Store {
         m.move.at,
       ],
     );
-    db.run(
+    run(
       `UPDATE matches SET updated_at = ?, clock = coalesce(?, clock),
          status = CASE WHEN ? IS NULL THEN status ELSE 'finished' END,
          result = coalesce(?, result)
@@ -231,13 +280,21 @@ export function openSqliteStore(dataDir: string): Store {
         }
       });
     } catch (error) {
-      for (const m of group) m.reject(error);
+      for (const m of group) {
+        forgetMatch(m.matchID);
+        m.reject(error);
+      }
       return;
     }
     group.forEach((m, i) => {
       const outcome = outcomes[i] as { ok: boolean } | { error: unknown };
-      if ('ok' in outcome) m.resolve(outcome.ok);
-      else m.reject(outcome.error);
+      if ('ok' in outcome) {
+        if (outcome.ok) afterMove(m);
+        m.resolve(outcome.ok);
+      } else {
+        forgetMatch(m.matchID);
+        m.reject(outcome.error);
+      }
     });
   };
 
@@ -249,37 +306,39 @@ export function openSqliteStore(dataDir: string): Store {
     },
 
     async getMatch(matchID) {
-      const row = db.get('SELECT * FROM matches WHERE match_id = ?', [matchID]) as Row | null;
-      return row ? matchFromRows(row, seatsOf(matchID)) : undefined;
+      const known = rememberedMatches.get(matchID);
+      if (known) return known;
+      const row = one('SELECT * FROM matches WHERE match_id = ?', [matchID]);
+      return row ? rememberMatch(matchFromRows(row, seatsOf(matchID))) : undefined;
     },
 
     async listPublicMatches({ status, limit }: MatchListQuery) {
-      const rows = (
+      const rows =
         status === undefined
-          ? db.all(
+          ? all(
               `SELECT * FROM matches WHERE visibility = 'public'
                ORDER BY created_at DESC, match_id LIMIT ?`,
               [limit],
             )
-          : db.all(
+          : all(
               `SELECT * FROM matches WHERE visibility = 'public' AND status = ?
                ORDER BY created_at DESC, match_id LIMIT ?`,
               [status, limit],
-            )
-      ) as Row[];
+            );
       return rows.map((row) => matchFromRows(row, seatsOf(String(row.match_id))));
     },
 
     async claimSeat(matchID, seat: Seat, name, credentialsHash, at) {
+      forgetMatch(matchID);
       return transaction(db, () => {
-        const claimed = db.run(
+        const claimed = run(
           `UPDATE seats SET name = ?, credentials_hash = ?
            WHERE match_id = ? AND seat = ? AND credentials_hash IS NULL
              AND EXISTS (SELECT 1 FROM matches WHERE match_id = ? AND status = 'waiting')`,
           [name, credentialsHash, matchID, seat, matchID],
         ).changes;
         if (claimed !== 1) return false;
-        db.run(
+        run(
           `UPDATE matches SET updated_at = ?,
              status = CASE WHEN (SELECT count(*) FROM seats
                                  WHERE match_id = ? AND credentials_hash IS NULL) = 0
@@ -292,8 +351,9 @@ export function openSqliteStore(dataDir: string): Store {
     },
 
     async finishMatch(matchID, result: MatchResult | null, at, clock?: ClockRecord) {
+      forgetMatch(matchID);
       return (
-        db.run(
+        run(
           `UPDATE matches SET status = 'finished', result = ?, updated_at = ?,
              clock = coalesce(?, clock)
            WHERE match_id = ? AND status <> 'finished'`,
@@ -303,11 +363,11 @@ export function openSqliteStore(dataDir: string): Store {
     },
 
     async loadState(matchID) {
-      const row = db.get(
+      const row = one(
         `SELECT s.state, m.setup_data FROM states s JOIN matches m USING (match_id)
          WHERE match_id = ?`,
         [matchID],
-      ) as Row | null;
+      );
       if (!row) return undefined;
       return upgradeState(
         JSON.parse(String(row.state)) as StoredState,
@@ -323,18 +383,18 @@ export function openSqliteStore(dataDir: string): Store {
     },
 
     async listRunningClocks() {
-      const rows = db.all(
-        `SELECT * FROM matches WHERE status = 'playing' AND clock IS NOT NULL`,
-      ) as Row[];
+      const rows = all(`SELECT * FROM matches WHERE status = 'playing' AND clock IS NOT NULL`);
       return rows.map((row) => matchFromRows(row, seatsOf(String(row.match_id))));
     },
 
     async setClock(matchID, clock: ClockRecord) {
-      db.run('UPDATE matches SET clock = ? WHERE match_id = ?', [jsonOrNull(clock), matchID]);
+      forgetMatch(matchID);
+      run('UPDATE matches SET clock = ? WHERE match_id = ?', [jsonOrNull(clock), matchID]);
     },
 
     async setAway(matchID, seat: Seat, at: string | null) {
-      db.run(
+      forgetMatch(matchID);
+      run(
         `UPDATE seats SET away_since = CASE WHEN ? IS NULL THEN NULL
            ELSE coalesce(away_since, ?) END
          WHERE match_id = ? AND seat = ?`,
@@ -343,15 +403,14 @@ export function openSqliteStore(dataDir: string): Store {
     },
 
     async offerRematch(matchID, seat: Seat) {
+      forgetMatch(matchID);
       return transaction(db, () => {
-        const row = db.get('SELECT status, rematch FROM matches WHERE match_id = ?', [
-          matchID,
-        ]) as Row | null;
+        const row = one('SELECT status, rematch FROM matches WHERE match_id = ?', [matchID]);
         if (row?.status !== 'finished') return undefined;
         const rematch: RematchRecord =
           row.rematch == null ? { offers: [], matchID: null } : JSON.parse(String(row.rematch));
         if (!rematch.offers.includes(seat)) rematch.offers = [...rematch.offers, seat].sort();
-        db.run('UPDATE matches SET rematch = ? WHERE match_id = ?', [
+        run('UPDATE matches SET rematch = ? WHERE match_id = ?', [
           JSON.stringify(rematch),
           matchID,
         ]);
@@ -360,15 +419,14 @@ export function openSqliteStore(dataDir: string): Store {
     },
 
     async linkRematch(matchID, rematch: MatchRecord, initial: StoredState) {
+      forgetMatch(matchID);
       return transaction(db, () => {
-        const row = db.get('SELECT rematch FROM matches WHERE match_id = ?', [
-          matchID,
-        ]) as Row | null;
+        const row = one('SELECT rematch FROM matches WHERE match_id = ?', [matchID]);
         const current: RematchRecord | null =
           row?.rematch == null ? null : JSON.parse(String(row.rematch));
         if (!row || current?.matchID) return false;
         insertMatch(rematch, initial);
-        db.run('UPDATE matches SET rematch = ? WHERE match_id = ?', [
+        run('UPDATE matches SET rematch = ? WHERE match_id = ?', [
           JSON.stringify({ offers: current?.offers ?? [], matchID: rematch.matchID }),
           matchID,
         ]);
@@ -378,7 +436,7 @@ export function openSqliteStore(dataDir: string): Store {
 
     async saveDeck(deck: StoredDeck) {
       return (
-        db.run('INSERT OR IGNORE INTO decks (hash, info, file, created_at) VALUES (?, ?, ?, ?)', [
+        run('INSERT OR IGNORE INTO decks (hash, info, file, created_at) VALUES (?, ?, ?, ?)', [
           deck.info.hash,
           JSON.stringify(deck.info),
           JSON.stringify(deck.file),
@@ -388,34 +446,33 @@ export function openSqliteStore(dataDir: string): Store {
     },
 
     async getDeck(hash) {
-      const row = db.get('SELECT * FROM decks WHERE hash = ?', [hash]) as Row | null;
+      const row = one('SELECT * FROM decks WHERE hash = ?', [hash]);
       return row ? deckFromRow(row) : undefined;
     },
 
     async listDecks() {
-      return (db.all('SELECT * FROM decks ORDER BY created_at, hash') as Row[]).map(deckFromRow);
+      return all('SELECT * FROM decks ORDER BY created_at, hash').map(deckFromRow);
     },
 
     async readMoves(matchID) {
-      const rows = db.all('SELECT * FROM moves WHERE match_id = ? ORDER BY state_id', [
-        matchID,
-      ]) as Row[];
+      const rows = all('SELECT * FROM moves WHERE match_id = ? ORDER BY state_id', [matchID]);
       return rows.map(moveFromRow);
     },
 
     async serverSecret(name, fresh) {
-      db.run('INSERT OR IGNORE INTO server_secrets (name, value) VALUES (?, ?)', [name, fresh]);
-      const row = db.get('SELECT value FROM server_secrets WHERE name = ?', [name]) as Row;
+      run('INSERT OR IGNORE INTO server_secrets (name, value) VALUES (?, ?)', [name, fresh]);
+      const row = one('SELECT value FROM server_secrets WHERE name = ?', [name]) as Row;
       return String(row.value);
     },
 
     async ping() {
-      db.get('SELECT 1');
+      one('SELECT 1');
     },
 
     async close() {
       if (db.isOpen) {
         commitPendingMoves();
+        for (const ready of prepared.values()) ready.finalize();
         db.close();
       }
       release();
