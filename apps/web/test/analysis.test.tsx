@@ -68,7 +68,7 @@ describe('the analysis worker', () => {
     fireEvent.click(within(list).getAllByRole('button')[0] as HTMLElement);
     expect(screen.getByText(`Move ${first.index + 1} of ${RECORD.moves.length}`)).toBeTruthy();
     const summary = screen.getByRole('table', { name: 'Per player' });
-    expect(within(summary).getAllByRole('row')).toHaveLength(3);
+    expect(within(summary).getAllByRole('row')).toHaveLength(5);
   });
 
   it('refuses a saved analysis whose record was changed, saying so', async () => {

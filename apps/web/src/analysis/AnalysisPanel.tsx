@@ -160,33 +160,45 @@ export function AnalysisPanel({ record, steps, at, onJump, saved }: Props) {
   );
 }
 
+/** Marks and chance lost per player: one column per player, so it fits a phone's width. */
 function Summary({ analysis, who }: { analysis: MatchAnalysis; who: (seat: Seat) => string }) {
   const { t } = useTranslation();
+  const seats = ['0', '1'] as const;
+  const marks = ['inaccuracy', 'mistake', 'blunder'] as const;
   return (
     <table className="analysis-summary">
       <caption>{t('analysis.summary')}</caption>
       <thead>
         <tr>
-          <th scope="col">{t('analysis.player')}</th>
-          <th scope="col">{t('analysis.mark_inaccuracy')}</th>
-          <th scope="col">{t('analysis.mark_mistake')}</th>
-          <th scope="col">{t('analysis.mark_blunder')}</th>
-          <th scope="col">{t('analysis.averageLoss')}</th>
+          <td />
+          {seats.map((seat) => (
+            <th key={seat} scope="col">
+              {who(seat)}
+            </th>
+          ))}
         </tr>
       </thead>
       <tbody>
-        {(['0', '1'] as const).map((seat) => {
-          const s = analysis.summary[seat];
-          return (
-            <tr key={seat}>
-              <th scope="row">{who(seat)}</th>
-              <td>{s.inaccuracy}</td>
-              <td>{s.mistake}</td>
-              <td>{s.blunder}</td>
-              <td>{t('analysis.points', { value: (s.averageLoss * 100).toFixed(1) })}</td>
-            </tr>
-          );
-        })}
+        {marks.map((mark) => (
+          <tr key={mark}>
+            <th scope="row">
+              <span aria-hidden="true">{SYMBOL[mark]}</span> {t(`analysis.mark_${mark}`)}
+            </th>
+            {seats.map((seat) => (
+              <td key={seat}>{analysis.summary[seat][mark]}</td>
+            ))}
+          </tr>
+        ))}
+        <tr>
+          <th scope="row">{t('analysis.averageLoss')}</th>
+          {seats.map((seat) => (
+            <td key={seat}>
+              {t('analysis.points', {
+                value: (analysis.summary[seat].averageLoss * 100).toFixed(1),
+              })}
+            </td>
+          ))}
+        </tr>
       </tbody>
     </table>
   );
