@@ -80,7 +80,7 @@ describe('the analysis in the replay viewer', () => {
 
     await analyse(page);
     const marks = await page.locator('.analysis-marks li').count();
-    expect(await page.locator('svg circle.mark').count()).toBe(marks);
+    expect(await page.locator('svg g.mark').count()).toBe(marks);
     expect(await page.getByRole('table', { name: 'Per player' }).locator('tbody tr').count()).toBe(
       4,
     );

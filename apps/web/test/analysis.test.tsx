@@ -60,7 +60,7 @@ describe('the analysis worker', () => {
       target: { files: [file(JSON.stringify({ record: RECORD, analysis: done.analysis }))] },
     });
     const chart = await screen.findByRole('img', { name: /Chart of the US’s chance to win/ });
-    expect(chart.querySelectorAll('circle.mark')).toHaveLength(marked.length);
+    expect(chart.querySelectorAll('g.mark')).toHaveLength(marked.length);
     expect(screen.getByText(`Marked decisions: ${marked.length}`)).toBeTruthy();
     const first = marked[0] as (typeof marked)[number];
     const list = document.querySelector('.analysis-marks') as HTMLElement;

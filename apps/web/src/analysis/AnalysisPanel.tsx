@@ -250,17 +250,21 @@ function ChanceChart({
           <polyline className="chance" points={points} vectorEffect="non-scaling-stroke" />
           {analysis.decisions
             .filter((d) => d.mark !== 'good')
-            .map((d) => (
-              <circle
-                key={d.index}
-                className={`mark ${d.mark}`}
-                data-mark={d.mark}
-                cx={x(d.index)}
-                cy={y(analysis.usChance[d.index] ?? 0.5)}
-                r={d.mark === 'blunder' ? 7 : d.mark === 'mistake' ? 5.5 : 4}
-                vectorEffect="non-scaling-stroke"
-              />
-            ))}
+            .map((d) => {
+              // A zero-length line with round caps and an unscaled stroke: a round dot whatever
+              // the chart's stretch (a circle would be drawn as an ellipse).
+              const at = {
+                x1: x(d.index),
+                x2: x(d.index),
+                y1: y(analysis.usChance[d.index] ?? 0.5),
+              };
+              return (
+                <g key={d.index} className={`mark ${d.mark}`} data-mark={d.mark}>
+                  <line {...at} y2={at.y1} className="ring" vectorEffect="non-scaling-stroke" />
+                  <line {...at} y2={at.y1} className="dot" vectorEffect="non-scaling-stroke" />
+                </g>
+              );
+            })}
         </svg>
         <span className="chart-axis bottom">{t('analysis.axisUSSR')}</span>
       </div>
