@@ -18,7 +18,7 @@ import {
   wilson,
 } from '@iron-curtain/bots';
 import type { Seat } from '@iron-curtain/game';
-import type { PlayerAnalysis } from '@iron-curtain/protocol';
+import type { PlayerAnalysis } from '@iron-curtain/protocol/analysis';
 import { gameOf, type WorkerSetup } from './selfplay-deals.ts';
 
 interface LoggedGame {

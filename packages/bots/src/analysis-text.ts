@@ -1,5 +1,5 @@
 import { type MatchRecord, type Move, replaySteps, type Seat } from '@iron-curtain/game';
-import type { MatchAnalysis } from '@iron-curtain/protocol';
+import type { MatchAnalysis } from '@iron-curtain/protocol/analysis';
 import { englishMoveWords, moveWords } from './describe.ts';
 
 const percent = (chance: number) => `${Math.round(chance * 100)} %`;

@@ -16,7 +16,7 @@ import {
   type MatchAnalysis,
   matchAnalysisSchema,
   type PlayerAnalysis,
-} from '@iron-curtain/protocol';
+} from '@iron-curtain/protocol/analysis';
 import { checkView } from './determinize.ts';
 import { ismcts } from './ismcts.ts';
 import { candidateMoves, moveKey } from './moves.ts';

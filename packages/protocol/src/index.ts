@@ -1,4 +1,5 @@
-export * from './analysis.ts';
+// The analysis's shapes are imported from '@iron-curtain/protocol/analysis': schemas are code, and
+// the match page's first download carries none of them.
 export * from './errors.ts';
 export * from './links.ts';
 export * from './lobby.ts';

@@ -1,6 +1,10 @@
 import { ANALYSIS_ITERATIONS, moveWords } from '@iron-curtain/bots';
 import type { MatchRecord, Move, ReplayStep, Seat } from '@iron-curtain/game';
-import type { AnalysisMark, DecisionAnalysis, MatchAnalysis } from '@iron-curtain/protocol';
+import type {
+  AnalysisMark,
+  DecisionAnalysis,
+  MatchAnalysis,
+} from '@iron-curtain/protocol/analysis';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useGameWords } from '../i18n/gameWords.ts';

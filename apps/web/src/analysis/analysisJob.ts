@@ -1,6 +1,6 @@
 import { analyseRecord } from '@iron-curtain/bots';
 import type { MatchRecord } from '@iron-curtain/game';
-import type { MatchAnalysis } from '@iron-curtain/protocol';
+import type { MatchAnalysis } from '@iron-curtain/protocol/analysis';
 
 /** What the replay page asks the analysis worker. */
 export interface AnalysisRequest {

@@ -1,7 +1,7 @@
 import '../features.css';
 import { AnalysisFileError, readAnalysedRecord } from '@iron-curtain/bots';
 import type { MatchRecord } from '@iron-curtain/game';
-import type { AnalysisFileErrorCode, MatchAnalysis } from '@iron-curtain/protocol';
+import type { AnalysisFileErrorCode, MatchAnalysis } from '@iron-curtain/protocol/analysis';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFeatureTranslation } from '../i18n/features.ts';

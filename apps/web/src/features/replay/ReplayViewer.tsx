@@ -7,7 +7,7 @@ import {
   replaySteps,
   type Seat,
 } from '@iron-curtain/game';
-import type { MatchAnalysis } from '@iron-curtain/protocol';
+import type { MatchAnalysis } from '@iron-curtain/protocol/analysis';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AnalysisPanel } from '../../analysis/AnalysisPanel.tsx';
