@@ -17,15 +17,15 @@ import {
   type SelfPlayGame,
   wilson,
 } from '@iron-curtain/bots';
-import type { Seat } from '@iron-curtain/game';
+import type { Seat, Side } from '@iron-curtain/game';
 import type { PlayerAnalysis } from '@iron-curtain/protocol/analysis';
 import { gameOf, type WorkerSetup } from './selfplay-deals.ts';
 
 interface LoggedGame {
   index: number;
   mode: 'random' | 'calibration';
-  /** random mode: the seat of the hard bot. */
-  hardSeat?: Seat;
+  /** random mode: the side of the hard bot (it sits at seat 0; its side alternates). */
+  hardSide?: Side;
   usWon: boolean;
   summary: Record<Seat, PlayerAnalysis>;
   usChance: number[];
@@ -60,11 +60,10 @@ function report(file: string): void {
   if (random.length > 0) {
     const totals = { hard: blank(), random: blank() };
     for (const g of random) {
-      const hard = g.hardSeat as Seat;
-      add(totals.hard, g.summary[hard]);
-      add(totals.random, g.summary[hard === '0' ? '1' : '0']);
+      add(totals.hard, g.summary['0']);
+      add(totals.random, g.summary['1']);
     }
-    const hardWins = random.filter((g) => g.usWon === (g.hardSeat === '0')).length;
+    const hardWins = random.filter((g) => g.usWon === (g.hardSide === 'US')).length;
     console.log(`hard(300) vs random: ${random.length} games (hard side alternating)`);
     console.log(
       '| player | decisions | inaccuracies | mistakes | blunders | marks per decision | chance lost per decision |',
@@ -76,7 +75,7 @@ function report(file: string): void {
         `| ${name} | ${t.decisions} | ${t.inaccuracy} | ${t.mistake} | ${t.blunder} | ${(marks / t.decisions).toFixed(3)} | ${((t.loss / t.decisions) * 100).toFixed(1)} points |`,
       );
     }
-    console.log(`(hard won ${hardWins} of ${random.length}; the US-won flag is only bookkeeping)`);
+    console.log(`(hard won ${hardWins} of ${random.length})`);
   }
   const calibration = games.filter((g) => g.mode === 'calibration');
   if (calibration.length > 0) {
@@ -139,12 +138,9 @@ function specs(): { index: number; spec: GameSpec; game?: SelfPlayGame }[] {
       b: { strategy: 'random' },
     };
     return Array.from({ length: games }, (_, index) => {
+      // The hard bot sits at seat 0, which plays the US in even games and the USSR in odd ones.
       const { seed, aSide } = gameOf(setup, index);
-      // Seat 0 plays aSide; the hard bot sits at seat 0 in even games and seat 1 in odd ones.
-      const hardSeat: Seat = index % 2 === 0 ? '0' : '1';
-      const players =
-        hardSeat === '0' ? { '0': setup.a, '1': setup.b } : { '0': setup.b, '1': setup.a };
-      return { index, spec: { seed, seat0Side: aSide, players } };
+      return { index, spec: { seed, seat0Side: aSide, players: { '0': setup.a, '1': setup.b } } };
     });
   }
   const file = values['games-from'];
@@ -175,7 +171,7 @@ for (const { index, spec, game } of specs()) {
   const entry: LoggedGame = {
     index,
     mode: values.mode as LoggedGame['mode'],
-    ...(values.mode === 'random' ? { hardSeat: (index % 2 === 0 ? '0' : '1') as Seat } : {}),
+    ...(values.mode === 'random' ? { hardSide: spec.seat0Side } : {}),
     usWon: played.result.winnerSide === 'US',
     summary: analysis.summary,
     usChance: analysis.usChance.map((c) => Math.round(c * 1000) / 1000),
