@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { analyseRecord, analysisLines, matchRecordOf, playGame } from '@iron-curtain/bots';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
@@ -39,6 +41,27 @@ describe('the analysis worker', () => {
     const cli = analyseRecord(RECORD, { seed: REQUEST.seed, iterations: REQUEST.iterations });
     expect(done.analysis).toEqual(cli);
     expect(analysisLines(RECORD, done.analysis)).toEqual(analysisLines(RECORD, cli));
+  });
+
+  it('agrees with the CLI on a recorded match too (the engine’s fixture record)', () => {
+    const recorded = JSON.parse(
+      fs.readFileSync(
+        path.resolve(
+          import.meta.dirname,
+          '../../../packages/game/test/records/fixed-deal-standard.json',
+        ),
+        'utf8',
+      ),
+    );
+    const messages: AnalysisMessage[] = [];
+    runAnalysisJob({ record: recorded, seed: 'fixture', iterations: 20 }, (m) =>
+      messages.push(structuredClone(m)),
+    );
+    const last = messages.at(-1);
+    if (last?.type !== 'done') throw new Error('the worker job did not finish');
+    const cli = analyseRecord(recorded, { seed: 'fixture', iterations: 20 });
+    expect(last.analysis).toEqual(cli);
+    expect(analysisLines(recorded, last.analysis)).toEqual(analysisLines(recorded, cli));
   });
 
   it('says why when the record cannot be replayed', () => {
