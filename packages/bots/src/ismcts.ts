@@ -145,10 +145,14 @@ export function ismcts(
           chosen = child;
         }
       }
-      const pinnedChild = node === root && pinnedKey !== null ? root.children.get(pinnedKey) : null;
-      if (pinnedChild && pinned && pinnedChild.visits < pinned.share * iterations) {
-        chosen = pinnedChild;
-        untried.length = 0;
+      if (node === root && pinned && pinnedKey !== null) {
+        // The pinned move is expanded first, then kept at its share of the visits.
+        const pinnedChild = root.children.get(pinnedKey);
+        if (!pinnedChild) untried.splice(0, untried.length, pinned.move);
+        else if (pinnedChild.visits < pinned.share * iterations) {
+          chosen = pinnedChild;
+          untried.length = 0;
+        }
       }
       if (untried.length > 0) {
         const move = rng.pick(untried);
