@@ -14,7 +14,6 @@ import {
   analysedRecordFileSchema,
   type DecisionAnalysis,
   type MatchAnalysis,
-  matchAnalysisSchema,
   type PlayerAnalysis,
 } from '@iron-curtain/protocol/analysis';
 import { checkView } from './determinize.ts';
@@ -246,6 +245,3 @@ export function readAnalysedRecord(json: unknown): {
     ]);
   return { record, analysis };
 }
-
-/** Checks an analysis against its schema (e.g. one a worker posted back). */
-export const parseAnalysis = (json: unknown): MatchAnalysis => matchAnalysisSchema.parse(json);

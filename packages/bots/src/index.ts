@@ -6,7 +6,6 @@ export {
   analyseRecord,
   MARK_THRESHOLDS,
   markOf,
-  parseAnalysis,
   readAnalysedRecord,
   recordKey,
 } from './analysis.ts';
