@@ -11,6 +11,7 @@ import { GameService } from './game-service.ts';
 import { lobbyWriteLimit } from './lobby-rate-limit.ts';
 import { lobbyRouter } from './lobby-routes.ts';
 import type { Logger } from './logger.ts';
+import { MatchCleanup } from './match-cleanup.ts';
 import type { FinishMatch } from './match-end.ts';
 import { MatchQueues } from './match-queue.ts';
 import { matchRouter } from './match-routes.ts';
@@ -31,6 +32,8 @@ export interface App {
   lobby: Lobby;
   game: GameService;
   metrics: Metrics;
+  /** Removes old matches periodically (started by listen). */
+  cleanup: MatchCleanup;
   /** Starts listening (and the metrics listener); resolves with the public port. */
   listen(): Promise<number>;
   /** The port of the operator's metrics listener (METRICS_HOST), once listening. */
@@ -104,6 +107,7 @@ export function createApp(
     finish,
   });
   const rematches = new RematchDesk(store, changed);
+  const cleanup = new MatchCleanup({ store, metrics, logger, time, config });
 
   // Behind the proxy, the client's address is the last X-Forwarded-For entry, the one the
   // proxy added: earlier entries come from the client and would let it pick its address.
@@ -139,6 +143,7 @@ export function createApp(
     lobby,
     game,
     metrics,
+    cleanup,
     get metricsPort() {
       return metricsListener?.port;
     },
@@ -146,6 +151,7 @@ export function createApp(
       // Clocks of matches in play keep running across restarts: re-arm their timers.
       await game.resumeClocks();
       await limiters.ready();
+      cleanup.start();
       metricsListener = await serveMetrics(
         metrics.registry,
         config.METRICS_HOST,
@@ -166,6 +172,7 @@ export function createApp(
       });
     },
     async close() {
+      await cleanup.stop();
       await bots.close();
       // No new connections from here on: a client told to reconnect lands on another server.
       http.close();

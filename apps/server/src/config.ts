@@ -15,6 +15,12 @@ const flag = z
   .default('false')
   .transform((v) => v === 'true' || v === '1');
 
+/** true or false (also 1 or 0), true unless set. */
+const flagOn = z
+  .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+  .default('true')
+  .transform((v) => v === 'true' || v === '1');
+
 const origins = z
   .string()
   .transform((value) =>
@@ -94,6 +100,12 @@ export const envSchema = z.object({
   TRUST_PROXY: flag,
   /** Browsers reach the site over https (a TLS proxy in front): pages then send HSTS. */
   SERVED_OVER_TLS: flag,
+  /** Players and spectators may write free text in the match chat; false: quick phrases only. */
+  CHAT_FREE_TEXT: flagOn,
+  /** Unfinished matches nobody touched (no join, move or end) for this many days are removed. */
+  UNFINISHED_MATCH_DAYS: positiveInt.default(7),
+  /** Finished matches are removed this many days after they ended; unset: kept for replays. */
+  FINISHED_MATCH_DAYS: positiveInt.optional(),
   /** Comma-separated origins whose pages may show ours in a frame; by default none may. */
   FRAME_ANCESTORS: origins.default([]),
 });

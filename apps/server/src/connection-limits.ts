@@ -4,6 +4,7 @@ import { Counter } from 'prom-client';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Socket } from 'socket.io';
 import type { Config } from './config.ts';
+import type { HeldSockets } from './held-sockets.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
 import { type RateLimiters, spend } from './rate-limiters.ts';
@@ -62,16 +63,15 @@ export function httpServerOptions(config: ConnectionLimitsConfig): ServerOptions
 }
 
 /**
- * Per-address limits at the game service's door: sockets held at once (on this instance), new
- * sockets per second (shared through Redis when there is one), a deadline for the first sync,
- * and a cost for flooding. Every refusal is counted by reason.
+ * Per-address limits at the game service's door: sockets held at once and new sockets per
+ * second (both shared through Redis when there is one), a deadline for the first sync, and a
+ * cost for flooding. Every refusal is counted by reason.
  */
 export class ConnectionLimits {
   private readonly refusals: Counter<'reason'>;
   private readonly connects: RateLimiterAbstract;
   private readonly connectPoints: number;
-  /** Sockets connected from each address, on this instance. */
-  private readonly held = new Map<string, number>();
+  private readonly held: HeldSockets;
 
   constructor(
     private readonly config: ConnectionLimitsConfig,
@@ -85,6 +85,7 @@ export class ConnectionLimits {
       labelNames: ['reason'] as const,
       registers: [metrics.registry],
     });
+    this.held = limiters.heldSockets(config.SOCKETS_PER_ADDRESS);
     this.connectPoints = config.SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND * CONNECT_WINDOW_SECONDS;
     this.connects = limiters.create({
       name: 'socket-connects',
@@ -104,7 +105,7 @@ export class ConnectionLimits {
   async admit(req: IncomingMessage): Promise<ConnectionRefusal | undefined> {
     const address = clientAddress(req, this.config.TRUST_PROXY);
     let refusal: ConnectionRefusal | undefined;
-    if ((this.held.get(address) ?? 0) >= this.config.SOCKETS_PER_ADDRESS) {
+    if (await this.held.full(address)) {
       refusal = 'SOCKETS_PER_ADDRESS';
     } else if (await spend(this.connects, address)) {
       refusal = 'CONNECTS_PER_ADDRESS';
@@ -115,18 +116,20 @@ export class ConnectionLimits {
 
   /**
    * Counts an open socket against its address until it closes, and closes it unless
-   * `synced()` holds within SYNC_TIMEOUT_MS. False when the address already holds its
-   * share (sockets admitted together): the socket is closed.
+   * `synced()` holds within SYNC_TIMEOUT_MS. A socket admitted together with others past the
+   * address's share is closed once the count says so (its handlers are set at once meanwhile,
+   * so no message of an admitted socket is lost).
    */
-  attach(socket: Socket, synced: () => boolean): boolean {
+  attach(socket: Socket, synced: () => boolean): void {
     const address = clientAddress(socket.request, this.config.TRUST_PROXY);
-    const holding = this.held.get(address) ?? 0;
-    if (holding >= this.config.SOCKETS_PER_ADDRESS) {
-      this.refused('SOCKETS_PER_ADDRESS', address);
-      socket.disconnect(true);
-      return false;
-    }
-    this.held.set(address, holding + 1);
+    void this.held.take(address, socket.id).then((taken) => {
+      if (!taken) {
+        this.refused('SOCKETS_PER_ADDRESS', address);
+        socket.disconnect(true);
+      } else if (socket.disconnected) {
+        this.held.release(address, socket.id);
+      }
+    });
     const deadline = setTimeout(() => {
       if (socket.connected && !synced()) {
         this.refused('SYNC_TIMEOUT', address);
@@ -135,11 +138,8 @@ export class ConnectionLimits {
     }, this.config.SYNC_TIMEOUT_MS);
     socket.once('disconnect', () => {
       clearTimeout(deadline);
-      const left = (this.held.get(address) ?? 1) - 1;
-      if (left > 0) this.held.set(address, left);
-      else this.held.delete(address);
+      this.held.release(address, socket.id);
     });
-    return true;
   }
 
   /** A socket is being dropped for flooding: its address pays in new connections. */

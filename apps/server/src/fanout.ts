@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { LogEntry, Seat } from '@iron-curtain/game';
-import { type ClockState, matchIdSchema } from '@iron-curtain/protocol';
+import {
+  type ChatLine,
+  type ClockState,
+  chatLineSchema,
+  matchIdSchema,
+} from '@iron-curtain/protocol';
 import { Redis } from 'ioredis';
 import type { Operation } from 'rfc6902';
 import { z } from 'zod';
@@ -37,6 +42,14 @@ const fanoutMessageSchema = z.discriminatedUnion('kind', [
   }),
   /** Seats, spectators or the match's status changed: re-read and tell the sockets. */
   z.object({ kind: z.literal('presence'), matchID: matchIdSchema }),
+  /** A stored chat line: each instance sends it to the sockets that may read it. */
+  z.object({
+    kind: z.literal('chat'),
+    matchID: matchIdSchema,
+    line: z.custom<ChatLine>((v) => chatLineSchema.safeParse(v).success),
+  }),
+  /** The match's chat switch or a seat's mute changed: send each socket its chat again. */
+  z.object({ kind: z.literal('chat-settings'), matchID: matchIdSchema }),
 ]);
 export type FanoutMessage = z.output<typeof fanoutMessageSchema>;
 

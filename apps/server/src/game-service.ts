@@ -1,6 +1,11 @@
 import type { Server as HttpServer } from 'node:http';
 import type { Seat } from '@iron-curtain/game';
-import { GAME_NAMESPACE, MAX_MESSAGE_BYTES, ServerEvents } from '@iron-curtain/protocol';
+import {
+  ClientEvents,
+  GAME_NAMESPACE,
+  MAX_MESSAGE_BYTES,
+  ServerEvents,
+} from '@iron-curtain/protocol';
 import { Server } from 'socket.io';
 import type { Config } from './config.ts';
 import type { ConnectionLimits } from './connection-limits.ts';
@@ -14,6 +19,7 @@ import type {
   SocketData,
 } from './game-sockets.ts';
 import type { Logger } from './logger.ts';
+import { MatchChat } from './match-chat.ts';
 import { MatchClocks } from './match-clocks.ts';
 import { type FinishMatch, MatchEnding } from './match-end.ts';
 import { MatchMoves } from './match-moves.ts';
@@ -29,10 +35,12 @@ import { systemTime, type TimeSource } from './time.ts';
 const RESTART_NOTICE_MS = 1000;
 /** Larger frames are dropped by the transport itself (the connection closes). */
 const TRANSPORT_LIMIT = 4 * MAX_MESSAGE_BYTES;
+/** The events a client may send; any other is refused. */
+const HANDLED = new Set<string>(Object.values(ClientEvents));
 
 export type GameServiceConfig = Pick<
   Config,
-  'ALLOWED_ORIGINS' | 'RATE_LIMIT_PER_SECOND' | 'RATE_LIMIT_BURST'
+  'ALLOWED_ORIGINS' | 'RATE_LIMIT_PER_SECOND' | 'RATE_LIMIT_BURST' | 'CHAT_FREE_TEXT'
 >;
 
 export interface GameServiceDeps {
@@ -76,6 +84,7 @@ export class GameService {
   private readonly clocks: MatchClocks;
   private readonly ending: MatchEnding;
   private readonly moves: MatchMoves;
+  private readonly chat: MatchChat;
   /** Absences before this instance started are counted from here at the earliest. */
   readonly startedAt: number;
 
@@ -119,6 +128,18 @@ export class GameService {
       closing,
       onAttach: deps.onAttach,
       onLeave: (matchID) => this.matchChanged(matchID),
+      onSynced: (socket, match) => this.chat.sendHistory(socket, match),
+      onPresence: (match) => this.chat.presenceChanged(match),
+    });
+    this.chat = new MatchChat({
+      nsp: this.nsp,
+      store,
+      metrics,
+      logger,
+      fanout,
+      time,
+      config: deps.config,
+      refuse: this.guard.answer.bind(this.guard),
     });
     this.clocks = new MatchClocks({
       store,
@@ -152,11 +173,11 @@ export class GameService {
   }
 
   private connected(socket: GameSocket): void {
-    const { guard, sessions, moves } = this;
-    if (!guard.admit(socket)) return;
+    const { guard, sessions, moves, chat } = this;
+    guard.admit(socket);
     this.deps.metrics.sockets.inc();
     socket.onAny((event: unknown, ...args: unknown[]) => {
-      if (event !== 'sync' && event !== 'update') {
+      if (!HANDLED.has(String(event))) {
         const name = String(event).slice(0, 32);
         const ack = args.filter((a) => typeof a === 'function');
         void guard.guard(socket, [null, ...ack.slice(-1)], async (_payload, answer) =>
@@ -169,6 +190,12 @@ export class GameService {
     );
     socket.on('update', (...args: unknown[]) =>
       guard.guard(socket, args, (payload, ack) => moves.update(socket, payload, ack)),
+    );
+    socket.on('chat', (...args: unknown[]) =>
+      guard.guard(socket, args, (payload, ack) => chat.say(socket, payload, ack)),
+    );
+    socket.on('chatSettings', (...args: unknown[]) =>
+      guard.guard(socket, args, (payload, ack) => chat.settle(socket, payload, ack)),
     );
     socket.on('disconnect', () => {
       guard.forget(socket);

@@ -1,6 +1,7 @@
 import type { Seat } from '@iron-curtain/game';
 import type {
   Ack,
+  ChatMessage,
   Presence,
   RefusedMessage,
   SyncMessage,
@@ -22,11 +23,15 @@ export interface SocketData {
   stateID?: number;
   /** Refusals for rate in a row; a socket that keeps flooding is disconnected. */
   flooding: number;
+  /** This socket was sent both chat rooms (the match had ended). */
+  chatOpen?: boolean;
 }
 
 export interface ClientToServer {
   sync: (...args: unknown[]) => void;
   update: (...args: unknown[]) => void;
+  chat: (...args: unknown[]) => void;
+  chatSettings: (...args: unknown[]) => void;
 }
 
 export interface ServerToClient {
@@ -34,6 +39,7 @@ export interface ServerToClient {
   update: (message: UpdateMessage) => void;
   presence: (message: Presence) => void;
   refused: (message: RefusedMessage) => void;
+  chat: (message: ChatMessage) => void;
   restarting: () => void;
 }
 

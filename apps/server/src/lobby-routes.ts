@@ -1,4 +1,5 @@
 import {
+  apiRoutes,
   createBotMatchRequestSchema,
   createMatchRequestSchema,
   joinMatchRequestSchema,
@@ -89,11 +90,11 @@ export function lobbyRouter(
     }
   });
 
-  router.get('/api/decks', async (ctx) => {
+  router.get(apiRoutes.decks, async (ctx) => {
     ctx.body = { decks: await lobby.decks() };
   });
 
-  router.post('/api/matches', async (ctx) => {
+  router.post(apiRoutes.matches, async (ctx) => {
     const request = parse(createMatchRequestSchema, await jsonBody(ctx));
     if (request.opponent !== 'human' && bots.full) throw botsBusy();
     ctx.status = 201;
@@ -101,7 +102,7 @@ export function lobbyRouter(
     metrics.matchesCreated.inc();
   });
 
-  router.post('/api/bot-matches', async (ctx) => {
+  router.post(apiRoutes.botMatches, async (ctx) => {
     const request = parse(createBotMatchRequestSchema, await jsonBody(ctx));
     if (bots.full) throw botsBusy();
     ctx.status = 201;
@@ -109,21 +110,21 @@ export function lobbyRouter(
     metrics.matchesCreated.inc();
   });
 
-  router.get('/api/matches', async (ctx) => {
+  router.get(apiRoutes.matches, async (ctx) => {
     const query = parse(matchListQuerySchema, { ...ctx.query });
     ctx.body = { matches: await lobby.list(query.status, query.limit) };
   });
 
-  router.get('/api/matches/:id', async (ctx) => {
+  router.get(apiRoutes.match.route, async (ctx) => {
     ctx.body = await lobby.info(matchParam(ctx));
   });
 
-  router.post('/api/matches/:id/join', async (ctx) => {
+  router.post(apiRoutes.join.route, async (ctx) => {
     const matchID = matchParam(ctx);
     ctx.body = await lobby.join(matchID, parse(joinMatchRequestSchema, await jsonBody(ctx)));
   });
 
-  router.post('/api/matches/:id/leave', async (ctx) => {
+  router.post(apiRoutes.leave.route, async (ctx) => {
     const matchID = matchParam(ctx);
     ctx.body = await lobby.leave(matchID, parse(leaveMatchRequestSchema, await jsonBody(ctx)));
   });

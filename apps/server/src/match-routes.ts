@@ -1,4 +1,5 @@
 import {
+  apiRoutes,
   claimWinRequestSchema,
   MAX_DECK_BYTES,
   rematchRequestSchema,
@@ -20,12 +21,12 @@ export function matchRouter(
 ): Router {
   const router = new Router();
 
-  router.post('/api/matches/:id/rematch', async (ctx) => {
+  router.post(apiRoutes.rematch.route, async (ctx) => {
     const matchID = matchParam(ctx);
     ctx.body = await rematches.offer(matchID, parse(rematchRequestSchema, await jsonBody(ctx)));
   });
 
-  router.post('/api/matches/:id/claim', async (ctx) => {
+  router.post(apiRoutes.claim.route, async (ctx) => {
     const matchID = matchParam(ctx);
     const finished = await referee.claim(
       matchID,
@@ -34,13 +35,13 @@ export function matchRouter(
     ctx.body = await lobby.describe(finished);
   });
 
-  router.get('/api/matches/:id/record', async (ctx) => {
+  router.get(apiRoutes.record.route, async (ctx) => {
     const matchID = matchParam(ctx);
     ctx.body = await replayRecordOf(store, lobby.library, matchID);
     ctx.set('content-disposition', `attachment; filename="iron-curtain-${matchID}.json"`);
   });
 
-  router.post('/api/decks', async (ctx) => {
+  router.post(apiRoutes.decks, async (ctx) => {
     const { info, created } = await lobby.library.upload(await jsonBody(ctx, MAX_DECK_BYTES));
     ctx.status = created ? 201 : 200;
     ctx.body = { deck: info };

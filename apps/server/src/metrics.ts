@@ -33,6 +33,24 @@ export function createMetrics() {
       labelNames: ['code'] as const,
       registers: [registry],
     }),
+    chatLines: new Counter({
+      name: 'ic_chat_lines_total',
+      help: 'Chat lines accepted and stored, by room',
+      labelNames: ['room'] as const,
+      registers: [registry],
+    }),
+    matchesRemoved: new Counter({
+      name: 'ic_matches_removed_total',
+      help: 'Old matches removed with their data by the cleanup, by the status they had',
+      labelNames: ['status'] as const,
+      registers: [registry],
+    }),
+    cleanupRuns: new Counter({
+      name: 'ic_match_cleanup_runs_total',
+      help: 'Runs of the old-match cleanup on this instance, by outcome',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
     moveLatency: new Histogram({
       name: 'ic_move_latency_seconds',
       help: 'From receiving a move to broadcasting the stored result',

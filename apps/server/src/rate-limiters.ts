@@ -5,6 +5,7 @@ import {
   RateLimiterRedis,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
+import { type HeldSockets, localHeldSockets, redisHeldSockets } from './held-sockets.ts';
 import type { Logger } from './logger.ts';
 
 export interface LimitOptions {
@@ -25,6 +26,7 @@ export interface LimitOptions {
  */
 export class RateLimiters {
   private readonly redis: Redis | undefined;
+  private readonly held: HeldSockets[] = [];
 
   constructor(
     redisUrl: string | undefined,
@@ -78,7 +80,17 @@ export class RateLimiters {
     });
   }
 
+  /** A count of sockets held per address, at most `limit` each (see held-sockets.ts). */
+  heldSockets(limit: number): HeldSockets {
+    const held = this.redis
+      ? redisHeldSockets(this.redis, this.prefix, limit)
+      : localHeldSockets(limit);
+    this.held.push(held);
+    return held;
+  }
+
   close(): void {
+    for (const held of this.held) held.close();
     this.redis?.disconnect();
   }
 }

@@ -48,6 +48,10 @@ export interface SeatSessionsDeps {
   onAttach?: ((matchID: string) => void) | undefined;
   /** A seat or spectator left the match: re-read it and tell its sockets. */
   onLeave: (matchID: string) => void;
+  /** A socket was sent its sync (the chat follows it). */
+  onSynced?: ((socket: GameSocket, match: MatchRecord) => Promise<void>) | undefined;
+  /** This instance's sockets of a match were told its presence (the chat opens at the end). */
+  onPresence?: ((match: MatchRecord) => Promise<void>) | undefined;
 }
 
 /**
@@ -95,6 +99,7 @@ export class SeatSessions {
       this.detach(socket);
       await this.attach(socket, { matchID, seat: playerID });
       await this.sendSync(socket, match);
+      await this.deps.onSynced?.(socket, match);
       ack?.({ ok: true });
       await this.announce(match);
     });
@@ -222,6 +227,7 @@ export class SeatSessions {
           await this.deliver(message);
           return;
         }
+        if (message.kind !== 'presence') return;
         if (!nsp.adapter.rooms.has(matchRoom(matchID))) return;
         const match = await store.getMatch(matchID);
         if (match) await this.pushPresence(match);
@@ -267,6 +273,7 @@ export class SeatSessions {
     this.deps.nsp
       .to(matchRoom(match.matchID))
       .emit(ServerEvents.presence, await this.presenceOf(match));
+    await this.deps.onPresence?.(match);
   }
 
   /** Presence changed here: record this instance's sockets, tell ours, then the other instances. */

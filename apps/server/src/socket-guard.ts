@@ -78,11 +78,10 @@ export class SocketGuard {
     }
   }
 
-  /** A new socket within the per-address limits (false: it was refused and closed). */
-  admit(socket: GameSocket): boolean {
+  /** A new socket, counted against its address's limits until it closes. */
+  admit(socket: GameSocket): void {
     socket.data = { flooding: 0 };
-    const { limits } = this.deps;
-    return !limits || limits.attach(socket, () => socket.data.seating !== undefined);
+    this.deps.limits?.attach(socket, () => socket.data.seating !== undefined);
   }
 
   /** The socket has gone: its message budget with it. */
@@ -142,12 +141,29 @@ export class SocketGuard {
 
   /** Tells a socket (and its acknowledgement) why its message did nothing; counted and logged. */
   refuse(socket: GameSocket, error: RefusedMessage, ack?: AckFn): void {
+    this.count(socket, error);
+    socket.emit(ServerEvents.refused, error);
+    ack?.({ ok: false, error });
+  }
+
+  /**
+   * A refusal told in the acknowledgement alone when the client asked for one (the chat panel
+   * shows its own refusals; the 'refused' event is the match's, about moves), else as 'refused'.
+   */
+  answer(socket: GameSocket, error: RefusedMessage, ack?: AckFn): void {
+    if (!ack) {
+      this.refuse(socket, error);
+      return;
+    }
+    this.count(socket, error);
+    ack({ ok: false, error });
+  }
+
+  private count(socket: GameSocket, error: RefusedMessage): void {
     this.deps.metrics.rejections.inc({ code: error.code });
     this.deps.logger.info(
       { socket: socket.id, matchID: socket.data.seating?.matchID, code: error.code },
       `refused: ${error.message}`,
     );
-    socket.emit(ServerEvents.refused, error);
-    ack?.({ ok: false, error });
   }
 }

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openPostgresStore } from '../src/storage/postgres.ts';
 import {
   createAndJoin,
@@ -180,5 +180,35 @@ describe('with Redis, several instances', () => {
     expect((await write(b)).status).toBe(201);
     expect((await write(a)).status).toBe(429);
     expect((await refusals(a.url)).LOBBY_WRITES_PER_ADDRESS).toBe(1);
+  });
+});
+
+describe('with Redis, several instances, sockets held', () => {
+  it('count an address’s sockets on every instance against its one share', async () => {
+    const schema = uniqueSchema();
+    schemas.push(schema);
+    const env = {
+      TRUST_PROXY: 'true',
+      DATABASE_URL: POSTGRES_URL,
+      DATABASE_SCHEMA: schema,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      SOCKETS_PER_ADDRESS: '3',
+    };
+    const [a, b] = [
+      await startServer({ env, store: await openPostgresStore(POSTGRES_URL, schema) }),
+      await startServer({ env, store: await openPostgresStore(POSTGRES_URL, schema) }),
+    ];
+    servers.push(a, b);
+    const address = `203.0.113.${20 + (process.pid % 200)}`;
+    const held = [client(a.url, address), client(a.url, address), client(b.url, address)];
+    for (const c of held) await c.connected();
+    expect(await connects(b.url, address)).toBe(false);
+    expect(await connects(a.url, address)).toBe(false);
+    expect(await connects(b.url, '198.51.100.20')).toBe(true);
+    held[0]?.close();
+    await vi.waitFor(async () => expect(await connects(b.url, address)).toBe(true), {
+      timeout: 5_000,
+    });
+    expect((await refusals(b.url)).SOCKETS_PER_ADDRESS).toBeGreaterThanOrEqual(1);
   });
 });

@@ -211,7 +211,7 @@ describe('refused, state unchanged, process alive', () => {
 
   it('an unknown event', async () => {
     const { decider } = roles();
-    await expectRefused(decider, decider.emit('chat', { text: 'hi' }), 'BAD_MESSAGE', false);
+    await expectRefused(decider, decider.emit('whisper', { text: 'hi' }), 'BAD_MESSAGE', false);
   });
 
   it('an oversized message is refused; a huge one closes only that connection', async () => {

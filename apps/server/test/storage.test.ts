@@ -151,6 +151,10 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the %s store', (kind) => {
     const away = new Date().toISOString();
     await store.setAway(match.matchID, '1', away);
     expect((await store.getMatch(match.matchID))?.players[1].awaySince).toBe(away);
+    await store.setChatOff(match.matchID, true);
+    expect((await store.getMatch(match.matchID))?.chatOff).toBe(true);
+    await store.setMuting(match.matchID, '0', true);
+    expect((await store.getMatch(match.matchID))?.players[0].mutingOpponent).toBe(true);
     const stopped = { ...clock, running: null, since: null };
     await store.setClock(match.matchID, stopped);
     expect((await store.getMatch(match.matchID))?.clock).toEqual(stopped);

@@ -12,6 +12,7 @@ import {
 } from '@iron-curtain/game';
 import type {
   Ack,
+  ChatMessage,
   CreateMatchResponse,
   Presence,
   RefusedMessage,
@@ -26,6 +27,7 @@ import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll } from 'vitest';
 import { type App, createApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
+import type { Fanout } from '../src/fanout.ts';
 import { createLogger } from '../src/logger.ts';
 import { openPostgresStore } from '../src/storage/postgres.ts';
 import { openSqliteStore } from '../src/storage/sqlite.ts';
@@ -72,7 +74,7 @@ export interface TestServer {
 
 /** The whole server in this process, on an ephemeral port of 127.0.0.1. */
 export async function startServer(
-  options: { store?: Store; env?: Record<string, string>; time?: TimeSource } = {},
+  options: { store?: Store; env?: Record<string, string>; time?: TimeSource; fanout?: Fanout } = {},
 ): Promise<TestServer> {
   const dir = tempDir();
   const config = loadConfig({
@@ -90,7 +92,7 @@ export async function startServer(
     ...options.env,
   });
   const store = options.store ?? openSqliteStore(dir);
-  const app = createApp(config, store, createLogger(config), undefined, options.time);
+  const app = createApp(config, store, createLogger(config), options.fanout, options.time);
   const port = await app.listen();
   return {
     url: `http://127.0.0.1:${port}`,
@@ -189,6 +191,8 @@ export class GameClient {
   /** Updates that did not apply to the state this client held (the server must send none). */
   readonly misfits: UpdateMessage[] = [];
   syncs = 0;
+  /** Every 'chat' message, in order (histories and lines). */
+  readonly chat: ChatMessage[] = [];
   playerID: Seat | null = null;
   private waiters: (() => void)[] = [];
 
@@ -222,6 +226,10 @@ export class GameClient {
     });
     this.socket.on('presence', (p: Presence) => {
       this.presence = p;
+      this.notify();
+    });
+    this.socket.on('chat', (m: ChatMessage) => {
+      this.chat.push(m);
       this.notify();
     });
     this.socket.on('refused', (r: RefusedMessage) => {

@@ -1,11 +1,8 @@
-import type { Transport } from '../src/match/transport.ts';
-
-type ServerEvent = 'sync' | 'update' | 'presence' | 'refused';
+import type { ClientEvent, ServerEvent, Transport } from '../src/match/transport.ts';
 
 /** A transport the test drives: it records what the client sends and plays the server's part. */
 export class FakeTransport implements Transport {
-  readonly sent: { event: 'sync' | 'update'; payload: unknown; answer: (ack: unknown) => void }[] =
-    [];
+  readonly sent: { event: ClientEvent; payload: unknown; answer: (ack: unknown) => void }[] = [];
   opened = 0;
   closed = 0;
   private connectListeners: (() => void)[] = [];
@@ -25,7 +22,7 @@ export class FakeTransport implements Transport {
   on(event: ServerEvent, listener: (payload: unknown) => void): void {
     this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
   }
-  request(event: 'sync' | 'update', payload: unknown): Promise<unknown> {
+  request(event: ClientEvent, payload: unknown): Promise<unknown> {
     return new Promise((resolve, reject) => {
       this.sent.push({
         event,
@@ -52,7 +49,7 @@ export class FakeTransport implements Transport {
   emit(event: ServerEvent, payload: unknown): void {
     for (const l of this.listeners.get(event) ?? []) l(payload);
   }
-  last(event: 'sync' | 'update') {
+  last(event: ClientEvent) {
     const found = this.sent.filter((s) => s.event === event).at(-1);
     if (!found) throw new Error(`the client sent no ${event}`);
     return found;

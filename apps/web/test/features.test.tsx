@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { DEFAULT_DECK, legalMoves, type MatchRecord, replaySteps } from '@iron-curtain/game';
 import type { ClockState, Presence } from '@iron-curtain/protocol';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
@@ -7,7 +5,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ClaimWin } from '../src/features/abandon/ClaimWin.tsx';
 import { formatClock, MatchClock } from '../src/features/clock/MatchClock.tsx';
 import { DeckUploadPage } from '../src/features/decks/DeckUploadPage.tsx';
-import { featureResources } from '../src/features/i18n/features.ts';
 import { BotDemo } from '../src/features/opponent/BotDemo.tsx';
 import { OpponentChoice, opponentFromForm } from '../src/features/opponent/OpponentChoice.tsx';
 import { FollowRematch, RematchOffer } from '../src/features/rematch/Rematch.tsx';
@@ -56,53 +53,6 @@ const presence = (change: Partial<Presence> = {}): Presence => ({
 
 const file = (text: string, name = 'file.json') =>
   new File([text], name, { type: 'application/json' });
-
-describe('the features’ translations', () => {
-  const leaves = (value: unknown, prefix = ''): Map<string, string> =>
-    new Map(
-      Object.entries(value as Record<string, unknown>).flatMap(([k, v]) =>
-        typeof v === 'string' ? [[`${prefix}${k}`, v]] : [...leaves(v, `${prefix}${k}.`)],
-      ),
-    );
-  const holes = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
-
-  it('have every key and placeholder English has, in every language', () => {
-    const english = leaves(featureResources.en);
-    for (const [language, resources] of Object.entries(featureResources)) {
-      const own = leaves(resources);
-      expect({ language, keys: [...own.keys()] }).toEqual({ language, keys: [...english.keys()] });
-      for (const [key, text] of english) {
-        expect({ language, key, holes: holes(own.get(key) ?? '') }).toEqual({
-          language,
-          key,
-          holes: holes(text),
-        });
-      }
-    }
-  });
-});
-
-describe('the features’ source', () => {
-  it('names only keys the features’ English texts have', () => {
-    const src = path.resolve(import.meta.dirname, '../src/features');
-    const english = new Set(
-      (function keys(value: unknown, prefix = ''): string[] {
-        return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) =>
-          typeof v === 'string' ? [`${prefix}${k}`] : keys(v, `${prefix}${k}.`),
-        );
-      })(featureResources.en),
-    );
-    const unknown: string[] = [];
-    for (const file of fs.readdirSync(src, { recursive: true, encoding: 'utf8' })) {
-      if (!/\.tsx?$/.test(file)) continue;
-      const text = fs.readFileSync(path.join(src, file), 'utf8');
-      for (const m of text.matchAll(/\bt\(\s*[`']([\w.-]+)[`']/g)) {
-        if (!english.has(m[1] as string)) unknown.push(`${file}: ${m[1]}`);
-      }
-    }
-    expect(unknown).toEqual([]);
-  });
-});
 
 describe('the match clock', () => {
   it('formats minutes and seconds, rounding up', () => {

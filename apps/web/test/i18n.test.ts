@@ -97,8 +97,7 @@ describe('the translations', () => {
     const src = path.resolve(import.meta.dirname, '../src');
     const files = fs
       .readdirSync(src, { recursive: true, encoding: 'utf8' })
-      // features/ has its own namespace, checked in features.test.tsx.
-      .filter((f) => /\.tsx?$/.test(f) && !f.startsWith('i18n') && !f.startsWith('features'));
+      .filter((f) => /\.tsx?$/.test(f) && !f.startsWith('i18n'));
     const english = baseKeys(leaves(en));
     const unknown: string[] = [];
     for (const file of files) {

@@ -299,4 +299,36 @@ describe('the match screen', () => {
     expect(result.textContent).toBe('The USSR winsThe US resigned.');
     expect(screen.queryByRole('button', { name: 'Resign…' })).toBeNull();
   });
+
+  it('says once, as a sentence, why a match ended on time or by absence, never the raw code', async () => {
+    const transport = new FakeTransport();
+    render(
+      <MatchScreen matchID={MATCH} seat="0" credentials={CREDENTIALS} connect={() => transport} />,
+    );
+    act(() => transport.connect());
+    act(() =>
+      transport.emit('sync', {
+        matchID: MATCH,
+        playerID: '0',
+        rules: RULES,
+        state: { G: wireView(newMatch(), '0'), stateID: 1 },
+        log: [],
+        presence: { ...presence, status: 'playing', result: null },
+      }),
+    );
+    for (const [reason, sentence] of [
+      ['timeout', 'The US ran out of time.'],
+      ['abandoned', 'The US was away too long and lost the match.'],
+    ] as const) {
+      act(() =>
+        transport.emit('presence', {
+          ...presence,
+          status: 'finished',
+          result: { winner: '1', winnerSide: 'USSR', reason },
+        }),
+      );
+      expect(screen.getAllByText(sentence)).toHaveLength(1);
+      expect(document.body.textContent).not.toContain(`(${reason})`);
+    }
+  });
 });

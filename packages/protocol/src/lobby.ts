@@ -83,11 +83,15 @@ export const matchStatusSchema = z.enum(['waiting', 'playing', 'finished']);
  * play, 'timeout' when a seat's clock ran out, 'abandoned' when the opponent claimed the win
  * from a seat disconnected longer than the grace period.
  */
+export const matchEndReasonSchema = z.enum(['track', 'final', 'resigned', 'timeout', 'abandoned']);
+export type MatchEndReason = z.infer<typeof matchEndReasonSchema>;
+
 export const matchResultSchema = z.object({
   winner: seatSchema,
   winnerSide: sideSchema,
-  reason: z.string(),
+  reason: matchEndReasonSchema,
 });
+export type MatchResult = z.infer<typeof matchResultSchema>;
 
 /**
  * A match's clock as the server last computed it: each seat's time left, and whose time is

@@ -1,6 +1,7 @@
 import type { LogEntry, MoveName, RulesContext, State } from '@iron-curtain/game';
 import { applyPatch, type Operation } from 'rfc6902';
 import { z } from 'zod/mini';
+import { chatRefusalCodes } from './chat.ts';
 import {
   clockStateSchema,
   credentialsSchema,
@@ -18,12 +19,18 @@ export const GAME_NAMESPACE = '/game';
 /** Largest message the server reads, in bytes. */
 export const MAX_MESSAGE_BYTES = 16 * 1024;
 
-export const ClientEvents = { sync: 'sync', update: 'update' } as const;
+export const ClientEvents = {
+  sync: 'sync',
+  update: 'update',
+  chat: 'chat',
+  chatSettings: 'chatSettings',
+} as const;
 export const ServerEvents = {
   sync: 'sync',
   update: 'update',
   presence: 'presence',
   refused: 'refused',
+  chat: 'chat',
   /** No payload: this server is shutting down; reconnect at once (behind a proxy, to another server). */
   restarting: 'restarting',
 } as const;
@@ -212,6 +219,7 @@ export const refusalCodes = [
   'RATE_LIMITED',
   'TOO_LARGE',
   'SERVER_ERROR',
+  ...chatRefusalCodes,
 ] as const;
 
 /** server -> client 'refused' (and the ack, when the client asked for one): why a message did nothing. */

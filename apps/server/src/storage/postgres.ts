@@ -2,6 +2,7 @@ import type { Seat } from '@iron-curtain/game';
 import pg from 'pg';
 import { upgradeState } from './legacy-state.ts';
 import {
+  chatFromRow,
   deckFromRow,
   jsonOrNull,
   MATCH_COLUMNS,
@@ -14,6 +15,7 @@ import type {
   MatchListQuery,
   MatchRecord,
   MatchResult,
+  MatchStatus,
   MoveRecord,
   RematchRecord,
   Store,
@@ -85,6 +87,29 @@ const MIGRATIONS: ((S: string) => string)[] = [
      name text PRIMARY KEY,
      value text NOT NULL
    );`,
+  // Match chat (the creator's switch, each seat's mute), and removing old matches: the move
+  // log stays append-only except inside a removal's transaction (removing_matches set).
+  (S) => `
+   ALTER TABLE ${S}.matches ADD COLUMN chat_off boolean NOT NULL DEFAULT false;
+   ALTER TABLE ${S}.seats ADD COLUMN muting_opponent boolean NOT NULL DEFAULT false;
+   CREATE TABLE ${S}.chat_lines (
+     id bigserial PRIMARY KEY,
+     match_id text NOT NULL REFERENCES ${S}.matches (match_id),
+     room text NOT NULL,
+     seat text,
+     phrase text,
+     text text,
+     at timestamptz NOT NULL
+   );
+   CREATE INDEX chat_lines_match ON ${S}.chat_lines (match_id, id);
+   CREATE INDEX matches_age ON ${S}.matches (status, updated_at);
+   CREATE OR REPLACE FUNCTION ${S}.moves_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN
+       IF TG_OP = 'DELETE' AND current_setting('iron_curtain.removing_matches', true) = 'on' THEN
+         RETURN NULL;
+       END IF;
+       RAISE EXCEPTION 'the move log is append-only';
+     END $$;`,
 ];
 
 async function inTransaction<T>(pool: pg.Pool, work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -363,6 +388,60 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
         [matchID],
       );
       return rows.map(moveFromRow);
+    },
+
+    async addChatLine(line) {
+      const { rows } = await pool.query(
+        `INSERT INTO ${S}.chat_lines (match_id, room, seat, phrase, text, at)
+         SELECT match_id, $2, $3, $4, $5, $6 FROM ${S}.matches WHERE match_id = $1
+         RETURNING id`,
+        [line.matchID, line.room, line.seat, line.phrase ?? null, line.text ?? null, line.at],
+      );
+      return rows[0] ? { ...line, id: Number(rows[0].id) } : undefined;
+    },
+
+    async readChat(matchID) {
+      const { rows } = await pool.query(
+        `SELECT * FROM ${S}.chat_lines WHERE match_id = $1 ORDER BY id`,
+        [matchID],
+      );
+      return (rows as Row[]).map(chatFromRow);
+    },
+
+    async setChatOff(matchID, off) {
+      await pool.query(`UPDATE ${S}.matches SET chat_off = $1 WHERE match_id = $2`, [off, matchID]);
+    },
+
+    async setMuting(matchID, seat: Seat, muting) {
+      await pool.query(
+        `UPDATE ${S}.seats SET muting_opponent = $1 WHERE match_id = $2 AND seat = $3`,
+        [muting, matchID, seat],
+      );
+    },
+
+    async removeMatches({ unfinishedBefore, finishedBefore, limit }) {
+      return inTransaction(pool, async (c) => {
+        // One removal at a time across the instances: the others skip this round.
+        const lock = await c.query('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS got', [
+          `iron-curtain-removal:${schema}`,
+        ]);
+        if (lock.rows[0]?.got !== true) return null;
+        await c.query(`SELECT set_config('iron_curtain.removing_matches', 'on', true)`);
+        // Locked: a move or a join waiting on a removed match finds nothing to write.
+        const { rows } = await c.query(
+          `SELECT match_id, status FROM ${S}.matches
+           WHERE (status <> 'finished' AND updated_at < $1)
+              OR ($2::timestamptz IS NOT NULL AND status = 'finished' AND updated_at < $2)
+           ORDER BY updated_at LIMIT $3 FOR UPDATE`,
+          [unfinishedBefore, finishedBefore, limit],
+        );
+        const ids = rows.map((r) => String(r.match_id));
+        if (ids.length === 0) return [];
+        for (const table of ['chat_lines', 'moves', 'states', 'seats', 'matches']) {
+          await c.query(`DELETE FROM ${S}.${table} WHERE match_id = ANY($1)`, [ids]);
+        }
+        return rows.map((r) => ({ matchID: String(r.match_id), status: r.status as MatchStatus }));
+      });
     },
 
     async serverSecret(name, fresh) {

@@ -1,5 +1,6 @@
 import type { LogEntry, MoveName, Seat, Side, Variants } from '@iron-curtain/game';
 import type {
+  ChatRecord,
   ClockRecord,
   DeckInfo,
   MatchRecord,
@@ -17,6 +18,8 @@ type Row = Record<string, unknown>;
 
 const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
 const text = (value: unknown): string => String(value);
+/** A boolean column: 0/1 in SQLite, a boolean in Postgres. */
+const truthy = (value: unknown): boolean => value === true || Number(value) === 1;
 const iso = (value: unknown): string =>
   value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
 
@@ -55,6 +58,7 @@ export function seatFromRow(row: Row): SeatRecord {
     credentialsHash: row.credentials_hash === null ? null : text(row.credentials_hash),
     // Absent rather than null: records read back as they were written.
     ...(row.away_since == null ? {} : { awaySince: iso(row.away_since) }),
+    ...(truthy(row.muting_opponent) ? { mutingOpponent: true } : {}),
   };
 }
 
@@ -78,6 +82,7 @@ export function matchFromRows(row: Row, seats: Row[]): MatchRecord {
     ...(row.clock == null ? {} : { clock: json<ClockRecord>(row.clock) }),
     ...(row.rematch == null ? {} : { rematch: json<RematchRecord>(row.rematch) }),
     ...(row.rematch_of == null ? {} : { rematchOf: text(row.rematch_of) }),
+    ...(truthy(row.chat_off) ? { chatOff: true } : {}),
   };
 }
 
@@ -97,5 +102,17 @@ export function deckFromRow(row: Row): StoredDeck {
     info: json<DeckInfo>(row.info),
     file: json<unknown>(row.file),
     createdAt: iso(row.created_at),
+  };
+}
+
+export function chatFromRow(row: Row): ChatRecord {
+  return {
+    id: Number(row.id),
+    matchID: text(row.match_id),
+    room: text(row.room) as ChatRecord['room'],
+    seat: row.seat == null ? null : (text(row.seat) as Seat),
+    ...(row.phrase == null ? {} : { phrase: text(row.phrase) as ChatRecord['phrase'] }),
+    ...(row.text == null ? {} : { text: text(row.text) }),
+    at: iso(row.at),
   };
 }

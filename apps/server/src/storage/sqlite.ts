@@ -5,6 +5,7 @@ import type { Seat } from '@iron-curtain/game';
 import { claimDataDir } from './data-dir-lock.ts';
 import { upgradeState } from './legacy-state.ts';
 import {
+  chatFromRow,
   deckFromRow,
   jsonOrNull,
   MATCH_COLUMNS,
@@ -17,6 +18,7 @@ import type {
   MatchListQuery,
   MatchRecord,
   MatchResult,
+  MatchStatus,
   MoveRecord,
   RematchRecord,
   Store,
@@ -108,7 +110,29 @@ const MIGRATIONS: string[] = [
      name TEXT PRIMARY KEY,
      value TEXT NOT NULL
    );`,
+  // Match chat (the creator's switch, each seat's mute), and removing old matches: the move
+  // log stays append-only except while its match is being removed whole.
+  `ALTER TABLE matches ADD COLUMN chat_off INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE seats ADD COLUMN muting_opponent INTEGER NOT NULL DEFAULT 0;
+   CREATE TABLE chat_lines (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     match_id TEXT NOT NULL REFERENCES matches (match_id),
+     room TEXT NOT NULL,
+     seat TEXT,
+     phrase TEXT,
+     text TEXT,
+     at TEXT NOT NULL
+   );
+   CREATE INDEX chat_lines_match ON chat_lines (match_id, id);
+   CREATE INDEX matches_age ON matches (status, updated_at);
+   DROP TRIGGER moves_no_delete;
+   CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves
+     WHEN (SELECT status FROM matches WHERE match_id = OLD.match_id) IS NOT 'removing'
+     BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;`,
 ];
+
+/** Everything stored with a match, children first (the match row goes last). */
+const MATCH_TABLES = ['chat_lines', 'moves', 'states', 'seats', 'matches'] as const;
 
 function migrate(db: Database): void {
   const version = Number((db.get('PRAGMA user_version') as Row).user_version);
@@ -457,6 +481,67 @@ export function openSqliteStore(dataDir: string): Store {
     async readMoves(matchID) {
       const rows = all('SELECT * FROM moves WHERE match_id = ? ORDER BY state_id', [matchID]);
       return rows.map(moveFromRow);
+    },
+
+    async addChatLine(line) {
+      const { changes, lastInsertRowid } = run(
+        `INSERT INTO chat_lines (match_id, room, seat, phrase, text, at)
+         SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM matches WHERE match_id = ?)`,
+        [
+          line.matchID,
+          line.room,
+          line.seat,
+          line.phrase ?? null,
+          line.text ?? null,
+          line.at,
+          line.matchID,
+        ],
+      );
+      return changes === 1 ? { ...line, id: Number(lastInsertRowid) } : undefined;
+    },
+
+    async readChat(matchID) {
+      const rows = all('SELECT * FROM chat_lines WHERE match_id = ? ORDER BY id', [matchID]);
+      return rows.map(chatFromRow);
+    },
+
+    async setChatOff(matchID, off) {
+      forgetMatch(matchID);
+      run('UPDATE matches SET chat_off = ? WHERE match_id = ?', [off ? 1 : 0, matchID]);
+    },
+
+    async setMuting(matchID, seat: Seat, muting) {
+      forgetMatch(matchID);
+      run('UPDATE seats SET muting_opponent = ? WHERE match_id = ? AND seat = ?', [
+        muting ? 1 : 0,
+        matchID,
+        seat,
+      ]);
+    },
+
+    // One process owns the file: no other removal can run meanwhile.
+    async removeMatches({ unfinishedBefore, finishedBefore, limit }) {
+      return transaction(db, () => {
+        const rows = all(
+          `SELECT match_id, status FROM matches
+           WHERE (status <> 'finished' AND updated_at < ?)
+              OR (? IS NOT NULL AND status = 'finished' AND updated_at < ?)
+           ORDER BY updated_at LIMIT ?`,
+          [unfinishedBefore, finishedBefore, finishedBefore, limit],
+        );
+        for (const row of rows) {
+          const matchID = String(row.match_id);
+          forgetMatch(matchID);
+          run(`UPDATE matches SET status = 'removing' WHERE match_id = ?`, [matchID]);
+          for (const table of MATCH_TABLES) {
+            run(`DELETE FROM ${table} WHERE match_id = ?`, [matchID]);
+          }
+        }
+        return rows.map((row) => ({
+          matchID: String(row.match_id),
+          status: String(row.status) as MatchStatus,
+        }));
+      });
     },
 
     async serverSecret(name, fresh) {

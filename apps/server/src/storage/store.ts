@@ -1,4 +1,5 @@
 import type { LogEntry, MoveName, Seat, Side, Variants } from '@iron-curtain/game';
+import type { ChatPhrase, ChatRoom } from '@iron-curtain/protocol';
 import type { State as BgioState } from 'boardgame.io';
 
 export type MatchStatus = 'waiting' | 'playing' | 'finished';
@@ -50,6 +51,8 @@ export interface SeatRecord {
   credentialsHash: string | null;
   /** ISO time the seat's last socket left; null while it is connected or was never away. */
   awaySince?: string | null;
+  /** The seat muted its opponent's chat (absent: not muted). */
+  mutingOpponent?: boolean;
 }
 
 export interface DeckInfo {
@@ -80,6 +83,35 @@ export interface MatchRecord {
   rematch?: RematchRecord | null;
   /** The finished match this one is the rematch of. */
   rematchOf?: string | null;
+  /** The creator turned the chat off (absent: on). */
+  chatOff?: boolean;
+}
+
+/** One line of a match's chat, as stored. */
+export interface ChatRecord {
+  /** Increasing in the order lines were stored (across matches; a match's lines sort by it). */
+  id: number;
+  matchID: string;
+  room: ChatRoom;
+  /** null: a spectator. */
+  seat: Seat | null;
+  phrase?: ChatPhrase;
+  text?: string;
+  at: string;
+}
+
+/** Which matches the cleanup removes, oldest first, at most `limit` of them. */
+export interface RemovalQuery {
+  /** Unfinished matches last touched before this ISO time. */
+  unfinishedBefore: string;
+  /** Finished matches last touched before this ISO time; null keeps them all. */
+  finishedBefore: string | null;
+  limit: number;
+}
+
+export interface RemovedMatch {
+  matchID: string;
+  status: MatchStatus;
 }
 
 /** boardgame.io's state of a match as stored: without the transient deltalog. */
@@ -166,6 +198,18 @@ export interface Store {
   listDecks(): Promise<StoredDeck[]>;
   /** The match's moves in order. */
   readMoves(matchID: string): Promise<MoveRecord[]>;
+  /** Appends a line to the match's chat; answers it with its id (undefined: no such match). */
+  addChatLine(line: Omit<ChatRecord, 'id'>): Promise<ChatRecord | undefined>;
+  /** The match's chat in order. */
+  readChat(matchID: string): Promise<ChatRecord[]>;
+  setChatOff(matchID: string, off: boolean): Promise<void>;
+  setMuting(matchID: string, seat: Seat, muting: boolean): Promise<void>;
+  /**
+   * Removes matches the query selects with everything stored with them (seats, state, moves,
+   * chat). One removal runs at a time across the instances sharing the store: null when
+   * another was running (nothing done). Removing a match already gone does nothing.
+   */
+  removeMatches(query: RemovalQuery): Promise<RemovedMatch[] | null>;
   /**
    * The server secret `name`: `fresh` is stored on the first call, and every later call, on
    * every instance sharing the store, answers the stored one. Never sent to a client.

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import './features.css';
 import { type Deck, isReconstructed, type Seat, type Side } from '@iron-curtain/game';
 import type { ClockState, Presence } from '@iron-curtain/protocol';
@@ -6,7 +7,6 @@ import { Link } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
 import { ClaimWin } from './abandon/ClaimWin.tsx';
 import { MatchClock } from './clock/MatchClock.tsx';
-import { useFeatureTranslation } from './i18n/features.ts';
 import { FollowRematch, RematchOffer } from './rematch/Rematch.tsx';
 
 export interface MatchExtrasProps {
@@ -25,7 +25,7 @@ export interface MatchExtrasProps {
 
 /** Which deck a match is dealt from. */
 function DeckLine({ deck }: { deck: Deck }) {
-  const { t } = useFeatureTranslation();
+  const { t } = useTranslation();
   return (
     <p className="deck-line" data-deck-id={deck.id}>
       {t('deck.uses', { name: deck.name, version: deck.version })}
@@ -46,7 +46,7 @@ export function MatchExtras({
   names,
   deck,
 }: MatchExtrasProps) {
-  const { t } = useFeatureTranslation();
+  const { t } = useTranslation();
   const [presenceAt, setPresenceAt] = useState(() => Date.now());
   const status = presence?.status;
   useEffect(() => {
@@ -54,8 +54,6 @@ export function MatchExtras({
   }, [presence]);
 
   const finished = status === 'finished';
-  const reason = presence?.result?.reason;
-  const loser = presence?.result ? (presence.result.winnerSide === 'US' ? 'USSR' : 'US') : null;
   return (
     <div className="match-extras">
       {clock && sides && (
@@ -66,11 +64,6 @@ export function MatchExtras({
           names={names}
           stopped={finished}
         />
-      )}
-      {finished && loser && (reason === 'timeout' || reason === 'abandoned') && (
-        <p className="result-reason" data-reason={reason}>
-          {t(`reasons.${reason}`, { side: loser })}
-        </p>
       )}
       {seat !== null && credentials && presence && status === 'playing' && (
         <ClaimWin

@@ -1,9 +1,16 @@
 import {
+  apiRoutes,
+  type ClaimWinRequest,
+  type CreateBotMatchRequest,
+  type CreateBotMatchResponse,
   type CreateMatchRequest,
   type CreateMatchResponse,
+  createBotMatchResponseSchema,
   createMatchResponseSchema,
   type DeckList,
+  type DeckUploadResponse,
   deckListSchema,
+  deckUploadResponseSchema,
   errorResponseSchema,
   type JoinMatchRequest,
   type LeaveMatchRequest,
@@ -12,51 +19,58 @@ import {
   type MatchList,
   matchInfoSchema,
   matchListSchema,
+  type RematchRequest,
+  type RematchResponse,
+  rematchResponseSchema,
   type SeatGrant,
   seatGrantSchema,
 } from '@iron-curtain/protocol';
 import { z } from 'zod/mini';
 
-/** A lobby request that did not succeed, with a message a person can read. */
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+/**
+ * A request that did not succeed: the server's code (or the page's own: NETWORK, HTTP,
+ * BAD_RESPONSE), its English message for logs, the HTTP status, and each bad field if any.
+ * Pages show `errorWords(t, error)`, the code's text in the reader's language.
+ */
 export class LobbyError extends Error {
   constructor(
     readonly code: string,
     message: string,
     readonly status: number | null = null,
+    readonly issues: FieldIssue[] = [],
   ) {
     super(message);
     this.name = 'LobbyError';
   }
 }
 
-export const lobbyPaths = {
-  matches: '/api/matches',
-  decks: '/api/decks',
-  match: (matchID: string) => `/api/matches/${encodeURIComponent(matchID)}`,
-  join: (matchID: string) => `/api/matches/${encodeURIComponent(matchID)}/join`,
-  leave: (matchID: string) => `/api/matches/${encodeURIComponent(matchID)}/leave`,
-};
-
-async function request<S extends z.core.$ZodType>(
+/** A GET without a body, a POST with one; the answer checked against its schema. */
+async function call<S extends z.core.$ZodType>(
   schema: S,
   path: string,
-  init: { method?: 'GET' | 'POST'; body?: unknown } = {},
+  body?: unknown,
 ): Promise<z.output<S>> {
   let response: Response;
   try {
     response = await fetch(path, {
-      method: init.method ?? 'GET',
-      headers: init.body === undefined ? {} : { 'content-type': 'application/json' },
-      body: init.body === undefined ? null : JSON.stringify(init.body),
+      method: body === undefined ? 'GET' : 'POST',
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? null : JSON.stringify(body),
     });
   } catch {
-    throw new LobbyError('NETWORK', 'The server cannot be reached. Check your connection.');
+    throw new LobbyError('NETWORK', 'The server cannot be reached.');
   }
   const json: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
     const error = errorResponseSchema.safeParse(json);
     if (error.success) {
-      throw new LobbyError(error.data.error.code, error.data.error.message, response.status);
+      const { code, message, issues } = error.data.error;
+      throw new LobbyError(code, message, response.status, issues);
     }
     throw new LobbyError('HTTP', `The server answered ${response.status}.`, response.status);
   }
@@ -72,18 +86,26 @@ async function request<S extends z.core.$ZodType>(
 
 export const lobby = {
   createMatch: (body: CreateMatchRequest): Promise<CreateMatchResponse> =>
-    request(createMatchResponseSchema, lobbyPaths.matches, { method: 'POST', body }),
+    call(createMatchResponseSchema, apiRoutes.matches, body),
   joinMatch: (matchID: string, body: JoinMatchRequest): Promise<SeatGrant> =>
-    request(seatGrantSchema, lobbyPaths.join(matchID), { method: 'POST', body }),
+    call(seatGrantSchema, apiRoutes.join.path(matchID), body),
   /** Leaving a waiting match closes it; leaving a match in play resigns it. */
   leaveMatch: (matchID: string, body: LeaveMatchRequest): Promise<MatchInfo> =>
-    request(leaveMatchResponseSchema, lobbyPaths.leave(matchID), { method: 'POST', body }),
+    call(leaveMatchResponseSchema, apiRoutes.leave.path(matchID), body),
   getMatch: (matchID: string): Promise<MatchInfo> =>
-    request(matchInfoSchema, lobbyPaths.match(matchID)),
-  listDecks: (): Promise<DeckList> => request(deckListSchema, lobbyPaths.decks),
+    call(matchInfoSchema, apiRoutes.match.path(matchID)),
   listMatches: (status?: 'waiting' | 'playing'): Promise<MatchList> =>
-    request(
-      matchListSchema,
-      status ? `${lobbyPaths.matches}?status=${status}` : lobbyPaths.matches,
-    ),
+    call(matchListSchema, status ? `${apiRoutes.matches}?status=${status}` : apiRoutes.matches),
+  listDecks: (): Promise<DeckList> => call(deckListSchema, apiRoutes.decks),
+  uploadDeck: (file: unknown): Promise<DeckUploadResponse> =>
+    call(deckUploadResponseSchema, apiRoutes.decks, file),
+  offerRematch: (matchID: string, body: RematchRequest): Promise<RematchResponse> =>
+    call(rematchResponseSchema, apiRoutes.rematch.path(matchID), body),
+  claimWin: (matchID: string, body: ClaimWinRequest): Promise<MatchInfo> =>
+    call(matchInfoSchema, apiRoutes.claim.path(matchID), body),
+  /** The raw record: the replay page validates it with the engine's schema. */
+  record: (matchID: string): Promise<unknown> => call(z.unknown(), apiRoutes.record.path(matchID)),
+  /** A match between two computer players, to watch. */
+  botDemo: (body: CreateBotMatchRequest): Promise<CreateBotMatchResponse> =>
+    call(createBotMatchResponseSchema, apiRoutes.botMatches, body),
 };

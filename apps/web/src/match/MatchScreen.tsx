@@ -1,11 +1,13 @@
 import type { MoveName, Seat } from '@iron-curtain/game';
-import type { Presence } from '@iron-curtain/protocol';
+import type { MatchResult } from '@iron-curtain/protocol';
+import type { TFunction } from 'i18next';
 import { type ReactNode, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBringIntoView } from '../app/motion.ts';
 import { Link } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
 import { MatchView } from '../board/MatchView.tsx';
+import { ChatPanel } from '../chat/ChatPanel.tsx';
 import { MatchExtras } from '../features/MatchExtras.tsx';
 import { errorWords } from '../i18n/errorWords.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
@@ -132,6 +134,7 @@ export function MatchScreen({
       ) : (
         <p className="loading">{t('match.loading')}</p>
       )}
+      <ChatPanel chat={client.chat} seat={seat} names={names} />
       {seat !== null && credentials && presence && !ended && (
         <LeaveMatch
           matchID={matchID}
@@ -144,8 +147,27 @@ export function MatchScreen({
   );
 }
 
+/** One sentence per way a match ends, in the loser's or the winner's words. */
+function endReasonWords(
+  t: TFunction,
+  words: ReturnType<typeof useGameWords>,
+  result: MatchResult,
+): string {
+  const loser = words.TheSide(result.winnerSide === 'US' ? 'USSR' : 'US');
+  switch (result.reason) {
+    case 'resigned':
+    case 'timeout':
+    case 'abandoned':
+      return t(`match.${result.reason}`, { side: loser });
+    case 'track':
+      return t('end.byTrack', { side: words.side(result.winnerSide) });
+    case 'final':
+      return t('match.final');
+  }
+}
+
 /** A match that ended without a game result (resigned, out of time, abandoned, closed). */
-function EarlyEnd({ result }: { result: NonNullable<Presence['result']> | null }) {
+function EarlyEnd({ result }: { result: MatchResult | null }) {
   const { t } = useTranslation();
   const words = useGameWords();
   const here = useBringIntoView<HTMLElement>();
@@ -159,12 +181,8 @@ function EarlyEnd({ result }: { result: NonNullable<Presence['result']> | null }
       {result ? (
         <>
           <h2>{t('match.wins', { side: words.TheSide(result.winnerSide) })}</h2>
-          <p>
-            {['resigned', 'timeout', 'abandoned'].includes(result.reason)
-              ? t(`match.${result.reason}`, {
-                  side: words.TheSide(result.winnerSide === 'US' ? 'USSR' : 'US'),
-                })
-              : t('match.endedBecause', { reason: result.reason })}
+          <p className="end-reason" data-reason={result.reason}>
+            {endReasonWords(t, words, result)}
           </p>
         </>
       ) : (

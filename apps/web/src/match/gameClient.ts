@@ -11,6 +11,7 @@ import {
   type UpdateRequest,
   updateMessageSchema,
 } from '@iron-curtain/protocol';
+import { MatchChat } from '../chat/chatClient.ts';
 import type { Transport } from './transport.ts';
 
 export type Connection = 'connecting' | 'online' | 'reconnecting' | 'offline';
@@ -74,6 +75,8 @@ export class GameClient {
   private snapshot: GameSnapshot = initial;
   private readonly listeners = new Set<() => void>();
   private started = false;
+  /** The match chat, on the same socket. */
+  readonly chat: MatchChat;
 
   constructor(
     private readonly transport: Transport,
@@ -81,6 +84,7 @@ export class GameClient {
     private readonly seat: Seat | null,
     private readonly credentials?: string,
   ) {
+    this.chat = new MatchChat(transport, matchID);
     transport.onConnect(() => {
       this.set({ connection: 'online', synced: false });
       void this.sync();

@@ -1,5 +1,8 @@
-import { GAME_NAMESPACE, ServerEvents } from '@iron-curtain/protocol';
+import { type ClientEvents, GAME_NAMESPACE, ServerEvents } from '@iron-curtain/protocol';
 import { io } from 'socket.io-client';
+
+export type ServerEvent = 'sync' | 'update' | 'presence' | 'refused' | 'chat';
+export type ClientEvent = (typeof ClientEvents)[keyof typeof ClientEvents];
 
 /** The few things the game client needs from a socket; socket.io in the app, a fake in tests. */
 export interface Transport {
@@ -7,9 +10,9 @@ export interface Transport {
   /** `willReconnect` is false only when this side closed the connection. */
   onDisconnect(listener: (willReconnect: boolean) => void): void;
   onReconnecting(listener: () => void): void;
-  on(event: 'sync' | 'update' | 'presence' | 'refused', listener: (payload: unknown) => void): void;
+  on(event: ServerEvent, listener: (payload: unknown) => void): void;
   /** Sends and waits for the server's acknowledgement; rejects after `timeoutMs`. */
-  request(event: 'sync' | 'update', payload: unknown, timeoutMs: number): Promise<unknown>;
+  request(event: ClientEvent, payload: unknown, timeoutMs: number): Promise<unknown>;
   open(): void;
   close(): void;
 }

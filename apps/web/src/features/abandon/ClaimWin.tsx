@@ -1,10 +1,10 @@
 import type { Seat } from '@iron-curtain/game';
 import type { ClockState, Presence } from '@iron-curtain/protocol';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useErrorWords } from '../../i18n/errorWords.ts';
-import { featureApi } from '../api.ts';
+import { lobby } from '../../lobby/api.ts';
 import { timeLeft } from '../clock/MatchClock.tsx';
-import { useFeatureTranslation } from '../i18n/features.ts';
 import { useNow } from '../useNow.ts';
 
 export interface ClaimWinProps {
@@ -32,7 +32,7 @@ export function ClaimWin({
   clock,
   clockAt,
 }: ClaimWinProps) {
-  const { t } = useFeatureTranslation();
+  const { t } = useTranslation();
   const errorText = useErrorWords();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -52,7 +52,7 @@ export function ClaimWin({
     setBusy(true);
     setError(null);
     try {
-      await featureApi.claimWin(matchID, { seat, credentials });
+      await lobby.claimWin(matchID, { seat, credentials });
     } catch (e) {
       setError(errorText(e));
     } finally {

@@ -1,11 +1,11 @@
-import { useFeatureTranslation } from '../i18n/features.ts';
+import { useTranslation } from 'react-i18next';
 
 /** Minutes per player offered at match creation; 0 means no clock. */
 export const CLOCK_CHOICES = [0, 5, 10, 15, 30, 60] as const;
 
 /** The clock field of a form that creates a match (read back with clockFromForm). */
 export function ClockChoice() {
-  const { t } = useFeatureTranslation();
+  const { t } = useTranslation();
   return (
     <label>
       {t('clockChoice.label')}

@@ -1,6 +1,6 @@
 import type { Seat, Side } from '@iron-curtain/game';
 import type { ClockState } from '@iron-curtain/protocol';
-import { useFeatureTranslation } from '../i18n/features.ts';
+import { useTranslation } from 'react-i18next';
 import { useNow } from '../useNow.ts';
 
 /** m:ss, rounding up so a clock shows 0:00 only when the time is really gone. */
@@ -27,7 +27,7 @@ export interface MatchClockProps {
 
 /** Both players' clocks; the running one counts down every quarter second. */
 export function MatchClock({ clock, receivedAt, sides, names, stopped = false }: MatchClockProps) {
-  const { t } = useFeatureTranslation();
+  const { t } = useTranslation();
   const running = stopped ? null : clock.running;
   const now = useNow(running !== null);
   return (

@@ -1,10 +1,10 @@
+import { useTranslation } from 'react-i18next';
 import '../features.css';
 import { DeckError, loadDeck } from '@iron-curtain/game';
 import { type DeckList, MAX_DECK_BYTES } from '@iron-curtain/protocol';
 import { useCallback, useEffect, useState } from 'react';
 import { useErrorWords } from '../../i18n/errorWords.ts';
-import { FeatureError, type FieldIssue, featureApi } from '../api.ts';
-import { useFeatureTranslation } from '../i18n/features.ts';
+import { type FieldIssue, LobbyError, lobby } from '../../lobby/api.ts';
 
 type Outcome =
   | { kind: 'issues'; issues: FieldIssue[] }
@@ -30,7 +30,7 @@ export function checkDeckText(text: string): { json: unknown } | { problem: Outc
 
 /** An owner of the printed game uploads a corrected deck file; it is then offered at match creation. */
 export function DeckUploadPage() {
-  const { t } = useFeatureTranslation();
+  const { t } = useTranslation();
   const errorText = useErrorWords();
   const [decks, setDecks] = useState<DeckList['decks']>([]);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -38,7 +38,7 @@ export function DeckUploadPage() {
 
   const refresh = useCallback(
     () =>
-      featureApi.decks().then(
+      lobby.listDecks().then(
         (list) => setDecks(list.decks),
         () => setDecks([]),
       ),
@@ -64,12 +64,12 @@ export function DeckUploadPage() {
     }
     setBusy(true);
     try {
-      const { deck } = await featureApi.uploadDeck(checked.json);
+      const { deck } = await lobby.uploadDeck(checked.json);
       setOutcome({ kind: 'stored', name: deck.name, version: deck.version });
       await refresh();
     } catch (e) {
       setOutcome(
-        e instanceof FeatureError && e.issues.length > 0
+        e instanceof LobbyError && e.issues.length > 0
           ? { kind: 'issues', issues: e.issues }
           : {
               kind: 'message',

@@ -1,13 +1,13 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { navigate } from '../../app/router.tsx';
 import { paths } from '../../app/routes.ts';
 import { useErrorWords } from '../../i18n/errorWords.ts';
-import { FeatureError, featureApi } from '../api.ts';
-import { useFeatureTranslation } from '../i18n/features.ts';
+import { LobbyError, lobby } from '../../lobby/api.ts';
 
 /** Starts a match between two computer players and opens it for watching. */
 export function BotDemo() {
-  const { t } = useFeatureTranslation();
+  const { t } = useTranslation();
   const errorText = useErrorWords();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -15,10 +15,10 @@ export function BotDemo() {
     setBusy(true);
     setError(null);
     try {
-      const created = await featureApi.botDemo({ levels: { US: 'hard', USSR: 'hard' } });
+      const created = await lobby.botDemo({ levels: { US: 'hard', USSR: 'hard' } });
       navigate(paths.watch(created.matchID));
     } catch (e) {
-      setError(e instanceof FeatureError ? errorText(e) : t('demo.failed'));
+      setError(e instanceof LobbyError ? errorText(e) : t('demo.failed'));
       setBusy(false);
     }
   };

@@ -1,11 +1,11 @@
-import { useFeatureTranslation } from '../i18n/features.ts';
+import { useTranslation } from 'react-i18next';
 
 export const OPPONENTS = ['human', 'easy', 'medium', 'hard'] as const;
 export type Opponent = (typeof OPPONENTS)[number];
 
 /** Who takes the other seat, on the form that creates a match (read back with opponentFromForm). */
 export function OpponentChoice() {
-  const { t } = useFeatureTranslation();
+  const { t } = useTranslation();
   return (
     <label>
       {t('opponent.label')}

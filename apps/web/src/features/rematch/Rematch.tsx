@@ -1,12 +1,12 @@
 import type { Seat, Side } from '@iron-curtain/game';
 import type { Presence, SeatGrant } from '@iron-curtain/protocol';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, navigate } from '../../app/router.tsx';
 import { paths } from '../../app/routes.ts';
 import { useErrorWords } from '../../i18n/errorWords.ts';
+import { lobby } from '../../lobby/api.ts';
 import { saveSeat } from '../../match/seatStore.ts';
-import { featureApi } from '../api.ts';
-import { useFeatureTranslation } from '../i18n/features.ts';
 
 const swapped = (side: Side): Side => (side === 'US' ? 'USSR' : 'US');
 
@@ -24,7 +24,7 @@ export interface RematchOfferProps {
  * keeps its seat of the new match (same credentials, the other side) and goes to it.
  */
 export function RematchOffer({ matchID, seat, credentials, side, presence }: RematchOfferProps) {
-  const { t } = useFeatureTranslation();
+  const { t } = useTranslation();
   const errorText = useErrorWords();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -42,7 +42,7 @@ export function RematchOffer({ matchID, seat, credentials, side, presence }: Rem
     setBusy(true);
     setError(null);
     try {
-      const answer = await featureApi.offerRematch(matchID, { seat, credentials });
+      const answer = await lobby.offerRematch(matchID, { seat, credentials });
       if (answer.seat) {
         saveSeat(answer.seat, { name });
         navigate(paths.match(answer.seat.matchID));
@@ -82,7 +82,7 @@ export function RematchOffer({ matchID, seat, credentials, side, presence }: Rem
 
 /** Spectators of a finished match move on to its rematch once the players agreed. */
 export function FollowRematch({ presence }: { presence: Presence }) {
-  const { t } = useFeatureTranslation();
+  const { t } = useTranslation();
   const next = presence.rematch?.matchID ?? null;
   useEffect(() => {
     if (next) navigate(paths.watch(next));

@@ -1,10 +1,9 @@
+import { useTranslation } from 'react-i18next';
 import '../features.css';
 import { AnalysisFileError, readAnalysedRecord } from '@iron-curtain/bots';
 import type { MatchRecord } from '@iron-curtain/game';
 import type { AnalysisFileErrorCode, MatchAnalysis } from '@iron-curtain/protocol/analysis';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useFeatureTranslation } from '../i18n/features.ts';
 import { ReplayViewer } from './ReplayViewer.tsx';
 
 /** Reads a record file, plain or saved with its analysis, or says why it is neither. */
@@ -31,8 +30,7 @@ export async function readRecordFile(
 
 /** Drop (or choose) a record file, validated with the engine's schema, and replay it. */
 export function ReplayImportPage() {
-  const { t } = useFeatureTranslation();
-  const { t: tMain } = useTranslation();
+  const { t } = useTranslation();
   const [opened, setOpened] = useState<{
     record: MatchRecord;
     analysis: MatchAnalysis | null;
@@ -52,7 +50,7 @@ export function ReplayImportPage() {
       setProblem(
         'notJson' in read
           ? { title: t('importPage.notJson'), issues: [] }
-          : { title: tMain(`analysis.fileErrors.${read.code}`), issues: read.issues },
+          : { title: t(`analysis.fileErrors.${read.code}`), issues: read.issues },
       );
     }
   };

@@ -1,15 +1,15 @@
 import { type MatchRecord, matchRecordSchema } from '@iron-curtain/game';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from '../../app/router.tsx';
 import { paths } from '../../app/routes.ts';
 import { useErrorWords } from '../../i18n/errorWords.ts';
-import { featureApi } from '../api.ts';
-import { useFeatureTranslation } from '../i18n/features.ts';
+import { lobby } from '../../lobby/api.ts';
 import { ReplayViewer } from './ReplayViewer.tsx';
 
 /** Offers a record as a file to save (the import page reads it back). */
 export function ExportRecord({ record, matchID }: { record: MatchRecord; matchID: string }) {
-  const { t } = useFeatureTranslation();
+  const { t } = useTranslation();
   const href = `data:application/json;charset=utf-8,${encodeURIComponent(JSON.stringify(record, null, 2))}`;
   return (
     <a className="button secondary" href={href} download={`iron-curtain-${matchID}.json`}>
@@ -20,13 +20,13 @@ export function ExportRecord({ record, matchID }: { record: MatchRecord; matchID
 
 /** The replay of a finished match of this server, from its stored move log. */
 export function ReplayPage({ matchID }: { matchID: string }) {
-  const { t } = useFeatureTranslation();
+  const { t } = useTranslation();
   const errorText = useErrorWords();
   const [record, setRecord] = useState<MatchRecord | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    featureApi.record(matchID).then(
+    lobby.record(matchID).then(
       (json) => {
         if (!live) return;
         const parsed = matchRecordSchema.safeParse(json);

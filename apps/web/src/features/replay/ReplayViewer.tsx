@@ -12,7 +12,6 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AnalysisPanel } from '../../analysis/AnalysisPanel.tsx';
 import { MatchView } from '../../board/MatchView.tsx';
-import { useFeatureTranslation } from '../i18n/features.ts';
 
 /** Every position of a record, or why it cannot be replayed. */
 export function stepsOf(record: MatchRecord): { steps: ReplayStep[]; error: string | null } {
@@ -37,7 +36,7 @@ export function ReplayViewer({
   /** An analysis saved with the record file, shown without searching again. */
   analysis?: MatchAnalysis | null;
 }) {
-  const { t } = useFeatureTranslation();
+  const { t } = useTranslation();
   const { t: tMain } = useTranslation();
   const { steps, error } = useMemo(() => stepsOf(record), [record]);
   const [at, setAt] = useState(0);

@@ -1,0 +1,93 @@
+import type { Config } from './config.ts';
+import type { Logger } from './logger.ts';
+import type { Metrics } from './metrics.ts';
+import type { RemovedMatch, Store } from './storage/index.ts';
+import type { TimeSource } from './time.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** How often the cleanup runs (the first run right at start). */
+export const CLEANUP_EVERY_MS = 60 * 60 * 1000;
+/** At most this many matches go in one run, so a run never holds the store long. */
+export const CLEANUP_BATCH = 200;
+/** A full run leaves more behind: the next one follows after this pause, not an hour later. */
+const BACKLOG_PAUSE_MS = 5_000;
+
+export interface MatchCleanupDeps {
+  store: Store;
+  metrics: Metrics;
+  logger: Logger;
+  time: TimeSource;
+  config: Pick<Config, 'UNFINISHED_MATCH_DAYS' | 'FINISHED_MATCH_DAYS'>;
+}
+
+/**
+ * Removes old matches with everything stored with them, periodically and in bounded runs:
+ * unfinished matches nobody touched for UNFINISHED_MATCH_DAYS, and finished ones after
+ * FINISHED_MATCH_DAYS when the operator set it (unset, they stay for replays). With several
+ * instances on one store, the store lets one run at a time; the others skip their turn.
+ */
+export class MatchCleanup {
+  private timer: unknown;
+  private running: Promise<unknown> = Promise.resolve();
+  private stopped = true;
+
+  constructor(private readonly deps: MatchCleanupDeps) {}
+
+  /** Runs now, then every CLEANUP_EVERY_MS until stopped. */
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Stops the timer and waits for a run under way. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.deps.time.clearTimer(this.timer);
+    await this.running;
+  }
+
+  /** One run: the matches removed, or null when another instance was running one. */
+  async run(): Promise<RemovedMatch[] | null> {
+    const { store, metrics, logger, time, config } = this.deps;
+    const now = time.now();
+    const before = (days: number) => new Date(now - days * DAY_MS).toISOString();
+    try {
+      const removed = await store.removeMatches({
+        unfinishedBefore: before(config.UNFINISHED_MATCH_DAYS),
+        finishedBefore:
+          config.FINISHED_MATCH_DAYS === undefined ? null : before(config.FINISHED_MATCH_DAYS),
+        limit: CLEANUP_BATCH,
+      });
+      metrics.cleanupRuns.inc({ outcome: removed ? 'done' : 'skipped' });
+      for (const match of removed ?? []) metrics.matchesRemoved.inc({ status: match.status });
+      if (removed && removed.length > 0) {
+        const count = (status: string) => removed.filter((m) => m.status === status).length;
+        logger.info(
+          {
+            removed: removed.length,
+            waiting: count('waiting'),
+            playing: count('playing'),
+            finished: count('finished'),
+          },
+          'old matches removed',
+        );
+      }
+      return removed;
+    } catch (error) {
+      metrics.cleanupRuns.inc({ outcome: 'failed' });
+      logger.error({ err: error }, 'old-match cleanup failed');
+      return [];
+    }
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    this.timer = this.deps.time.setTimer(() => {
+      const run = this.run();
+      this.running = run;
+      void run.then((removed) =>
+        this.schedule(removed?.length === CLEANUP_BATCH ? BACKLOG_PAUSE_MS : CLEANUP_EVERY_MS),
+      );
+    }, ms);
+  }
+}

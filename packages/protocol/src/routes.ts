@@ -1,0 +1,20 @@
+/**
+ * The lobby's HTTP routes, defined once: `route` is the server's pattern (Koa router), `path`
+ * builds the client's URL. Match routes take the match ID as `:id`.
+ */
+const matchRoute = (suffix: string) => ({
+  route: `/api/matches/:id${suffix}`,
+  path: (matchID: string): string => `/api/matches/${encodeURIComponent(matchID)}${suffix}`,
+});
+
+export const apiRoutes = {
+  decks: '/api/decks',
+  matches: '/api/matches',
+  botMatches: '/api/bot-matches',
+  match: matchRoute(''),
+  join: matchRoute('/join'),
+  leave: matchRoute('/leave'),
+  rematch: matchRoute('/rematch'),
+  claim: matchRoute('/claim'),
+  record: matchRoute('/record'),
+} as const;
