@@ -1,4 +1,16 @@
 export {
+  ANALYSIS_ITERATIONS,
+  AnalysisFileError,
+  type AnalysisOptions,
+  analyseDecision,
+  analyseRecord,
+  MARK_THRESHOLDS,
+  markOf,
+  readAnalysedRecord,
+  recordKey,
+} from './analysis.ts';
+export { analysisLines } from './analysis-text.ts';
+export {
   BOT_LEVELS,
   type BotLevel,
   type BotOptions,
@@ -9,10 +21,18 @@ export {
   STRATEGIES,
   type Strategy,
 } from './bot.ts';
+export { englishMoveWords, type MoveWords, moveWords } from './describe.ts';
 export { checkView, determinize, unseenCards } from './determinize.ts';
 export { BotError } from './errors.ts';
 export { ismcts, type SearchBudget, type SearchReport } from './ismcts.ts';
-export { type Contestant, type GameRecord, type GameSpec, newGame, playGame } from './match.ts';
+export {
+  type Contestant,
+  type GameRecord,
+  type GameSpec,
+  matchRecordOf,
+  newGame,
+  playGame,
+} from './match.ts';
 export { candidateMoves, moveKey } from './moves.ts';
 export { createRng, hashSeed, type Rng } from './random.ts';
 export {

@@ -16,13 +16,19 @@ export interface SearchBudget {
   iterations: number;
   /** A wall-clock cap in milliseconds; when it binds the result depends on machine speed. */
   timeMs: number;
+  /**
+   * A root move that gets at least this share of the iterations (and is searched even when
+   * candidateMoves prunes it): the analyser's way to estimate the move that was played as
+   * closely as the best one.
+   */
+  pinned?: { move: Move; share: number };
 }
 
 export interface SearchReport {
   move: Move;
   iterations: number;
   /** Visits of each root move, most visited first. */
-  visits: { key: string; visits: number; winRate: number }[];
+  visits: { key: string; move: Move; visits: number; winRate: number }[];
 }
 
 /** Exploration constant of UCB1 for rewards in [0, 1]. */
@@ -106,6 +112,9 @@ export function ismcts(
 ): SearchReport {
   const root = newNode(null, null);
   const rootMoves = candidateMoves(rules, view, seat);
+  const pinned = budget.pinned;
+  const pinnedKey = pinned ? moveKey(pinned.move) : null;
+  if (pinned && !rootMoves.some((m) => moveKey(m) === pinnedKey)) rootMoves.push(pinned.move);
   const start = performance.now();
   let iterations = 0;
   while (iterations < budget.iterations) {
@@ -134,6 +143,15 @@ export function ismcts(
         if (score > bestScore) {
           bestScore = score;
           chosen = child;
+        }
+      }
+      if (node === root && pinned && pinnedKey !== null) {
+        // The pinned move is expanded first, then kept at its share of the visits.
+        const pinnedChild = root.children.get(pinnedKey);
+        if (!pinnedChild) untried.splice(0, untried.length, pinned.move);
+        else if (pinnedChild.visits < pinned.share * iterations) {
+          chosen = pinnedChild;
+          untried.length = 0;
         }
       }
       if (untried.length > 0) {
@@ -170,6 +188,6 @@ export function ismcts(
   return {
     move: top.move,
     iterations,
-    visits: visits.map(({ key, visits: v, winRate }) => ({ key, visits: v, winRate })),
+    visits,
   };
 }

@@ -1,6 +1,7 @@
 import {
   type CardId,
   createState,
+  type MatchRecord,
   type Move,
   parseSetupData,
   type Result,
@@ -75,4 +76,20 @@ export function playGame(spec: GameSpec): GameRecord {
   if (!result) throw new Error('the game stopped without a result');
   const winner: Seat = state.sides['0'] === result.winnerSide ? '0' : '1';
   return { result, winner, marker: state.marker, decisions: moves.length, decisionMs, moves };
+}
+
+/** A bot game as a replayable match record: its deal fixed, its moves in order. */
+export function matchRecordOf(spec: GameSpec, game: GameRecord): MatchRecord {
+  const { state } = newGame(spec.seed, spec.seat0Side);
+  return {
+    setupData: {
+      sides: state.sides,
+      deal: { '0': state.hands['0'], '1': state.hands['1'], reserve: state.reserve },
+    },
+    moves: game.moves.map(({ seat, move }) => ({
+      playerID: seat,
+      move: move.move,
+      args: move.args,
+    })),
+  };
 }

@@ -1,3 +1,5 @@
+// The analysis's shapes are imported from '@iron-curtain/protocol/analysis': schemas are code, and
+// the match page's first download carries none of them.
 export * from './chat.ts';
 export * from './errors.ts';
 export * from './links.ts';

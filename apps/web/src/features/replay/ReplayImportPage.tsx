@@ -1,44 +1,56 @@
 import { useTranslation } from 'react-i18next';
 import '../features.css';
-import { type MatchRecord, matchRecordSchema } from '@iron-curtain/game';
+import { AnalysisFileError, readAnalysedRecord } from '@iron-curtain/bots';
+import type { MatchRecord } from '@iron-curtain/game';
+import type { AnalysisFileErrorCode, MatchAnalysis } from '@iron-curtain/protocol/analysis';
 import { useState } from 'react';
 import { ReplayViewer } from './ReplayViewer.tsx';
 
-const pathText = (path: readonly PropertyKey[]) => path.map(String).join('.') || '(record)';
-
-/** Reads a record file: a match record, or every reason it is not one. */
+/** Reads a record file, plain or saved with its analysis, or says why it is neither. */
 export async function readRecordFile(
   file: Blob,
-): Promise<{ record: MatchRecord } | { notJson: true } | { issues: string[] }> {
+): Promise<
+  | { record: MatchRecord; analysis: MatchAnalysis | null }
+  | { notJson: true }
+  | { code: AnalysisFileErrorCode; issues: string[] }
+> {
   let json: unknown;
   try {
     json = JSON.parse(await file.text());
   } catch {
     return { notJson: true };
   }
-  const parsed = matchRecordSchema.safeParse(json);
-  if (parsed.success) return { record: parsed.data };
-  return { issues: parsed.error.issues.map((i) => `${pathText(i.path)}: ${i.message}`) };
+  try {
+    return readAnalysedRecord(json);
+  } catch (error) {
+    if (error instanceof AnalysisFileError) return { code: error.code, issues: error.issues };
+    throw error;
+  }
 }
 
 /** Drop (or choose) a record file, validated with the engine's schema, and replay it. */
 export function ReplayImportPage() {
   const { t } = useTranslation();
-  const [record, setRecord] = useState<MatchRecord | null>(null);
+  const [opened, setOpened] = useState<{
+    record: MatchRecord;
+    analysis: MatchAnalysis | null;
+    /** Counts the files opened: a new file starts a new viewer, not the old one's position. */
+    serial: number;
+  } | null>(null);
   const [problem, setProblem] = useState<{ title: string; issues: string[] } | null>(null);
 
   const open = async (file: Blob | undefined) => {
     if (!file) return;
     const read = await readRecordFile(file);
     if ('record' in read) {
-      setRecord(read.record);
+      setOpened((before) => ({ ...read, serial: (before?.serial ?? 0) + 1 }));
       setProblem(null);
     } else {
-      setRecord(null);
+      setOpened(null);
       setProblem(
         'notJson' in read
           ? { title: t('importPage.notJson'), issues: [] }
-          : { title: t('importPage.invalid'), issues: read.issues },
+          : { title: t(`analysis.fileErrors.${read.code}`), issues: read.issues },
       );
     }
   };
@@ -70,7 +82,9 @@ export function ReplayImportPage() {
           </div>
         )}
       </section>
-      {record && <ReplayViewer record={record} />}
+      {opened && (
+        <ReplayViewer key={opened.serial} record={opened.record} analysis={opened.analysis} />
+      )}
     </main>
   );
 }

@@ -7,8 +7,10 @@ import {
   replaySteps,
   type Seat,
 } from '@iron-curtain/game';
+import type { MatchAnalysis } from '@iron-curtain/protocol/analysis';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AnalysisPanel } from '../../analysis/AnalysisPanel.tsx';
 import { MatchView } from '../../board/MatchView.tsx';
 
 /** Every position of a record, or why it cannot be replayed. */
@@ -26,7 +28,14 @@ export function stepsOf(record: MatchRecord): { steps: ReplayStep[]; error: stri
 const noMove = () => undefined;
 
 /** A record played back move by move through the engine, with the table as a spectator sees it. */
-export function ReplayViewer({ record }: { record: MatchRecord }) {
+export function ReplayViewer({
+  record,
+  analysis = null,
+}: {
+  record: MatchRecord;
+  /** An analysis saved with the record file, shown without searching again. */
+  analysis?: MatchAnalysis | null;
+}) {
   const { t } = useTranslation();
   const { t: tMain } = useTranslation();
   const { steps, error } = useMemo(() => stepsOf(record), [record]);
@@ -86,6 +95,9 @@ export function ReplayViewer({ record }: { record: MatchRecord }) {
           {at === 0 ? t('replay.start') : t('replay.move', { index: at, count: last })}
         </output>
       </nav>
+      {error === null && (
+        <AnalysisPanel record={record} steps={steps} at={at} onJump={go} saved={analysis} />
+      )}
       <MatchView
         rules={step.rules}
         view={step.state}
