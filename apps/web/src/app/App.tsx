@@ -1,13 +1,14 @@
 import { lazy, type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { HomePage } from '../lobby/HomePage.tsx';
 import { JoinPage } from '../lobby/JoinPage.tsx';
 import { MatchScreen } from '../match/MatchScreen.tsx';
 import { PlayPage } from '../match/PlayPage.tsx';
 import { Link, useRoute } from './router.tsx';
 import { paths } from './routes.ts';
 
-// Pages away from the match load on demand, keeping the match page's first download small.
+// Pages away from the match (the home page too) load on demand, keeping the match page's first
+// download small.
+const HomePage = lazy(() => import('../lobby/HomePage.tsx').then((m) => ({ default: m.HomePage })));
 const RulesPage = lazy(() =>
   import('../learn/RulesPage.tsx').then((m) => ({ default: m.RulesPage })),
 );
@@ -37,7 +38,11 @@ export function App() {
   const { t } = useTranslation();
   switch (route.page) {
     case 'home':
-      return <HomePage />;
+      return (
+        <OnDemand>
+          <HomePage />
+        </OnDemand>
+      );
     case 'join':
       return <JoinPage key={route.matchID} matchID={route.matchID} invite={route.invite} />;
     case 'match':

@@ -1,13 +1,12 @@
 import type { MoveName, Seat } from '@iron-curtain/game';
 import type { MatchResult } from '@iron-curtain/protocol';
 import type { TFunction } from 'i18next';
-import { type ReactNode, useEffect, useMemo, useSyncExternalStore } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBringIntoView } from '../app/motion.ts';
 import { Link } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
 import { MatchView } from '../board/MatchView.tsx';
-import { ChatPanel } from '../chat/ChatPanel.tsx';
 import { MatchExtras } from '../features/MatchExtras.tsx';
 import { errorWords } from '../i18n/errorWords.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
@@ -15,6 +14,11 @@ import { ConnectionBar } from './ConnectionBar.tsx';
 import { GameClient } from './gameClient.ts';
 import { LeaveMatch } from './LeaveMatch.tsx';
 import { socketTransport, type Transport } from './transport.ts';
+
+// The chat is a panel beside the table: it loads after the board, outside the first download.
+const ChatPanel = lazy(() =>
+  import('../chat/ChatPanel.tsx').then((m) => ({ default: m.ChatPanel })),
+);
 
 export interface MatchScreenProps {
   matchID: string;
@@ -134,7 +138,11 @@ export function MatchScreen({
             {
               id: 'chat',
               label: seat === null ? t('chat.spectatorsTitle') : t('chat.title'),
-              content: <ChatPanel chat={client.chat} seat={seat} names={names} />,
+              content: (
+                <Suspense fallback={null}>
+                  <ChatPanel chat={client.chat} seat={seat} names={names} />
+                </Suspense>
+              ),
             },
           ]}
         />
