@@ -66,6 +66,8 @@ describe('the match chat in the browser', () => {
     await synced(watcher);
     await synced(ann);
 
+    // On his phone the chat is one of the tabs below the table.
+    await boris.getByRole('tab', { name: 'Chat' }).click();
     // A quick phrase: Ann taps "Good luck", Boris reads "Viel Glück".
     await ann.getByRole('button', { name: 'Good luck' }).click();
     await boris.locator('.chat-lines li', { hasText: 'Viel Glück' }).waitFor();

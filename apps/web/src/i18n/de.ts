@@ -651,6 +651,7 @@ export const de: Resources = {
   },
   chat: {
     title: 'Chat',
+    tab: 'Chat',
     spectatorsTitle: 'Chat der Zuschauer',
     playersNote: 'Dein Gegner liest mit; Zuschauer erst nach der Partie.',
     spectatorsNote: 'Solange die Partie läuft, lesen nur Zuschauer mit; danach auch die Spieler.',

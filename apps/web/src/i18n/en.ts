@@ -647,6 +647,8 @@ export const en: Resources = {
   },
   chat: {
     title: 'Chat',
+    /** The chat's tab on a phone: short, beside the table's other tabs. */
+    tab: 'Chat',
     spectatorsTitle: "Spectators' chat",
     playersNote: 'Your opponent reads this; spectators only once the match is over.',
     spectatorsNote:

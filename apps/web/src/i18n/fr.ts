@@ -653,6 +653,7 @@ export const fr: Resources = {
   },
   chat: {
     title: 'Discussion',
+    tab: 'Chat',
     spectatorsTitle: 'Discussion des spectateurs',
     playersNote: 'Votre adversaire lit ceci ; les spectateurs seulement après la partie.',
     spectatorsNote:

@@ -649,6 +649,7 @@ export const pl: Resources = {
   },
   chat: {
     title: 'Czat',
+    tab: 'Czat',
     spectatorsTitle: 'Czat widzów',
     playersNote: 'Czyta to twój przeciwnik; widzowie dopiero po partii.',
     spectatorsNote: 'Dopóki trwa partia, czytają to tylko widzowie; potem także gracze.',

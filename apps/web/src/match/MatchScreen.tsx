@@ -137,7 +137,7 @@ export function MatchScreen({
           panels={[
             {
               id: 'chat',
-              label: seat === null ? t('chat.spectatorsTitle') : t('chat.title'),
+              label: t('chat.tab'),
               content: (
                 <Suspense fallback={null}>
                   <ChatPanel chat={client.chat} seat={seat} names={names} />
