@@ -95,10 +95,13 @@ export class ConnectionLimits {
     });
   }
 
-  /** Counts (and logs) one refusal. */
+  /**
+   * Counts one refusal. Logged at debug only: a flood is thousands of refusals a second, and a
+   * line for each would cost the server its time and the operator's disk (the counter shows it).
+   */
   refused(reason: ConnectionRefusal, address?: string): void {
     this.refusals.inc({ reason });
-    this.logger.info({ address, reason }, 'connection refused');
+    this.logger.debug({ address, reason }, 'connection refused');
   }
 
   /** Whether a new socket from this request may open: the reason when not. */

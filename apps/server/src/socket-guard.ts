@@ -159,9 +159,10 @@ export class SocketGuard {
     ack({ ok: false, error });
   }
 
+  /** Counted and logged; a flood's RATE_LIMITED at debug only, as the connection limits' refusals. */
   private count(socket: GameSocket, error: RefusedMessage): void {
     this.deps.metrics.rejections.inc({ code: error.code });
-    this.deps.logger.info(
+    this.deps.logger[error.code === 'RATE_LIMITED' ? 'debug' : 'info'](
       { socket: socket.id, matchID: socket.data.seating?.matchID, code: error.code },
       `refused: ${error.message}`,
     );
