@@ -146,23 +146,31 @@ describe('HTTP timeouts', () => {
   });
 });
 
+/** Two instances on one Postgres schema and one Redis, with these limits. */
+async function twoInstances(limits: Record<string, string>): Promise<[TestServer, TestServer]> {
+  const schema = uniqueSchema();
+  schemas.push(schema);
+  const env = {
+    TRUST_PROXY: 'true',
+    DATABASE_URL: POSTGRES_URL,
+    DATABASE_SCHEMA: schema,
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    ...limits,
+  };
+  const pair: [TestServer, TestServer] = [
+    await startServer({ env, store: await openPostgresStore(POSTGRES_URL, schema) }),
+    await startServer({ env, store: await openPostgresStore(POSTGRES_URL, schema) }),
+  ];
+  servers.push(...pair);
+  return pair;
+}
+
 describe('with Redis, several instances', () => {
   it('share the per-address counts of new sockets and lobby writes', async () => {
-    const schema = uniqueSchema();
-    schemas.push(schema);
-    const env = {
-      TRUST_PROXY: 'true',
-      DATABASE_URL: POSTGRES_URL,
-      DATABASE_SCHEMA: schema,
-      REDIS_URL: 'redis://127.0.0.1:6379',
+    const [a, b] = await twoInstances({
       SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '1',
       LOBBY_WRITES_PER_MINUTE: '2',
-    };
-    const [a, b] = [
-      await startServer({ env, store: await openPostgresStore(POSTGRES_URL, schema) }),
-      await startServer({ env, store: await openPostgresStore(POSTGRES_URL, schema) }),
-    ];
-    servers.push(a, b);
+    });
     for (let i = 0; i < 10; i++) {
       expect(await connects((i % 2 === 0 ? a : b).url, '203.0.113.11')).toBe(true);
     }
@@ -181,24 +189,9 @@ describe('with Redis, several instances', () => {
     expect((await write(a)).status).toBe(429);
     expect((await refusals(a.url)).LOBBY_WRITES_PER_ADDRESS).toBe(1);
   });
-});
 
-describe('with Redis, several instances, sockets held', () => {
-  it('count an address’s sockets on every instance against its one share', async () => {
-    const schema = uniqueSchema();
-    schemas.push(schema);
-    const env = {
-      TRUST_PROXY: 'true',
-      DATABASE_URL: POSTGRES_URL,
-      DATABASE_SCHEMA: schema,
-      REDIS_URL: 'redis://127.0.0.1:6379',
-      SOCKETS_PER_ADDRESS: '3',
-    };
-    const [a, b] = [
-      await startServer({ env, store: await openPostgresStore(POSTGRES_URL, schema) }),
-      await startServer({ env, store: await openPostgresStore(POSTGRES_URL, schema) }),
-    ];
-    servers.push(a, b);
+  it('count an address’s sockets held on every instance against its one share', async () => {
+    const [a, b] = await twoInstances({ SOCKETS_PER_ADDRESS: '3' });
     const address = `203.0.113.${20 + (process.pid % 200)}`;
     const held = [client(a.url, address), client(a.url, address), client(b.url, address)];
     for (const c of held) await c.connected();
