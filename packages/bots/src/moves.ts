@@ -7,16 +7,17 @@ import {
   supplyOf,
 } from '@iron-curtain/game';
 
+const argKey = (value: unknown): string =>
+  typeof value === 'object' && value !== null
+    ? `${(value as { x: number }).x},${(value as { y: number }).y}`
+    : String(value);
+
 /** A stable text key for a move, to tell moves apart in a search tree. */
 export function moveKey(move: Move): string {
   const [a, b] = move.args;
-  const cell = (value: unknown) =>
-    typeof value === 'object' && value !== null
-      ? `${(value as { x: number }).x},${(value as { y: number }).y}`
-      : String(value);
   if (move.args.length === 0) return move.move;
-  if (move.args.length === 1) return `${move.move}:${cell(a)}`;
-  return `${move.move}:${cell(a)}:${cell(b)}`;
+  if (move.args.length === 1) return `${move.move}:${argKey(a)}`;
+  return `${move.move}:${argKey(a)}:${argKey(b)}`;
 }
 
 /**

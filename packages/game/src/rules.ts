@@ -95,6 +95,15 @@ function scoreRegion(
 
 // ------------------------------------------------------------ step machine
 
+/** What one more cube on a target of the placement step costs now; null when it cannot take one. */
+function placementCost(state: State, d: PlaceCubesDecision, cardId: CardId): number | null {
+  const card = placedCard(state, cardId);
+  if (!card) return null;
+  if (d.maxPerCard !== null && (d.placed[cardId] ?? 0) >= d.maxPerCard) return null;
+  const cost = d.mode === 'command' ? commandCost(card.cubes, d.side) : 1;
+  return cost <= d.remaining ? cost : null;
+}
+
 /** Cards the current placement step may put a cube on now, with the cost of one cube there. */
 export function placementTargets(
   state: State,
@@ -102,11 +111,8 @@ export function placementTargets(
 ): { cardId: CardId; cost: number }[] {
   const targets: { cardId: CardId; cost: number }[] = [];
   for (const cardId of d.targets) {
-    const card = placedCard(state, cardId);
-    if (!card) continue;
-    if (d.maxPerCard !== null && (d.placed[cardId] ?? 0) >= d.maxPerCard) continue;
-    const cost = d.mode === 'command' ? commandCost(card.cubes, d.side) : 1;
-    if (cost <= d.remaining) targets.push({ cardId, cost });
+    const cost = placementCost(state, d, cardId);
+    if (cost !== null) targets.push({ cardId, cost });
   }
   return targets;
 }
@@ -117,15 +123,18 @@ export function removalTargets(state: State, d: RemoveCubesDecision): CardId[] {
   return d.targets.filter((id) => (placedCard(state, id)?.cubes[opponent] ?? 0) > 0);
 }
 
-/** Cards holding a cube of `side` that could be taken back when its supply is empty. */
-function recyclableFrom(state: State, side: Side, target: CardId): CardId[] {
-  return state.table.filter((p) => p.cubes[side] > 0 && p.cardId !== target).map((p) => p.cardId);
+/** Cards holding a cube of `side`: where a cube may be taken back from when its supply is empty. */
+function holdersOf(state: State, side: Side): CardId[] {
+  const holders: CardId[] = [];
+  for (const p of state.table) if (p.cubes[side] > 0) holders.push(p.cardId);
+  return holders;
 }
 
 function stepIsOver(rules: RulesContext, state: State): boolean {
   const d = state.decision;
   if (!d) return true;
-  if (d.kind === 'placeCubes') return d.remaining <= 0 || placementTargets(state, d).length === 0;
+  if (d.kind === 'placeCubes')
+    return d.remaining <= 0 || !d.targets.some((id) => placementCost(state, d, id) !== null);
   if (d.kind === 'removeCubes') return d.remaining <= 0 || removalTargets(state, d).length === 0;
   if (d.kind === 'moveCard') return legalCells(rules, state, d.cardId, true).length === 0;
   return false;
@@ -354,12 +363,17 @@ function resolveMove(
     }
     case 'placeCube': {
       if (d.kind !== 'placeCubes') return refuse('there is no cube to place now');
-      const target = placementTargets(state, d).find((t) => t.cardId === a);
-      if (!target) return refuse('you cannot place a cube on that card now');
+      const cost =
+        typeof a === 'string' && d.targets.includes(a) ? placementCost(state, d, a) : null;
+      if (cost === null) return refuse('you cannot place a cube on that card now');
+      const target = { cardId: a as CardId, cost };
       const supply = supplyOf(state, d.side);
       if (supply > 0 && b !== undefined)
         return refuse('take cubes back only when your supply is empty');
-      if (supply === 0 && !recyclableFrom(state, d.side, target.cardId).includes(b as CardId)) {
+      if (
+        supply === 0 &&
+        (b === target.cardId || !holdersOf(state, d.side).includes(b as CardId))
+      ) {
         return refuse('your supply is empty: name a card of yours to take the cube from');
       }
       if (supply === 0) onTable(state, b as CardId).cubes[d.side] -= 1;
@@ -434,16 +448,18 @@ export function legalMoves(rules: RulesContext, state: State, seat: unknown): Mo
         { move: 'decideEvent', args: [false] },
       ];
     case 'placeCubes': {
-      const empty = supplyOf(state, d.side) === 0;
-      const moves: Move[] = placementTargets(state, d).flatMap(({ cardId }) =>
-        empty
-          ? recyclableFrom(state, d.side, cardId).map((from) => ({
-              move: 'placeCube' as const,
-              args: [cardId, from],
-            }))
-          : [{ move: 'placeCube' as const, args: [cardId] }],
-      );
-      return [...moves, { move: 'finishStep', args: [] }];
+      // With an empty supply every pair of target and card to take the cube from is a move:
+      // the list is long, and search lists it at every cube.
+      const holders = supplyOf(state, d.side) === 0 ? holdersOf(state, d.side) : null;
+      const moves: Move[] = [];
+      for (const { cardId } of placementTargets(state, d)) {
+        if (!holders) moves.push({ move: 'placeCube', args: [cardId] });
+        else
+          for (const from of holders)
+            if (from !== cardId) moves.push({ move: 'placeCube', args: [cardId, from] });
+      }
+      moves.push({ move: 'finishStep', args: [] });
+      return moves;
     }
     case 'removeCubes':
       return [

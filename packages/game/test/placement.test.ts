@@ -49,6 +49,46 @@ describe('placing a card', () => {
     expect(cells).toHaveLength(8);
   });
 
+  test('a table stretched far from the starter lists the same cells, in any order of calls', () => {
+    // A line of 18 cards east of the starter, then a small table: the second call must not
+    // see cells of the first.
+    const ids = [
+      'east-germany',
+      'poland',
+      'hungary',
+      'west-germany',
+      'france',
+      'iran',
+      'israel',
+      'pakistan',
+      'japan',
+      'vietnam',
+      'south-africa',
+      'zaire',
+      'algeria',
+      'nigeria',
+      'cuba',
+      'panama',
+      'chile',
+      'brazil',
+    ] as const;
+    const long = lay(
+      newMatch(),
+      ids.map((id, i) => [id, i + 1, 0] as [string, number, number]),
+    );
+    // Brazil moving: next to Chile, its own cell still taken.
+    expect(sorted(legalCells(rulesFor(long), long, 'brazil', true))).toEqual([
+      { x: 17, y: -1 },
+      { x: 17, y: 1 },
+    ]);
+    const small = lay(newMatch(), [['pakistan', 1, 0]]);
+    expect(sorted(legalCells(rulesFor(small), small, 'japan'))).toEqual([
+      { x: 1, y: -1 },
+      { x: 1, y: 1 },
+      { x: 2, y: 0 },
+    ]);
+  });
+
   test('diagonals never count: not for adjacency, not for the region rule', () => {
     const state = turnOf(lay(newMatch(), [['pakistan', 1, 0]]), 'US');
     hand(state, US_SEAT, ['japan', 'cuba']);
