@@ -19,7 +19,7 @@ import {
 } from '@iron-curtain/bots';
 import type { Seat, Side } from '@iron-curtain/game';
 import type { PlayerAnalysis } from '@iron-curtain/protocol/analysis';
-import { gameOf, type WorkerSetup } from './selfplay-deals.ts';
+import { gameOf, rulesOfRun, type WorkerSetup } from './selfplay-deals.ts';
 
 interface LoggedGame {
   index: number;
@@ -155,7 +155,12 @@ function specs(): { index: number; spec: GameSpec; game?: SelfPlayGame }[] {
       const { seed, aSide } = gameOf(setup, game.index);
       return {
         index: game.index,
-        spec: { seed, seat0Side: aSide, players: { '0': setup.a, '1': setup.b } },
+        spec: {
+          seed,
+          seat0Side: aSide,
+          players: { '0': setup.a, '1': setup.b },
+          rules: rulesOfRun(setup),
+        },
         game,
       };
     });

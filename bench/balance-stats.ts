@@ -14,7 +14,7 @@ import {
   type Side,
   TRACK_END,
 } from '@iron-curtain/game';
-import { gameOf, type WorkerSetup } from './selfplay-deals.ts';
+import { gameOf, rulesOfRun, type WorkerSetup } from './selfplay-deals.ts';
 
 /** How a game ended: the step that moved the marker onto a flag, or final scoring. */
 type Ending =
@@ -65,7 +65,7 @@ function readGames(file: string): { setup: WorkerSetup; games: SelfPlayGame[] } 
 /** The deal of one logged game and, when its moves are logged, its replay. */
 function factsOf(setup: WorkerSetup, game: SelfPlayGame): GameFacts {
   const { seed, aSide } = gameOf(setup, game.index);
-  const { rules, state } = newGame(seed, aSide);
+  const { rules, state } = newGame(seed, aSide, rulesOfRun(setup));
   const sideOf = (seat: Seat) => state.sides[seat];
   const holders = new Map<CardId, { side: Side; round: 1 | 2 }>();
   for (const seat of ['0', '1'] as const) {

@@ -1,6 +1,7 @@
 // What decides one self-play game before any move: its deal's seed and who plays which side.
-import type { Contestant } from '@iron-curtain/bots';
+import type { Contestant, GameSpec } from '@iron-curtain/bots';
 import type { Side } from '@iron-curtain/game';
+import { changedDeck } from './deck-changes.ts';
 
 export interface WorkerSetup {
   seed: string;
@@ -8,6 +9,18 @@ export interface WorkerSetup {
   b: Contestant;
   /** Keep each game's moves in the log, so that it replays without the bots (bench/balance-stats.ts). */
   keepMoves?: true;
+  /** Reconstructed fields of the default deck changed for a balance experiment (--set). */
+  deckChanges?: string[];
+  /** An edition other than the standard one (--no-aftermath-cap, --polish-scoring). */
+  variants?: { aftermathCap?: null; finalScoringOrder?: 'polish' };
+}
+
+/** The deck and variants the games of a run are played with (absent: the default deck, standard edition). */
+export function rulesOfRun(setup: WorkerSetup): GameSpec['rules'] {
+  return {
+    ...(setup.deckChanges ? { deck: changedDeck(setup.deckChanges) } : {}),
+    ...(setup.variants ? { variants: setup.variants } : {}),
+  };
 }
 
 /** Game 2k and 2k+1 share one deal with the sides swapped, so both bots play every deal from both sides. */

@@ -14,7 +14,8 @@ import {
   STRATEGIES,
   summariseSelfPlay,
 } from '@iron-curtain/bots';
-import type { WorkerSetup } from './selfplay-deals.ts';
+import { parseSetupData } from '@iron-curtain/game';
+import { rulesOfRun, type WorkerSetup } from './selfplay-deals.ts';
 
 const HELP = `npx tsx bench/selfplay.ts [options]
   --a <level>          player A: ${STRATEGIES.join(', ')} (default hard)
@@ -31,7 +32,12 @@ const HELP = `npx tsx bench/selfplay.ts [options]
                        it already holds: rerun the same command to go on after a stop or a kill
   --moves              keep each game's moves in the --log, to replay it without the bots
                        (npx tsx bench/balance-stats.ts <file>)
-  --json <file>        also write the summary as JSON`;
+  --json <file>        also write the summary as JSON
+  --set <change>       a balance experiment: a reconstructed field of the default deck changed,
+                       <card|region>:<id>.<field>=<JSON>, e.g. region:middle-east.bonus=3
+                       (repeatable; a confirmed field is refused)
+  --no-aftermath-cap   the German edition: the aftermath is not capped at 3 IP
+  --polish-scoring     the Polish edition's order of final scoring`;
 
 function fail(message: string): never {
   console.error(`selfplay: ${message}\n\n${HELP}`);
@@ -74,6 +80,9 @@ const { values } = (() => {
         log: { type: 'string' },
         json: { type: 'string' },
         moves: { type: 'boolean', default: false },
+        set: { type: 'string', multiple: true, default: [] },
+        'no-aftermath-cap': { type: 'boolean', default: false },
+        'polish-scoring': { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
     });
@@ -104,7 +113,22 @@ const setup: WorkerSetup = {
   b: contestant('b', values.b, bIterations, timeMs),
   // Absent rather than false, so that logs written before the option keep their header.
   ...(values.moves ? { keepMoves: true as const } : {}),
+  ...(values.set.length > 0 ? { deckChanges: values.set } : {}),
+  ...(values['no-aftermath-cap'] || values['polish-scoring']
+    ? {
+        variants: {
+          ...(values['no-aftermath-cap'] ? { aftermathCap: null } : {}),
+          ...(values['polish-scoring'] ? { finalScoringOrder: 'polish' as const } : {}),
+        },
+      }
+    : {}),
 };
+// A bad change stops the run before any game.
+try {
+  parseSetupData({ ...rulesOfRun(setup), sides: { '0': 'US', '1': 'USSR' } });
+} catch (error) {
+  fail((error as Error).message);
+}
 const labels = {
   a: `A ${contestantLabel(setup.a.strategy, aIterations)}`,
   b: `B ${contestantLabel(setup.b.strategy, bIterations)}`,
@@ -188,6 +212,10 @@ async function main(): Promise<void> {
   const summary = summariseSelfPlay(labels, paired);
   const cpu = cpus()[0]?.model ?? 'unknown cpu';
   console.log(`\nself-play: ${labels.a} vs ${labels.b}, seed ${setup.seed}`);
+  if (setup.deckChanges || setup.variants)
+    console.log(
+      `rules: ${[...(setup.deckChanges ?? []), ...(setup.variants ? [JSON.stringify(setup.variants)] : [])].join(', ')}`,
+    );
   console.log(
     `${finished.length} games played in ${seconds.toFixed(0)} s (${(finished.length / seconds).toFixed(2)} games/s, ${workers} workers, ${cpu})${logged.length > 0 ? `, ${logged.length} more from ${values.log}` : ''}`,
   );

@@ -10,6 +10,7 @@ import {
   type Seat,
   type Side,
   type State,
+  type Variants,
   viewFor,
 } from '@iron-curtain/game';
 import { type BotOptions, chooseMove, type Strategy } from './bot.ts';
@@ -28,6 +29,8 @@ export interface GameSpec {
   players: Record<Seat, Contestant>;
   /** The side seat 0 plays (seat 1 plays the other). */
   seat0Side: Side;
+  /** The deck and edition variants, as a match's setupData names them; the default deck and the standard edition when absent. */
+  rules?: { deck?: unknown; variants?: Partial<Variants> };
 }
 
 export interface GameRecord {
@@ -44,8 +47,10 @@ export interface GameRecord {
 export function newGame(
   seed: number | string,
   seat0Side: Side,
+  rules: GameSpec['rules'] = {},
 ): { rules: RulesContext; state: State } {
   const setup = parseSetupData({
+    ...rules,
     sides: { '0': seat0Side, '1': seat0Side === 'US' ? 'USSR' : 'US' },
   });
   const rng = createRng(`deal:${seed}`);
@@ -57,7 +62,7 @@ export function newGame(
 
 /** Plays one whole game between two bots, each given only its seat's view. */
 export function playGame(spec: GameSpec): GameRecord {
-  const { rules, state } = newGame(spec.seed, spec.seat0Side);
+  const { rules, state } = newGame(spec.seed, spec.seat0Side, spec.rules);
   const decisionMs: Record<Seat, number[]> = { '0': [], '1': [] };
   const moves: { seat: Seat; move: Move }[] = [];
   while (!state.result && state.decision) {
@@ -80,9 +85,10 @@ export function playGame(spec: GameSpec): GameRecord {
 
 /** A bot game as a replayable match record: its deal fixed, its moves in order. */
 export function matchRecordOf(spec: GameSpec, game: GameRecord): MatchRecord {
-  const { state } = newGame(spec.seed, spec.seat0Side);
+  const { state } = newGame(spec.seed, spec.seat0Side, spec.rules);
   return {
     setupData: {
+      ...spec.rules,
       sides: state.sides,
       deal: { '0': state.hands['0'], '1': state.hands['1'], reserve: state.reserve },
     },

@@ -1,6 +1,17 @@
-import { legalMoves, type Seat, viewFor } from '@iron-curtain/game';
+import { legalMoves, replay, type Seat, viewFor } from '@iron-curtain/game';
 import { describe, expect, it } from 'vitest';
-import { chooseMove, moveKey, newGame, playGame, STRATEGIES, type Strategy } from '../src/index.ts';
+// The default deck as its file holds it, to change one field.
+import DEFAULT_DECK_FILE from '../../game/src/deck/reconstructed.json' with { type: 'json' };
+import {
+  chooseMove,
+  type GameSpec,
+  matchRecordOf,
+  moveKey,
+  newGame,
+  playGame,
+  STRATEGIES,
+  type Strategy,
+} from '../src/index.ts';
 import { play } from '../src/simple.ts';
 
 /** Few iterations keep the tests fast; strength is measured in bench/, not here. */
@@ -45,6 +56,27 @@ describe('self-play games', () => {
     const second = playGame(spec);
     expect(second.moves).toEqual(first.moves);
     expect(second.result).toEqual(first.result);
+  });
+
+  it('play with the deck and edition they name, and their records replay with them', () => {
+    const deck = structuredClone(DEFAULT_DECK_FILE) as { cards: { id: string; command: number }[] };
+    const zaire = deck.cards.find((c) => c.id === 'zaire');
+    if (!zaire) throw new Error('the default deck has no Zaire');
+    zaire.command = 4;
+    const spec = {
+      seed: 'changed-deck',
+      players: { '0': { strategy: 'medium' }, '1': { strategy: 'medium' } },
+      seat0Side: 'US',
+      rules: { deck, variants: { aftermathCap: null } },
+    } satisfies GameSpec;
+    const { rules } = newGame(spec.seed, spec.seat0Side, spec.rules);
+    expect(rules.deck.cards.find((c) => c.id === 'zaire')?.command).toBe(4);
+    expect(rules.variants.aftermathCap).toBeNull();
+    const played = playGame(spec);
+    const replayed = replay(matchRecordOf(spec, played));
+    expect(replayed.rules.deck.hash).toBe(rules.deck.hash);
+    expect(replayed.state.result).toEqual(played.result);
+    expect(replayed.state.marker).toBe(played.marker);
   });
 
   it('hard beats the uniformly random player by a wide margin (fixed seeds)', () => {
