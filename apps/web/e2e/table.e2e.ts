@@ -149,12 +149,32 @@ describe('the match table on a phone', () => {
     expect((await textSizes(ann)).filter((s) => s.px < 12)).toEqual([]);
     // The table's compact faces leave out the event: a tap shows the whole card, Close folds it.
     await ann.locator('.board-grid.compact').waitFor();
-    await ann.locator('.board-grid button.table-card[data-card="europe"]').tap();
+    const europe = ann.locator('.board-grid button.table-card[data-card="europe"]');
+    await europe.tap();
     const zoom = ann.getByRole('dialog', { name: 'Europe' });
     expect(await zoom.locator('.event').textContent()).toBe('No event');
     await shot(ann, 'phone-card-zoom');
     await zoom.getByRole('button', { name: 'Close' }).tap();
     expect(await ann.getByRole('dialog').count()).toBe(0);
+    // From the keyboard: Tab never leaves the open card, Escape closes it, the card has the focus again.
+    await europe.focus();
+    await ann.keyboard.press('Enter');
+    await zoom.waitFor();
+    const focusOutside = () =>
+      ann.evaluate(() => {
+        const now = document.activeElement;
+        const open = document.querySelector('dialog[open]');
+        return now !== document.body && !open?.contains(now) ? now?.outerHTML.slice(0, 80) : null;
+      });
+    for (let tab = 0; tab < 4; tab++) {
+      await ann.keyboard.press('Tab');
+      expect(await focusOutside()).toBeNull();
+    }
+    await ann.keyboard.press('Shift+Tab');
+    expect(await focusOutside()).toBeNull();
+    await ann.keyboard.press('Escape');
+    await zoom.waitFor({ state: 'detached' });
+    expect(await europe.evaluate((el) => el === document.activeElement)).toBe(true);
 
     const watcher = await (await newContext(PHONE)).newPage();
     await watcher.goto(created.links.spectate);

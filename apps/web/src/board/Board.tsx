@@ -231,7 +231,10 @@ export function Board({
   );
 }
 
-/** A compact card's full face, over the table: closed by its button or Escape. */
+/**
+ * A compact card's full face, over the table: a modal <dialog>, so the browser keeps the
+ * keyboard inside it, closes it on Escape and gives the focus back to the card that opened it.
+ */
 function CardZoom({
   label,
   onClose,
@@ -242,29 +245,20 @@ function CardZoom({
   children: ReactNode;
 }) {
   const { t } = useTranslation();
-  const close = useRef<HTMLButtonElement>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
-    const opener = document.activeElement as HTMLElement | null;
-    close.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onClose();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => {
-      window.removeEventListener('keydown', onKey);
-      opener?.focus?.({ preventScroll: true });
-    };
-  }, [onClose]);
-  // On the page's body: above the docked hand and the tabs, whatever their stacking.
+    dialog.current?.showModal();
+  }, []);
+  // On the page's body, outside the scaled table, so the face keeps its own size.
   return createPortal(
-    <div className="card-zoom">
-      <div className="card-zoom-face" role="dialog" aria-modal="true" aria-label={label}>
+    <dialog ref={dialog} className="card-zoom" aria-label={label} onClose={onClose}>
+      <div className="card-zoom-face">
         {children}
-        <button type="button" ref={close} className="secondary" onClick={onClose}>
+        <button type="button" className="secondary" onClick={() => dialog.current?.close()}>
           {t('table.close')}
         </button>
       </div>
-    </div>,
+    </dialog>,
     document.body,
   );
 }
