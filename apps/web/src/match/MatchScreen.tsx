@@ -50,6 +50,10 @@ export function MatchScreen({
     return () => client.stop();
   }, [client]);
   const game = useSyncExternalStore(client.subscribe, client.getSnapshot);
+  const chatReceived = useMemo(
+    () => ({ subscribe: client.chat.subscribe, count: client.chat.lineCount }),
+    [client],
+  );
   const { view, presence } = game;
   const { t } = useTranslation();
 
@@ -141,6 +145,7 @@ export function MatchScreen({
             {
               id: 'chat',
               label: t('chat.tab'),
+              received: chatReceived,
               content: (
                 <Suspense fallback={null}>
                   <ChatPanel chat={client.chat} seat={seat} names={names} />
