@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audit } from './axe.ts';
-import { boardShown, isOver, offered, refusal, synced } from './drive.ts';
+import { boardShown, isOver, motionDone, offered, refusal, synced } from './drive.ts';
 import {
   ARTIFACTS,
   buildAll,
@@ -35,8 +35,10 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: path.join(ARTIFACTS, `table-${name}.png`) });
+async function shot(page: Page, name: string) {
+  await motionDone(page);
+  await page.screenshot({ path: path.join(ARTIFACTS, `table-${name}.png`) });
+}
 
 async function newContext(options: Parameters<Browser['newContext']>[0]) {
   const context = await browser.newContext({ baseURL: server.url, bypassCSP: true, ...options });
@@ -94,6 +96,25 @@ const smallTargets = (page: Page) =>
     }
     return out;
   })()`) as Promise<string[]>;
+
+/** Cards whose two piles of cubes touch each other or reach past the card's edge. */
+const crampedCubes = (page: Page) =>
+  page.locator('.board-grid .card-face').evaluateAll((faces) =>
+    faces.flatMap((face) => {
+      const [us, ussr] = [...face.querySelectorAll('.cube-pile')].map((p) =>
+        p.getBoundingClientRect(),
+      );
+      const edge = face.getBoundingClientRect();
+      const card = face.closest('[data-card]')?.getAttribute('data-card');
+      return us &&
+        ussr &&
+        (us.right + 2 > ussr.left || us.left < edge.left || ussr.right > edge.right)
+        ? [
+            `${card}: US ${Math.round(us.left)}-${Math.round(us.right)}, USSR ${Math.round(ussr.left)}-${Math.round(ussr.right)}, card ${Math.round(edge.left)}-${Math.round(edge.right)}`,
+          ]
+        : [];
+    }),
+  );
 
 /** Ann, the USSR, chooses to go first. */
 const goFirst = (page: Page) => page.getByRole('button', { name: 'The USSR goes first' }).click();
@@ -268,5 +289,7 @@ describe('the final scoring', () => {
     await show.getByRole('button', { name: 'Next step' }).click();
     await show.scrollIntoViewIfNeeded();
     await shot(page, 'desktop-final-scoring');
+    // Settled, no card's cubes run into the other side's or past the card (Zaire holds 6 and 3).
+    expect(await crampedCubes(page)).toEqual([]);
   });
 });

@@ -79,7 +79,9 @@ describe("the chat's unread count", () => {
   it('on a phone: the chat tab counts lines that arrive while another panel or none is shown', () => {
     screenLike({ phone: true, reduce: false });
     const chat = receivedStore();
-    render(<SidePanels panels={panels.map((p) => (p.id === 'chat' ? { ...p, received: chat } : p))} />);
+    render(
+      <SidePanels panels={panels.map((p) => (p.id === 'chat' ? { ...p, received: chat } : p))} />,
+    );
     const tab = () => screen.getByRole('tab', { name: /^Chat/ });
     // The history is not news.
     chat.arrive(3);
@@ -114,7 +116,9 @@ describe("the chat's unread count", () => {
       },
     );
     const chat = receivedStore();
-    render(<SidePanels panels={panels.map((p) => (p.id === 'chat' ? { ...p, received: chat } : p))} />);
+    render(
+      <SidePanels panels={panels.map((p) => (p.id === 'chat' ? { ...p, received: chat } : p))} />,
+    );
     chat.arrive(0);
     report(0);
     chat.arrive(2);

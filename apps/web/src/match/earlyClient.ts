@@ -21,12 +21,7 @@ export function connectEarly(pathname: string, hash: string): void {
   if (route.page === 'match' && !held) return;
   const seat = held?.seat ?? null;
   const credentials = held?.credentials;
-  const client = new GameClient(
-    socketTransport(route.matchID),
-    route.matchID,
-    seat,
-    credentials,
-  );
+  const client = new GameClient(socketTransport(route.matchID), route.matchID, seat, credentials);
   client.start();
   early = { key: keyOf(route.matchID, seat, credentials), client };
 }
