@@ -381,19 +381,30 @@ function Viewport({
     [fullWidth, fullHeight, compactWidth, compactHeight],
   );
 
+  // The same fit keeps the same state: the first layout and the observer's first report must
+  // not render the whole table again.
+  const refit = useCallback(
+    () =>
+      setView((v) => {
+        const next = fitView(v.compact);
+        return next.scale === v.scale && next.compact === v.compact ? v : next;
+      }),
+    [fitView],
+  );
+
   useLayoutEffect(() => {
-    if (fit) setView((v) => fitView(v.compact));
-  }, [fit, fitView]);
+    if (fit) refit();
+  }, [fit, refit]);
 
   useEffect(() => {
     const el = frame.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(() => {
-      if (fit) setView((v) => fitView(v.compact));
+      if (fit) refit();
     });
     observer.observe(el);
     return () => observer.disconnect();
-  }, [fit, fitView]);
+  }, [fit, refit]);
 
   const zoom = useCallback((factor: number) => {
     setFit(false);
