@@ -2,7 +2,7 @@ import type { Seat } from '@iron-curtain/game';
 import { parseRoute } from '../app/routes.ts';
 import { GameClient } from './gameClient.ts';
 import { loadSeat } from './seatStore.ts';
-import { socketTransport } from './transport.ts';
+import { socketTransport, type Transport } from './transport.ts';
 
 /**
  * A match page's connection opened before React mounts: the socket handshake and the first
@@ -14,26 +14,33 @@ const keyOf = (matchID: string, seat: Seat | null, credentials: string | undefin
   JSON.stringify([matchID, seat, credentials ?? null]);
 
 /** Opens the connection the page at this address will show: a held seat's or a spectator's. */
-export function connectEarly(pathname: string, hash: string): void {
+export function connectEarly(
+  pathname: string,
+  hash: string,
+  connect: (matchID: string) => Transport = socketTransport,
+): void {
   const route = parseRoute(pathname, hash);
   if (route.page !== 'match' && route.page !== 'watch') return;
   const held = route.page === 'match' ? loadSeat(route.matchID) : null;
   if (route.page === 'match' && !held) return;
   const seat = held?.seat ?? null;
   const credentials = held?.credentials;
-  const client = new GameClient(socketTransport(route.matchID), route.matchID, seat, credentials);
+  const client = new GameClient(connect(route.matchID), route.matchID, seat, credentials);
   client.start();
   early = { key: keyOf(route.matchID, seat, credentials), client };
 }
 
-/** The connection opened early for exactly this seat of this match, handed over once. */
+/** The connection opened early for exactly this seat of this match, handed over once; any other is closed. */
 export function takeEarlyClient(
   matchID: string,
   seat: Seat | null,
   credentials: string | undefined,
 ): GameClient | null {
-  if (!early || early.key !== keyOf(matchID, seat, credentials)) return null;
-  const { client } = early;
+  const opened = early;
   early = null;
-  return client;
+  if (!opened) return null;
+  if (opened.key === keyOf(matchID, seat, credentials)) return opened.client;
+  // The page shows another seat than the one opened early: that connection is nobody's.
+  opened.client.stop();
+  return null;
 }
