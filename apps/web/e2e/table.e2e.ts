@@ -101,7 +101,7 @@ const smallTargets = (page: Page) =>
 const crampedCubes = (page: Page) =>
   page.locator('.board-grid .card-face').evaluateAll((faces) =>
     faces.flatMap((face) => {
-      const [us, ussr] = [...face.querySelectorAll('.cube-pile')].map((p) =>
+      const [us, ussr] = Array.from(face.querySelectorAll('.cube-pile')).map((p) =>
         p.getBoundingClientRect(),
       );
       const edge = face.getBoundingClientRect();
