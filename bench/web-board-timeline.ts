@@ -73,7 +73,11 @@ try {
     const tracing = TRACE !== undefined && run === RUNS;
     if (tracing) await browser.startTracing(page, { path: TRACE });
     await page.goto(`${server.url}/match/${matchID}`);
-    await page.waitForFunction('window.__boardShownAt', null, { timeout: 15_000 });
+    await page.waitForFunction(
+      () => (window as unknown as { __boardShownAt?: number }).__boardShownAt,
+      null,
+      { timeout: 15_000 },
+    );
     if (tracing) await browser.stopTracing();
     // Read raw in the page, formatted here (a function defined inside evaluate() would not run there).
     const seen = await page.evaluate(() => ({
