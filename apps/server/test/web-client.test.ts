@@ -73,6 +73,20 @@ describe('the web client over HTTP', () => {
     },
   );
 
+  it('compresses a content-hashed script once and keeps that copy', async () => {
+    const first = await get(`${server.url}/assets/app-1a2b.js`, { 'accept-encoding': 'gzip' });
+    // A hashed name never changes content: the kept copy answers, even if the file did change.
+    const file = path.join(parent, 'dist', 'assets', 'app-1a2b.js');
+    fs.writeFileSync(file, 'export const changed = true;\n'.repeat(100));
+    try {
+      const again = await get(`${server.url}/assets/app-1a2b.js`, { 'accept-encoding': 'gzip' });
+      expect(again.bytes.equals(first.bytes)).toBe(true);
+      expect(zlib.gunzipSync(again.bytes).toString()).toBe(SCRIPT);
+    } finally {
+      fs.writeFileSync(file, SCRIPT);
+    }
+  });
+
   it('sends the script as it is to a client that accepts no encoding', async () => {
     const answer = await get(`${server.url}/assets/app-1a2b.js`);
     expect(answer.headers['content-encoding']).toBeUndefined();

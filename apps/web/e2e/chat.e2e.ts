@@ -66,11 +66,14 @@ describe('the match chat in the browser', () => {
     await synced(watcher);
     await synced(ann);
 
-    // On his phone the chat is one of the tabs below the table.
-    await boris.getByRole('tab', { name: 'Chat' }).click();
-    // A quick phrase: Ann taps "Good luck", Boris reads "Viel Glück".
+    // On his phone the chat is one of the tabs below the table: a quick phrase that arrives
+    // while it is folded is counted on the tab. Ann taps "Good luck", Boris reads "Viel Glück".
     await ann.getByRole('button', { name: 'Good luck' }).click();
+    await boris.getByRole('tab', { name: 'Chat, 1 ungelesen' }).waitFor();
+    await shot(boris, 'phone-unread');
+    await boris.getByRole('tab', { name: 'Chat, 1 ungelesen' }).click();
     await boris.locator('.chat-lines li', { hasText: 'Viel Glück' }).waitFor();
+    expect(await boris.getByRole('tab', { name: 'Chat', exact: true }).count()).toBe(1);
     // Free text, rendered as text; markup refused with a German reason.
     const box = boris.getByRole('textbox', { name: 'Nachricht' });
     await box.fill('<b>hallo</b>');

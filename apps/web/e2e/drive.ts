@@ -32,3 +32,20 @@ export const offered = (page: Page) =>
       label: (e.textContent ?? '').trim().slice(0, 60),
     })),
   );
+
+/**
+ * Resolves once every animation that ends has ended (a card's flight, a scoring's light, a
+ * beat fading in): a screenshot then shows where things are, not where they pass through.
+ */
+export const motionDone = (page: Page) =>
+  page.evaluate(async () => {
+    for (;;) {
+      const running = document
+        .getAnimations()
+        .filter(
+          (a) => a.playState === 'running' && a.effect?.getComputedTiming().endTime !== Infinity,
+        );
+      if (running.length === 0) return;
+      await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
+    }
+  });

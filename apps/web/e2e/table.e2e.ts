@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audit } from './axe.ts';
-import { boardShown, isOver, offered, refusal, synced } from './drive.ts';
+import { boardShown, isOver, motionDone, offered, refusal, synced } from './drive.ts';
 import {
   ARTIFACTS,
   buildAll,
@@ -35,8 +35,10 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: path.join(ARTIFACTS, `table-${name}.png`) });
+async function shot(page: Page, name: string) {
+  await motionDone(page);
+  await page.screenshot({ path: path.join(ARTIFACTS, `table-${name}.png`) });
+}
 
 async function newContext(options: Parameters<Browser['newContext']>[0]) {
   const context = await browser.newContext({ baseURL: server.url, bypassCSP: true, ...options });
@@ -95,6 +97,25 @@ const smallTargets = (page: Page) =>
     return out;
   })()`) as Promise<string[]>;
 
+/** Cards whose two piles of cubes touch each other or reach past the card's edge. */
+const crampedCubes = (page: Page) =>
+  page.locator('.board-grid .card-face').evaluateAll((faces) =>
+    faces.flatMap((face) => {
+      const [us, ussr] = Array.from(face.querySelectorAll('.cube-pile')).map((p) =>
+        p.getBoundingClientRect(),
+      );
+      const edge = face.getBoundingClientRect();
+      const card = face.closest('[data-card]')?.getAttribute('data-card');
+      return us &&
+        ussr &&
+        (us.right + 2 > ussr.left || us.left < edge.left || ussr.right > edge.right)
+        ? [
+            `${card}: US ${Math.round(us.left)}-${Math.round(us.right)}, USSR ${Math.round(ussr.left)}-${Math.round(ussr.right)}, card ${Math.round(edge.left)}-${Math.round(edge.right)}`,
+          ]
+        : [];
+    }),
+  );
+
 /** Ann, the USSR, chooses to go first. */
 const goFirst = (page: Page) => page.getByRole('button', { name: 'The USSR goes first' }).click();
 
@@ -149,12 +170,32 @@ describe('the match table on a phone', () => {
     expect((await textSizes(ann)).filter((s) => s.px < 12)).toEqual([]);
     // The table's compact faces leave out the event: a tap shows the whole card, Close folds it.
     await ann.locator('.board-grid.compact').waitFor();
-    await ann.locator('.board-grid button.table-card[data-card="europe"]').tap();
+    const europe = ann.locator('.board-grid button.table-card[data-card="europe"]');
+    await europe.tap();
     const zoom = ann.getByRole('dialog', { name: 'Europe' });
     expect(await zoom.locator('.event').textContent()).toBe('No event');
     await shot(ann, 'phone-card-zoom');
     await zoom.getByRole('button', { name: 'Close' }).tap();
     expect(await ann.getByRole('dialog').count()).toBe(0);
+    // From the keyboard: Tab never leaves the open card, Escape closes it, the card has the focus again.
+    await europe.focus();
+    await ann.keyboard.press('Enter');
+    await zoom.waitFor();
+    const focusOutside = () =>
+      ann.evaluate(() => {
+        const now = document.activeElement;
+        const open = document.querySelector('dialog[open]');
+        return now !== document.body && !open?.contains(now) ? now?.outerHTML.slice(0, 80) : null;
+      });
+    for (let tab = 0; tab < 4; tab++) {
+      await ann.keyboard.press('Tab');
+      expect(await focusOutside()).toBeNull();
+    }
+    await ann.keyboard.press('Shift+Tab');
+    expect(await focusOutside()).toBeNull();
+    await ann.keyboard.press('Escape');
+    await zoom.waitFor({ state: 'detached' });
+    expect(await europe.evaluate((el) => el === document.activeElement)).toBe(true);
 
     const watcher = await (await newContext(PHONE)).newPage();
     await watcher.goto(created.links.spectate);
@@ -248,5 +289,7 @@ describe('the final scoring', () => {
     await show.getByRole('button', { name: 'Next step' }).click();
     await show.scrollIntoViewIfNeeded();
     await shot(page, 'desktop-final-scoring');
+    // Settled, no card's cubes run into the other side's or past the card (Zaire holds 6 and 3).
+    expect(await crampedCubes(page)).toEqual([]);
   });
 });

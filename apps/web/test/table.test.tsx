@@ -57,6 +57,80 @@ describe('the panels beside the table', () => {
   });
 });
 
+/** A panel's received count the test moves by hand, as chat lines arrive. */
+function receivedStore() {
+  let count: number | null = null;
+  const listeners = new Set<() => void>();
+  return {
+    subscribe: (listener: () => void) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    count: () => count,
+    arrive: (now: number) =>
+      act(() => {
+        count = now;
+        for (const listener of listeners) listener();
+      }),
+  };
+}
+
+describe("the chat's unread count", () => {
+  it('on a phone: the chat tab counts lines that arrive while another panel or none is shown', () => {
+    screenLike({ phone: true, reduce: false });
+    const chat = receivedStore();
+    render(
+      <SidePanels panels={panels.map((p) => (p.id === 'chat' ? { ...p, received: chat } : p))} />,
+    );
+    const tab = () => screen.getByRole('tab', { name: /^Chat/ });
+    // The history is not news.
+    chat.arrive(3);
+    expect(tab().getAttribute('aria-label')).toBeNull();
+    chat.arrive(5);
+    expect(tab().getAttribute('aria-label')).toBe('Chat, 2 unread');
+    expect(tab().querySelector('.unread-badge')?.textContent).toBe('2');
+    fireEvent.click(screen.getByRole('tab', { name: 'Log' }));
+    chat.arrive(6);
+    expect(screen.getByRole('tab', { name: 'Chat, 3 unread' })).toBeTruthy();
+    // Shown: read; what arrives while it is open is read too.
+    fireEvent.click(tab());
+    expect(tab().getAttribute('aria-label')).toBeNull();
+    chat.arrive(7);
+    expect(tab().querySelector('.unread-badge')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    chat.arrive(8);
+    expect(tab().getAttribute('aria-label')).toBe('Chat, 1 unread');
+  });
+
+  it('on a desktop: a chat scrolled out of view gets a button with the count, gone once in view', () => {
+    screenLike({ phone: false, reduce: false });
+    let report: (ratio: number) => void = () => undefined;
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        constructor(callback: (entries: { intersectionRatio: number }[]) => void) {
+          report = (ratio) => act(() => callback([{ intersectionRatio: ratio }]));
+        }
+        observe() {}
+        disconnect() {}
+      },
+    );
+    const chat = receivedStore();
+    render(
+      <SidePanels panels={panels.map((p) => (p.id === 'chat' ? { ...p, received: chat } : p))} />,
+    );
+    chat.arrive(0);
+    report(0);
+    chat.arrive(2);
+    const jump = screen.getByRole('button', { name: 'Chat, 2 unread' });
+    expect(jump).toBeTruthy();
+    report(1);
+    expect(screen.queryByRole('button', { name: /unread/ })).toBeNull();
+    chat.arrive(3);
+    expect(screen.queryByRole('button', { name: /unread/ })).toBeNull();
+  });
+});
+
 describe('the ideology track', () => {
   it('walks the marker one step at a time to its new place', async () => {
     vi.useFakeTimers();

@@ -231,7 +231,10 @@ export function Board({
   );
 }
 
-/** A compact card's full face, over the table: closed by its button or Escape. */
+/**
+ * A compact card's full face, over the table: a modal <dialog>, so the browser keeps the
+ * keyboard inside it, closes it on Escape and gives the focus back to the card that opened it.
+ */
 function CardZoom({
   label,
   onClose,
@@ -242,29 +245,20 @@ function CardZoom({
   children: ReactNode;
 }) {
   const { t } = useTranslation();
-  const close = useRef<HTMLButtonElement>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
-    const opener = document.activeElement as HTMLElement | null;
-    close.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onClose();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => {
-      window.removeEventListener('keydown', onKey);
-      opener?.focus?.({ preventScroll: true });
-    };
-  }, [onClose]);
-  // On the page's body: above the docked hand and the tabs, whatever their stacking.
+    dialog.current?.showModal();
+  }, []);
+  // On the page's body, outside the scaled table, so the face keeps its own size.
   return createPortal(
-    <div className="card-zoom">
-      <div className="card-zoom-face" role="dialog" aria-modal="true" aria-label={label}>
+    <dialog ref={dialog} className="card-zoom" aria-label={label} onClose={onClose}>
+      <div className="card-zoom-face">
         {children}
-        <button type="button" ref={close} className="secondary" onClick={onClose}>
+        <button type="button" className="secondary" onClick={() => dialog.current?.close()}>
           {t('table.close')}
         </button>
       </div>
-    </div>,
+    </dialog>,
     document.body,
   );
 }
@@ -387,19 +381,30 @@ function Viewport({
     [fullWidth, fullHeight, compactWidth, compactHeight],
   );
 
+  // The same fit keeps the same state: the first layout and the observer's first report must
+  // not render the whole table again.
+  const refit = useCallback(
+    () =>
+      setView((v) => {
+        const next = fitView(v.compact);
+        return next.scale === v.scale && next.compact === v.compact ? v : next;
+      }),
+    [fitView],
+  );
+
   useLayoutEffect(() => {
-    if (fit) setView((v) => fitView(v.compact));
-  }, [fit, fitView]);
+    if (fit) refit();
+  }, [fit, refit]);
 
   useEffect(() => {
     const el = frame.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(() => {
-      if (fit) setView((v) => fitView(v.compact));
+      if (fit) refit();
     });
     observer.observe(el);
     return () => observer.disconnect();
-  }, [fit, fitView]);
+  }, [fit, refit]);
 
   const zoom = useCallback((factor: number) => {
     setFit(false);

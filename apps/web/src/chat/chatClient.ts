@@ -48,6 +48,10 @@ export class MatchChat {
 
   readonly getSnapshot = (): ChatSnapshot => this.snapshot;
 
+  /** Lines heard so far, null before the first history: the chat's tab counts the new ones. */
+  readonly lineCount = (): number | null =>
+    this.snapshot.settings ? this.snapshot.lines.length : null;
+
   sayPhrase(phrase: ChatPhrase): Promise<boolean> {
     return this.send('chat', { matchID: this.matchID, kind: 'phrase', phrase });
   }

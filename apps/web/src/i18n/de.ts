@@ -690,4 +690,7 @@ export const de: Resources = {
     take: 'Gegen {{name}} spielen',
     yours: 'Deine Herausforderung: zum Tisch',
   },
+  panelBadges: {
+    unread: '{{label}}, {{count}} ungelesen',
+  },
 };

@@ -688,6 +688,10 @@ export const en: Resources = {
     take: 'Play {{name}}',
     yours: 'Your challenge: go to the table',
   },
+  panelBadges: {
+    /** A panel's tab with what arrived while it was not shown (the chat's new lines). */
+    unread: '{{label}}, {{count}} unread',
+  },
 };
 
 /** The shape of every language's texts; test/i18n.test.ts checks each has exactly English's keys. */

@@ -694,4 +694,7 @@ export const fr: Resources = {
     take: 'Jouer contre {{name}}',
     yours: 'Votre défi : aller à la table',
   },
+  panelBadges: {
+    unread: '{{label}}, non lus : {{count}}',
+  },
 };

@@ -690,4 +690,7 @@ export const pl: Resources = {
     take: 'Zagraj z {{name}}',
     yours: 'Twoje wyzwanie: do stołu',
   },
+  panelBadges: {
+    unread: '{{label}}, nieprzeczytane: {{count}}',
+  },
 };

@@ -11,6 +11,7 @@ import { MatchExtras } from '../features/MatchExtras.tsx';
 import { errorWords } from '../i18n/errorWords.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { ConnectionBar } from './ConnectionBar.tsx';
+import { takeEarlyClient } from './earlyClient.ts';
 import { GameClient } from './gameClient.ts';
 import { LeaveMatch } from './LeaveMatch.tsx';
 import { socketTransport, type Transport } from './transport.ts';
@@ -39,7 +40,9 @@ export function MatchScreen({
   connect = socketTransport,
 }: MatchScreenProps) {
   const client = useMemo(
-    () => new GameClient(connect(matchID), matchID, seat, credentials),
+    () =>
+      (connect === socketTransport && takeEarlyClient(matchID, seat, credentials)) ||
+      new GameClient(connect(matchID), matchID, seat, credentials),
     [connect, matchID, seat, credentials],
   );
   useEffect(() => {
@@ -47,6 +50,10 @@ export function MatchScreen({
     return () => client.stop();
   }, [client]);
   const game = useSyncExternalStore(client.subscribe, client.getSnapshot);
+  const chatReceived = useMemo(
+    () => ({ subscribe: client.chat.subscribe, count: client.chat.lineCount }),
+    [client],
+  );
   const { view, presence } = game;
   const { t } = useTranslation();
 
@@ -138,6 +145,7 @@ export function MatchScreen({
             {
               id: 'chat',
               label: t('chat.tab'),
+              received: chatReceived,
               content: (
                 <Suspense fallback={null}>
                   <ChatPanel chat={client.chat} seat={seat} names={names} />

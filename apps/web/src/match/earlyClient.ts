@@ -1,0 +1,46 @@
+import type { Seat } from '@iron-curtain/game';
+import { parseRoute } from '../app/routes.ts';
+import { GameClient } from './gameClient.ts';
+import { loadSeat } from './seatStore.ts';
+import { socketTransport, type Transport } from './transport.ts';
+
+/**
+ * A match page's connection opened before React mounts: the socket handshake and the first
+ * sync then overlap the texts' download and the first render instead of following them.
+ */
+let early: { key: string; client: GameClient } | null = null;
+
+const keyOf = (matchID: string, seat: Seat | null, credentials: string | undefined) =>
+  JSON.stringify([matchID, seat, credentials ?? null]);
+
+/** Opens the connection the page at this address will show: a held seat's or a spectator's. */
+export function connectEarly(
+  pathname: string,
+  hash: string,
+  connect: (matchID: string) => Transport = socketTransport,
+): void {
+  const route = parseRoute(pathname, hash);
+  if (route.page !== 'match' && route.page !== 'watch') return;
+  const held = route.page === 'match' ? loadSeat(route.matchID) : null;
+  if (route.page === 'match' && !held) return;
+  const seat = held?.seat ?? null;
+  const credentials = held?.credentials;
+  const client = new GameClient(connect(route.matchID), route.matchID, seat, credentials);
+  client.start();
+  early = { key: keyOf(route.matchID, seat, credentials), client };
+}
+
+/** The connection opened early for exactly this seat of this match, handed over once; any other is closed. */
+export function takeEarlyClient(
+  matchID: string,
+  seat: Seat | null,
+  credentials: string | undefined,
+): GameClient | null {
+  const opened = early;
+  early = null;
+  if (!opened) return null;
+  if (opened.key === keyOf(matchID, seat, credentials)) return opened.client;
+  // The page shows another seat than the one opened early: that connection is nobody's.
+  opened.client.stop();
+  return null;
+}
