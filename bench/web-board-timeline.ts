@@ -7,9 +7,8 @@
  * [--trace /tmp/board.json] [--no-build]`.
  */
 
-import { parseInviteLink } from '@iron-curtain/protocol';
 import { buildAll, launchBrowser, startServer } from '../apps/web/e2e/harness.ts';
-import { seatStorageKey } from '../apps/web/src/match/seatStore.ts';
+import { boardShownAt, seatedMatch } from './web-board.ts';
 
 const arg = (name: string) => {
   const at = process.argv.indexOf(name);
@@ -45,39 +44,19 @@ const WATCH = `
   }).observe(document, { childList: true, subtree: true });
 `;
 
-async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as Record<string, unknown>;
-}
-
 if (!process.argv.includes('--no-build')) await buildAll();
 const server = await startServer();
 const browser = await launchBrowser();
 try {
-  const created = await post(`${server.url}/api/matches`, { name: 'Ann', side: 'US' });
-  const matchID = created.matchID as string;
-  const link = new URL((created.links as { invite: string }).invite, server.url);
-  const invite = parseInviteLink(link.pathname, link.hash)?.invite;
-  const joined = await post(`${server.url}/api/matches/${matchID}/join`, { name: 'Boris', invite });
-  const seat = JSON.stringify({ ...joined, name: 'Boris' });
-  const setSeat = `localStorage.setItem(${JSON.stringify(seatStorageKey(matchID))}, ${JSON.stringify(seat)});`;
+  const { matchID, holdSeat } = await seatedMatch(server.url);
   for (let run = 1; run <= RUNS; run++) {
     const context = await browser.newContext();
-    await context.addInitScript(setSeat + WATCH);
+    await context.addInitScript(holdSeat + WATCH);
     const page = await context.newPage();
     const tracing = TRACE !== undefined && run === RUNS;
     if (tracing) await browser.startTracing(page, { path: TRACE });
     await page.goto(`${server.url}/match/${matchID}`);
-    await page.waitForFunction(
-      () => (window as unknown as { __boardShownAt?: number }).__boardShownAt,
-      null,
-      { timeout: 15_000 },
-    );
+    await boardShownAt(page);
     if (tracing) await browser.stopTracing();
     // Read raw in the page, formatted here (a function defined inside evaluate() would not run there).
     const seen = await page.evaluate(() => ({

@@ -13,9 +13,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseInviteLink } from '@iron-curtain/protocol';
 import { launchBrowser } from '../apps/web/e2e/harness.ts';
-import { seatStorageKey } from '../apps/web/src/match/seatStore.ts';
+import { boardShownAt, seatedMatch, WATCH_BOARD } from './web-board.ts';
 
 const arg = (name: string): string => {
   const at = process.argv.indexOf(name);
@@ -24,16 +23,6 @@ const arg = (name: string): string => {
   return value;
 };
 const RUNS = process.argv.includes('--runs') ? Number(arg('--runs')) : 15;
-
-/** Records, inside the page, when the first table card appears. */
-const WATCH_BOARD = `
-  new MutationObserver((_, observer) => {
-    if (document.querySelector('section[aria-label="The table"] [data-card]')) {
-      window.__boardShownAt = performance.now();
-      observer.disconnect();
-    }
-  }).observe(document, { childList: true, subtree: true });
-`;
 
 interface Served {
   url: string;
@@ -69,37 +58,13 @@ async function serve(bundle: string, dist: string): Promise<Served> {
   return { url, child, dataDir };
 }
 
-async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as Record<string, unknown>;
-}
-
-/** A match of two seats; returns its id and the script that hands the page the second seat. */
-async function matchOn(url: string): Promise<{ matchID: string; holdSeat: string }> {
-  const created = await post(`${url}/api/matches`, { name: 'Ann', side: 'US' });
-  const matchID = created.matchID as string;
-  const link = new URL((created.links as { invite: string }).invite, url);
-  const invite = parseInviteLink(link.pathname, link.hash)?.invite;
-  const joined = await post(`${url}/api/matches/${matchID}/join`, { name: 'Boris', invite });
-  const seat = JSON.stringify({ ...joined, name: 'Boris' });
-  return {
-    matchID,
-    holdSeat: `localStorage.setItem(${JSON.stringify(seatStorageKey(matchID))}, ${JSON.stringify(seat)});`,
-  };
-}
-
 const builds = {
   A: await serve(arg('--a-server'), arg('--a-dist')),
   B: await serve(arg('--b-server'), arg('--b-dist')),
 };
 const browser = await launchBrowser();
 try {
-  const matches = { A: await matchOn(builds.A.url), B: await matchOn(builds.B.url) };
+  const matches = { A: await seatedMatch(builds.A.url), B: await seatedMatch(builds.B.url) };
   const times = new Map<string, number[]>();
   for (let run = 0; run < RUNS; run++) {
     for (const build of run % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const)) {
@@ -110,10 +75,8 @@ try {
         );
         const tab = await context.newPage();
         await tab.goto(`${builds[build].url}/${page}/${matches[build].matchID}`);
-        const shown = () => (window as unknown as { __boardShownAt?: number }).__boardShownAt;
-        await tab.waitForFunction(shown, null, { timeout: 15_000 });
         const key = `${build}, ${page === 'match' ? 'match page' : 'spectator page'}, cold`;
-        times.set(key, [...(times.get(key) ?? []), (await tab.evaluate(shown)) as number]);
+        times.set(key, [...(times.get(key) ?? []), await boardShownAt(tab)]);
         await context.close();
       }
     }

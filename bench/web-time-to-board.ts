@@ -6,44 +6,18 @@
  * Goal: <= 1 s. Rerun: `npx tsx bench/web-time-to-board.ts [--runs 15] [--no-build]`.
  */
 
-import { parseInviteLink } from '@iron-curtain/protocol';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { buildAll, launchBrowser, startServer } from '../apps/web/e2e/harness.ts';
-import { seatStorageKey } from '../apps/web/src/match/seatStore.ts';
+import { boardShownAt, seatedMatch, WATCH_BOARD } from './web-board.ts';
 
 const GOAL_MS = 1000;
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 15;
 
-/** Records, inside the page, when the first table card appears. */
-const WATCH_BOARD = `
-  new MutationObserver((_, observer) => {
-    if (document.querySelector('section[aria-label="The table"] [data-card]')) {
-      window.__boardShownAt = performance.now();
-      observer.disconnect();
-    }
-  }).observe(document, { childList: true, subtree: true });
-`;
-
-async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as Record<string, unknown>;
-}
-
 async function timeToBoard(context: BrowserContext, url: string): Promise<number> {
   const page = await context.newPage();
   await page.goto(url);
-  await page.waitForFunction(() => (window as { __boardShownAt?: number }).__boardShownAt, null, {
-    timeout: 15_000,
-  });
-  const ms = await page.evaluate(
-    () => (window as unknown as { __boardShownAt: number }).__boardShownAt,
-  );
+  const ms = await boardShownAt(page);
   await page.close();
   return ms;
 }
@@ -59,17 +33,7 @@ async function main(): Promise<void> {
   const server = await startServer();
   let browser: Browser | undefined;
   try {
-    const created = await post(`${server.url}/api/matches`, { name: 'Ann', side: 'US' });
-    const matchID = created.matchID as string;
-    const link = new URL((created.links as { invite: string }).invite, server.url);
-    const invite = parseInviteLink(link.pathname, link.hash)?.invite;
-    const joined = await post(`${server.url}/api/matches/${matchID}/join`, {
-      name: 'Boris',
-      invite,
-    });
-    const seat = JSON.stringify({ ...joined, name: 'Boris' });
-    const setSeat = `localStorage.setItem(${JSON.stringify(seatStorageKey(matchID))}, ${JSON.stringify(seat)});`;
-
+    const { matchID, holdSeat } = await seatedMatch(server.url);
     browser = await launchBrowser();
     const results: Record<string, number[]> = {
       'match page, cold': [],
@@ -78,7 +42,7 @@ async function main(): Promise<void> {
     };
     for (let i = 0; i < RUNS; i++) {
       const context = await browser.newContext();
-      await context.addInitScript(setSeat + WATCH_BOARD);
+      await context.addInitScript(holdSeat + WATCH_BOARD);
       results['match page, cold']?.push(
         await timeToBoard(context, `${server.url}/match/${matchID}`),
       );
