@@ -13,7 +13,7 @@ const onCopies = CreateGameReducer({ game: withPlainMoves(game) });
 const makeMove = (seat: Seat, move: string, args: unknown[]) =>
   ({ type: 'MAKE_MOVE', payload: { type: move, args, playerID: seat } }) as const;
 
-describe('moves on plain copies of G', () => {
+describe('the Game with its moves on plain copies of G and its hooks on the state', () => {
   it('give the Game’s own states and log entries, move for move, over whole games', () => {
     let moves = 0;
     for (let g = 0; g < 12; g++) {
