@@ -1,3 +1,4 @@
+/// <reference path="./immer-cjs.d.ts" />
 import type { IronCurtainGame, State } from '@iron-curtain/game';
 import type { LongFormMove, Move } from 'boardgame.io';
 import { original } from 'immer/dist/index.js';
