@@ -15,6 +15,7 @@ import type { RefusedMessage, StateFrame } from '@iron-curtain/protocol';
 import type { LogEntry as BgioLogEntry, State as BgioState } from 'boardgame.io';
 import { CreateGameReducer, InitializeGame } from 'boardgame.io/internal';
 import { switchClock } from './match-clock.ts';
+import { withPlainMoves } from './plain-moves.ts';
 import type { ClockRecord, MatchRecord, MatchResult, Store, StoredState } from './storage/index.ts';
 
 /** The state a match starts in, dealt from the match's secret seed. */
@@ -56,7 +57,7 @@ export function playedWith(match: Pick<MatchRecord, 'deck' | 'variants' | 'setup
   let entry = played.get(key);
   if (!entry) {
     const { game, rules } = ironCurtainFor(match.setupData);
-    entry = { game, rules, reduce: CreateGameReducer({ game }) };
+    entry = { game, rules, reduce: CreateGameReducer({ game: withPlainMoves(game) }) };
     played.set(key, entry);
   }
   return entry;

@@ -165,14 +165,17 @@ function diffView(input: unknown, output: unknown, path: string, ops: Operation[
       ops.push({ op: 'replace', path, value: output });
       return;
     }
-    for (const [i, item] of input.entries()) diffView(item, output[i], `${path}/${i}`, ops);
+    for (const [i, item] of input.entries()) {
+      if (item !== output[i]) diffView(item, output[i], `${path}/${i}`, ops);
+    }
     for (const item of output.slice(input.length))
       ops.push({ op: 'add', path: `${path}/-`, value: item });
     return;
   }
   if (isRecord(input) && isRecord(output)) {
     for (const [key, value] of Object.entries(input)) {
-      if (value === undefined) continue;
+      // Most of a view is unchanged: no pointer is built for a part that is the same object.
+      if (value === undefined || value === output[key]) continue;
       const at = `${path}/${token(key)}`;
       if (output[key] === undefined) ops.push({ op: 'remove', path: at });
       else diffView(value, output[key], at, ops);

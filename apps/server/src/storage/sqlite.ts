@@ -247,13 +247,23 @@ export function openSqliteStore(dataDir: string): Store {
     ]);
   };
 
-  /** One move's compare-and-set write, inside the group's transaction; false when stale. */
+  /**
+   * One move's compare-and-set write, inside the group's transaction; false when stale. The
+   * state goes in as UTF-8 bytes cast back to TEXT: the WASM build copies a bound string into
+   * its memory a character at a time in JavaScript, a byte array in one native copy.
+   */
   const writeMove = (m: PendingMove): boolean => {
     const written = run(
-      `UPDATE states SET state_id = ?, state = ?
+      `UPDATE states SET state_id = ?, state = CAST(? AS TEXT)
        WHERE match_id = ? AND state_id = ?
          AND EXISTS (SELECT 1 FROM matches WHERE match_id = ? AND status = 'playing')`,
-      [m.next._stateID, JSON.stringify(m.next), m.matchID, m.expectedStateID, m.matchID],
+      [
+        m.next._stateID,
+        Buffer.from(JSON.stringify(m.next)),
+        m.matchID,
+        m.expectedStateID,
+        m.matchID,
+      ],
     ).changes;
     if (written !== 1) return false;
     run(
@@ -292,13 +302,14 @@ export function openSqliteStore(dataDir: string): Store {
     try {
       transaction(db, () => {
         for (const m of group) {
-          db.exec('SAVEPOINT move');
+          // Prepared like every statement: exec compiles its SQL anew each time.
+          run('SAVEPOINT move');
           try {
             outcomes.push({ ok: writeMove(m) });
-            db.exec('RELEASE move');
+            run('RELEASE move');
           } catch (error) {
-            db.exec('ROLLBACK TO move');
-            db.exec('RELEASE move');
+            run('ROLLBACK TO move');
+            run('RELEASE move');
             outcomes.push({ error });
           }
         }
