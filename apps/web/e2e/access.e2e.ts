@@ -1,42 +1,15 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { audit } from './axe.ts';
 import { boardShown, isOver, offered, refusal, synced } from './drive.ts';
-import { ARTIFACTS, buildAll, launchBrowser, type RunningServer, startServer } from './harness.ts';
+import { e2eSuite, seeded } from './suite.ts';
 
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: path.join(ARTIFACTS, `access-${name}.png`), fullPage: true });
+const suite = e2eSuite('access', { RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_BURST: '200' });
+const { shot } = suite;
 
-let server: RunningServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  await buildAll();
-  server = await startServer({ RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_BURST: '200' });
-  browser = await launchBrowser();
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-});
-
-afterAll(async () => {
-  await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
-  await browser?.close();
-  await server?.stop();
-});
-
-async function newContext(options: Parameters<Browser['newContext']>[0] = {}) {
+async function newContext(options: BrowserContextOptions = {}) {
   // axe is injected as an inline script, which the pages' policy refuses: a test tool, not the app.
-  const context = await browser.newContext({ baseURL: server.url, bypassCSP: true, ...options });
-  context.setDefaultTimeout(15_000);
-  contexts.push(context);
-  onTestFailed(async () => {
-    for (const [i, page] of context.pages().entries()) {
-      await shot(page, `failure-${contexts.indexOf(context)}-${i}`).catch(() => undefined);
-    }
-  });
-  return context;
+  return suite.context({ bypassCSP: true, ...options });
 }
 
 /** Creates a match from the start page and returns its invite and spectator links. */
@@ -60,18 +33,6 @@ async function join(page: Page, invite: string, name: string) {
   await page.getByRole('button', { name: 'Take the seat and play' }).click();
   await synced(page);
   await boardShown(page);
-}
-
-/** mulberry32: choices at random, the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('accessibility in the browser', () => {

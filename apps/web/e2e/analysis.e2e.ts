@@ -1,17 +1,11 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ARTIFACTS,
-  buildAll,
-  launchBrowser,
-  REPO,
-  type RunningServer,
-  startServer,
-} from './harness.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { REPO } from './harness.ts';
 import { overflows } from './layout.ts';
+import { e2eSuite } from './suite.ts';
 
 const AXE_SOURCE = fs.readFileSync(
   createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
@@ -22,23 +16,8 @@ const RECORD = fs.readFileSync(
 );
 const MOVES = (JSON.parse(RECORD.toString()) as { moves: unknown[] }).moves.length;
 
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: path.join(ARTIFACTS, `analysis-${name}.png`), fullPage: true });
-
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  await buildAll();
-  server = await startServer();
-  browser = await launchBrowser();
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = e2eSuite('analysis');
+const { shot } = suite;
 
 async function openRecord(page: Page): Promise<void> {
   await page.goto('/replay');
@@ -62,11 +41,7 @@ async function analyse(page: Page): Promise<void> {
 
 describe('the analysis in the replay viewer', () => {
   it('runs in a worker under the page policy, can be cancelled, and jumps the replay from the chart', async () => {
-    const context = await browser.newContext({
-      baseURL: server.url,
-      viewport: { width: 1366, height: 900 },
-    });
-    context.setDefaultTimeout(15_000);
+    const context = await suite.context({ viewport: { width: 1366, height: 900 } });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -116,14 +91,12 @@ describe('the analysis in the replay viewer', () => {
 
   it('fits the phone, with no serious accessibility finding', async () => {
     // axe is injected as an inline script, which the pages' policy refuses: a test tool, not the app.
-    const context = await browser.newContext({
-      baseURL: server.url,
+    const context = await suite.context({
       viewport: { width: 390, height: 844 },
       hasTouch: true,
       isMobile: true,
       bypassCSP: true,
     });
-    context.setDefaultTimeout(15_000);
     const page = await context.newPage();
     await openRecord(page);
     await analyse(page);

@@ -1,43 +1,17 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { boardShown, synced } from './drive.ts';
-import { ARTIFACTS, buildAll, launchBrowser, type RunningServer, startServer } from './harness.ts';
+import { e2eSuite } from './suite.ts';
 
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: path.join(ARTIFACTS, `around-${name}.png`), fullPage: true });
-
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  await buildAll();
-  // A short grace period, so the claim is offered within the test.
-  server = await startServer({ ABANDON_GRACE_SECONDS: '2' });
-  browser = await launchBrowser();
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+// A short grace period, so the claim is offered within the test.
+const suite = e2eSuite('around', { ABANDON_GRACE_SECONDS: '2' });
+const { shot } = suite;
 
 describe('around a match in the browser', () => {
   it('shows the clocks and the deck, lets a player claim an abandoned match, and starts a rematch that the spectator follows', async () => {
-    const base = { baseURL: server.url, viewport: { width: 1280, height: 900 } };
-    const host = await browser.newContext(base);
-    const guest = await browser.newContext(base);
-    const watch = await browser.newContext(base);
-    for (const context of [host, guest, watch]) context.setDefaultTimeout(15_000);
-    onTestFailed(async () => {
-      for (const [who, context] of Object.entries({ host, guest, watch })) {
-        for (const [i, page] of context.pages().entries()) {
-          await shot(page, `failure-${who}-${i}`).catch(() => undefined);
-        }
-      }
-    });
+    const base = { viewport: { width: 1280, height: 900 } };
+    const host = await suite.context(base);
+    const guest = await suite.context(base);
+    const watch = await suite.context(base);
 
     // 1. Ann creates a match with 5 minutes each; Boris joins; someone watches.
     const ann = await host.newPage();

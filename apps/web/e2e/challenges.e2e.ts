@@ -1,40 +1,13 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { boardShown, synced } from './drive.ts';
-import { ARTIFACTS, buildAll, launchBrowser, type RunningServer, startServer } from './harness.ts';
+import { e2eSuite } from './suite.ts';
 
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: path.join(ARTIFACTS, `challenges-${name}.png`), fullPage: true });
-
-let server: RunningServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  await buildAll();
-  server = await startServer();
-  browser = await launchBrowser();
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-});
-
-afterAll(async () => {
-  await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
-  await browser?.close();
-  await server?.stop();
-});
+const suite = e2eSuite('challenges');
+const { shot } = suite;
 
 async function newPage(viewport: { width: number; height: number }): Promise<Page> {
-  const context = await browser.newContext({ baseURL: server.url, viewport });
-  context.setDefaultTimeout(15_000);
-  contexts.push(context);
-  onTestFailed(async () => {
-    for (const [i, page] of context.pages().entries()) {
-      await shot(page, `failure-${contexts.indexOf(context)}-${i}`).catch(() => undefined);
-    }
-  });
-  return context.newPage();
+  return (await suite.context({ viewport })).newPage();
 }
 
 describe('open challenges', () => {

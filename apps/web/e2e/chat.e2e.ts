@@ -1,52 +1,26 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { synced } from './drive.ts';
-import { ARTIFACTS, buildAll, launchBrowser, type RunningServer, startServer } from './harness.ts';
+import { e2eSuite } from './suite.ts';
 
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: path.join(ARTIFACTS, `chat-${name}.png`), fullPage: true });
-
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  await buildAll();
-  server = await startServer();
-  browser = await launchBrowser();
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = e2eSuite('chat');
+const { shot } = suite;
 
 const chatLines = (page: Page) =>
   page.locator('.chat-lines li').evaluateAll((els) => els.map((e) => e.textContent ?? ''));
 
 describe('the match chat in the browser', () => {
   it('players talk in their own languages, the spectator apart; refusals are explained; phone controls are large enough', async () => {
-    const desktop = { baseURL: server.url, viewport: { width: 1366, height: 900 } };
+    const desktop = { viewport: { width: 1366, height: 900 } };
     const phone = {
-      baseURL: server.url,
       viewport: { width: 390, height: 844 },
       isMobile: true,
       hasTouch: true,
       locale: 'de-DE',
     };
-    const host = await browser.newContext(desktop);
-    const guest = await browser.newContext(phone);
-    const watch = await browser.newContext(desktop);
-    for (const context of [host, guest, watch]) context.setDefaultTimeout(15_000);
-    onTestFailed(async () => {
-      for (const [who, context] of Object.entries({ host, guest, watch })) {
-        for (const [i, page] of context.pages().entries()) {
-          await shot(page, `failure-${who}-${i}`).catch(() => undefined);
-        }
-      }
-    });
+    const host = await suite.context(desktop);
+    const guest = await suite.context(phone);
+    const watch = await suite.context(desktop);
 
     const ann = await host.newPage();
     await ann.goto('/');

@@ -1,17 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { boardShown, isOver, offered, refusal, synced } from './drive.ts';
-import {
-  ARTIFACTS,
-  buildAll,
-  launchBrowser,
-  REPO,
-  type RunningServer,
-  startServer,
-} from './harness.ts';
+import { REPO } from './harness.ts';
 import { overflows, tableLegibility } from './layout.ts';
+import { e2eSuite, seeded } from './suite.ts';
 
 // What a new player, reader or host trips over (issue 19), read from the page's own layout.
 const DESKTOP = { width: 1366, height: 768 };
@@ -19,34 +13,19 @@ const WIDE = { width: 1920, height: 1080 };
 const PHONE = { width: 390, height: 844 };
 const LANGUAGES = ['en', 'de', 'pl', 'fr'] as const;
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  await buildAll();
-  server = await startServer({ RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_BURST: '200' });
-  browser = await launchBrowser();
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = e2eSuite('e2e-first', { RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_BURST: '200' });
 
 /** What the player sees: the viewport only, not the whole page. */
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: path.join(ARTIFACTS, `e2e-first-${name}.png`) });
+const shot = (page: Page, name: string) => suite.shot(page, name, { fullPage: false });
 
 async function context(viewport: { width: number; height: number }, language = 'en') {
-  const created = await browser.newContext({ baseURL: server.url, viewport });
-  created.setDefaultTimeout(15_000);
+  const created = await suite.context({ viewport });
   await created.addInitScript(`localStorage.setItem('iron-curtain:language', '${language}')`);
   return created;
 }
 
 async function api<T>(route: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${server.url}${route}`, {
+  const response = await fetch(`${suite.server.url}${route}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? null : JSON.stringify(body),
@@ -66,8 +45,8 @@ interface Created {
 async function openAsCreator(page: Page, request: Record<string, unknown>): Promise<Created> {
   const created = await api<Created>('/api/matches', { name: 'Ann', ...request });
   const links = {
-    invite: `${server.url}${created.links.invite}`,
-    spectate: `${server.url}${created.links.spectate}`,
+    invite: `${suite.server.url}${created.links.invite}`,
+    spectate: `${suite.server.url}${created.links.spectate}`,
   };
   await page.goto('/');
   await page.evaluate(
@@ -152,18 +131,6 @@ describe('before the second player comes', () => {
     await Promise.all([desk.close(), phone.close(), guest.close()]);
   });
 });
-
-/** mulberry32: the players' choices are random but the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Plays to the end by clicking what the UI offers; after each move every page looks at its bottom. */
 async function playToTheEnd(players: Page[], everyone: Page[]) {

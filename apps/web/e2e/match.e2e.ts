@@ -1,41 +1,12 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { boardShown, isOver, offered, refusal, stateID, synced, tableCards } from './drive.ts';
-import { ARTIFACTS, buildAll, launchBrowser, type RunningServer, startServer } from './harness.ts';
-
-/** mulberry32: the players' choices are random but the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { e2eSuite, seeded } from './suite.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: path.join(ARTIFACTS, `e2e-${name}.png`), fullPage: true });
-
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  await buildAll();
-  // A scripted player clicks faster than a person: lift the per-socket rate limit.
-  server = await startServer({ RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_BURST: '200' });
-  browser = await launchBrowser();
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+// A scripted player clicks faster than a person: lift the per-socket rate limit.
+const suite = e2eSuite('e2e', { RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_BURST: '200' });
+const { shot } = suite;
 
 /** The page that offers choices now, and those choices; fails if no page does for too long. */
 async function nextActor(players: Page[]) {
@@ -67,30 +38,9 @@ async function sameState(pages: Page[]) {
 
 describe('a match in the browser', () => {
   it('is created, joined by invite, watched, played to the end, and survives a reload and a lost network', async () => {
-    const base = { baseURL: server.url };
-    const hostContext = await browser.newContext({
-      ...base,
-      viewport: { width: 1280, height: 900 },
-    });
-    const guestContext = await browser.newContext({
-      ...base,
-      viewport: { width: 390, height: 844 },
-    });
-    const watchContext = await browser.newContext({
-      ...base,
-      viewport: { width: 1280, height: 900 },
-    });
-    for (const context of [hostContext, guestContext, watchContext])
-      context.setDefaultTimeout(15_000);
-    // On a failure, keep what every page showed.
-    onTestFailed(async () => {
-      const contexts = { host: hostContext, guest: guestContext, spectator: watchContext };
-      for (const [who, context] of Object.entries(contexts)) {
-        for (const [i, page] of context.pages().entries()) {
-          await shot(page, `failure-${who}-${i}`).catch(() => undefined);
-        }
-      }
-    });
+    const hostContext = await suite.context({ viewport: { width: 1280, height: 900 } });
+    const guestContext = await suite.context({ viewport: { width: 390, height: 844 } });
+    const watchContext = await suite.context({ viewport: { width: 1280, height: 900 } });
 
     // 1. Ann creates a public match as the US.
     const ann = await hostContext.newPage();

@@ -1,12 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { boardShown, isOver, offered, refusal, synced } from './drive.ts';
-import { ARTIFACTS, buildAll, launchBrowser, type RunningServer, startServer } from './harness.ts';
-
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: path.join(ARTIFACTS, `policy-${name}.png`), fullPage: true });
+import { e2eSuite, seeded } from './suite.ts';
 
 interface Violation {
   page: string;
@@ -16,30 +11,14 @@ interface Violation {
   sample: string;
 }
 
-let server: RunningServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+const suite = e2eSuite('policy', { RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_BURST: '200' });
+const { shot } = suite;
 /** Every securitypolicyviolation event any page of any context fired. */
 const violations: Violation[] = [];
 
-beforeAll(async () => {
-  await buildAll();
-  server = await startServer({ RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_BURST: '200' });
-  browser = await launchBrowser();
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-});
-
-afterAll(async () => {
-  await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
-  await browser?.close();
-  await server?.stop();
-});
-
 /** A browser context whose pages report every policy violation (the listener is not subject to the policy). */
 async function watchedContext(viewport: { width: number; height: number }) {
-  const context = await browser.newContext({ baseURL: server.url, viewport });
-  context.setDefaultTimeout(15_000);
-  contexts.push(context);
+  const context = await suite.context({ viewport });
   await context.exposeBinding('reportViolation', ({ page }, violation: Omit<Violation, 'page'>) => {
     violations.push({ page: page.url(), ...violation });
   });
@@ -54,24 +33,7 @@ async function watchedContext(viewport: { width: number; height: number }) {
       });
     });
   });
-  onTestFailed(async () => {
-    for (const [i, page] of context.pages().entries()) {
-      await shot(page, `failure-${contexts.indexOf(context)}-${i}`).catch(() => undefined);
-    }
-  });
   return context;
-}
-
-/** mulberry32: choices at random, the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Clicks what the UI offers, on whichever page offers it, until the match is over. */

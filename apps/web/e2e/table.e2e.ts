@@ -1,50 +1,29 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { audit } from './axe.ts';
 import { boardShown, isOver, motionDone, offered, refusal, synced } from './drive.ts';
-import {
-  ARTIFACTS,
-  buildAll,
-  launchBrowser,
-  REPO,
-  type RunningServer,
-  startServer,
-} from './harness.ts';
+import { REPO } from './harness.ts';
 import { tableLegibility } from './layout.ts';
+import { e2eSuite } from './suite.ts';
 
 // The match table of issue 13: legible and playable on a phone, motion that explains.
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
 const DESKTOP = { viewport: { width: 1366, height: 900 } };
 
-let server: RunningServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+const suite = e2eSuite('table', { RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_BURST: '200' });
 
-beforeAll(async () => {
-  await buildAll();
-  server = await startServer({ RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_BURST: '200' });
-  browser = await launchBrowser();
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-});
-
-afterAll(async () => {
-  await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
-  await browser?.close();
-  await server?.stop();
-});
-
+/** What the player sees once the table has settled: the viewport, after every animation. */
 async function shot(page: Page, name: string) {
   await motionDone(page);
-  await page.screenshot({ path: path.join(ARTIFACTS, `table-${name}.png`) });
+  await suite.shot(page, name, { fullPage: false });
 }
 
-async function newContext(options: Parameters<Browser['newContext']>[0]) {
-  const context = await browser.newContext({ baseURL: server.url, bypassCSP: true, ...options });
-  context.setDefaultTimeout(15_000);
+async function newContext(options: BrowserContextOptions) {
+  // axe is injected as an inline script, which the pages' policy refuses: a test tool, not the app.
+  const context = await suite.context({ bypassCSP: true, ...options });
   await context.addInitScript(`localStorage.setItem('iron-curtain:language', 'en')`);
-  contexts.push(context);
   return context;
 }
 
@@ -55,7 +34,7 @@ interface Created {
 
 /** A match against the computer, opened as its creator (who plays the US and moves first). */
 async function openAgainstComputer(page: Page): Promise<Created> {
-  const response = await fetch(`${server.url}/api/matches`, {
+  const response = await fetch(`${suite.server.url}/api/matches`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'Ann', side: 'USSR', opponent: 'easy' }),
