@@ -97,7 +97,7 @@ export class SeatSessions {
         }
       }
       this.detach(socket);
-      await this.attach(socket, { matchID, seat: playerID });
+      await this.attach(socket, { matchID, seat: playerID }, match);
       await this.sendSync(socket, match);
       await this.deps.onSynced?.(socket, match);
       ack?.({ ok: true });
@@ -112,7 +112,7 @@ export class SeatSessions {
   }
 
   /** Resolves once this instance hears the match's updates from other instances too. */
-  private async attach(socket: GameSocket, seating: Seating): Promise<void> {
+  private async attach(socket: GameSocket, seating: Seating, match: MatchRecord): Promise<void> {
     const { presence, metrics, fanout, store } = this.deps;
     socket.data.seating = seating;
     socket.data.stateID = undefined;
@@ -120,7 +120,10 @@ export class SeatSessions {
     presence.join(seating.matchID, seating.seat);
     metrics.matchesActive.set(presence.size);
     await fanout.watch(seating.matchID);
-    if (seating.seat !== null) await store.setAway(seating.matchID, seating.seat, null);
+    // A seat that is back is no longer away; one that was not away costs no write (a write
+    // per sync was an fsync, and it made the SQLite store forget the match's record).
+    const away = match.players.find((p) => p.seat === seating.seat)?.awaySince;
+    if (seating.seat !== null && away) await store.setAway(seating.matchID, seating.seat, null);
     this.deps.onAttach?.(seating.matchID);
   }
 

@@ -1,5 +1,5 @@
 import type { MatchInfo } from '@iron-curtain/protocol';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ManualTime } from './manual-time.ts';
 import {
   createAndJoin,
@@ -64,6 +64,40 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('claiming the win on the %s
       expect(ann.presence?.result?.reason).toBe('abandoned');
       expect((await claim()).body.error?.code).toBe('NOT_PLAYING');
       ann.close();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('forgets an absence once the seat is back', async () => {
+    const time = new ManualTime();
+    const server = await startServer({
+      store: await openTestStore(kind, where),
+      time,
+      env: { ABANDON_GRACE_SECONDS: '60' },
+    });
+    try {
+      const { created, joined } = await createAndJoin(server.url);
+      const { matchID } = created;
+      const awaySince = async () =>
+        (await server.store.getMatch(matchID))?.players[1].awaySince ?? null;
+      const ann = await seatClient(server.url, matchID, '0', created.credentials);
+      const boris = await seatClient(server.url, matchID, '1', joined.credentials);
+      expect(await awaySince()).toBeNull();
+      boris.close();
+      await ann.until(() => ann.presence?.players['1'].connected === false, 'Boris gone');
+      await vi.waitFor(async () => expect(await awaySince()).not.toBeNull());
+
+      time.advance(120_000);
+      const back = await seatClient(server.url, matchID, '1', joined.credentials);
+      expect(await awaySince()).toBeNull();
+      const claim = await request<Answer>(`${server.url}/api/matches/${matchID}/claim`, 'POST', {
+        seat: '0',
+        credentials: created.credentials,
+      });
+      expect(claim.body.error?.code).toBe('OPPONENT_CONNECTED');
+      ann.close();
+      back.close();
     } finally {
       await server.close();
     }
