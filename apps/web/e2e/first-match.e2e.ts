@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -79,6 +80,39 @@ async function until(what: string, check: () => Promise<boolean>, ms = 10_000) {
     await sleep(50);
   }
 }
+
+/** The raw bytes of a GET, still encoded (fetch would decode them). */
+function rawGet(url: string, headers: Record<string, string>) {
+  return new Promise<{ encoding: string | undefined; bytes: Buffer }>((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ encoding: res.headers['content-encoding'], bytes: Buffer.concat(chunks) }),
+        );
+      })
+      .on('error', reject);
+  });
+}
+
+describe('the first download', () => {
+  it("sends the page's scripts and styles as the build's brotli copies, compressed once at build time", async () => {
+    const dist = path.join(REPO, 'apps/web/dist');
+    const index = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
+    const assets = [...index.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map(
+      (m) => m[1] as string,
+    );
+    expect(assets.length).toBeGreaterThanOrEqual(2);
+    for (const asset of assets) {
+      const answer = await rawGet(`${suite.server.url}${asset}`, { 'accept-encoding': 'br, gzip' });
+      expect(answer.encoding, asset).toBe('br');
+      expect(answer.bytes.equals(fs.readFileSync(path.join(dist, `${asset}.br`))), asset).toBe(
+        true,
+      );
+    }
+  });
+});
 
 describe('before the second player comes', () => {
   it('offers no decision and runs no clock, with the invite link first on desktop and phone', async () => {
