@@ -5,7 +5,7 @@
 // Usage: npx tsx bench/balance-compare.ts <baseline.jsonl> <experiment.jsonl> [more experiments]
 import { readFileSync } from 'node:fs';
 import { type SelfPlayGame, wilson } from '@iron-curtain/bots';
-import type { WorkerSetup } from './selfplay-deals.ts';
+import { UNVERSIONED_DECK, type WorkerSetup } from './selfplay-deals.ts';
 
 interface Run {
   setup: WorkerSetup;
@@ -64,7 +64,9 @@ function main(): void {
     const half = 1.96 * Math.sqrt(variance / n);
     const b = wilson(baseWins, n);
     const r = wilson(runWins, n);
+    const version = (setup: WorkerSetup) => setup.deckVersion ?? UNVERSIONED_DECK;
     const change = [
+      ...(version(run.setup) === version(base.setup) ? [] : [`deck version ${version(run.setup)}`]),
       ...(run.setup.deckChanges ?? []),
       ...(run.setup.variants ? [JSON.stringify(run.setup.variants)] : []),
     ].join('; ');

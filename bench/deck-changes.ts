@@ -1,23 +1,32 @@
-// Balance experiments: the default deck with reconstructed fields changed from the command line.
+// Balance experiments: a built-in deck with reconstructed fields changed from the command line.
 // A confirmed field cannot be changed (shared/rules/deck.md says which are confirmed).
-// The default deck as its file holds it (the loaded deck keeps no file form to edit).
-import reconstructed from '../packages/game/src/deck/reconstructed.json' with { type: 'json' };
+import { BUILT_IN_DECKS, type DeckFile, deckFileOf } from '@iron-curtain/game';
 
 type Entry = { id: string; status: Record<string, string> } & Record<string, unknown>;
 
+/** A built-in version of the default deck as its file holds it, to edit. */
+export function builtInFile(version: string): DeckFile {
+  const deck = BUILT_IN_DECKS.find((d) => d.version === version);
+  if (!deck) {
+    const versions = BUILT_IN_DECKS.map((d) => d.version).join(', ');
+    throw new Error(`no built-in deck version '${version}' (there are ${versions})`);
+  }
+  return structuredClone(deckFileOf(deck));
+}
+
 /**
- * The default deck's file with each change applied, each written
+ * The built-in deck `version`'s file with each change applied, each written
  * `<card|region>:<id>.<field>=<JSON>`, e.g. `region:middle-east.bonus=3` or
  * `card:hungary.event=["remove 1 on region Europe"]`. Throws on a confirmed field or a bad change.
  */
-export function changedDeck(changes: readonly string[]): unknown {
-  const deck = structuredClone(reconstructed) as unknown as { regions: Entry[]; cards: Entry[] };
+export function changedDeck(changes: readonly string[], version: string): unknown {
+  const deck = builtInFile(version) as unknown as { regions: Entry[]; cards: Entry[] };
   for (const change of changes) {
     const m = /^(card|region):([a-z-]+)\.([a-z]+)=(.+)$/.exec(change);
     if (!m) throw new Error(`--set '${change}': expected <card|region>:<id>.<field>=<JSON>`);
     const [, kind, id, field, json] = m as unknown as [string, string, string, string, string];
     const entry = (kind === 'card' ? deck.cards : deck.regions).find((e) => e.id === id);
-    if (!entry) throw new Error(`--set '${change}': no ${kind} '${id}' in the default deck`);
+    if (!entry) throw new Error(`--set '${change}': no ${kind} '${id}' in deck version ${version}`);
     const status = entry.status[field];
     if (status === undefined)
       throw new Error(`--set '${change}': ${kind} field '${field}' has no status`);

@@ -9,16 +9,21 @@ export interface WorkerSetup {
   b: Contestant;
   /** Keep each game's moves in the log, so that it replays without the bots (bench/balance-stats.ts). */
   keepMoves?: true;
-  /** Reconstructed fields of the default deck changed for a balance experiment (--set). */
+  /** Reconstructed fields of the deck changed for a balance experiment (--set). */
   deckChanges?: string[];
+  /** The built-in deck version played (--deck); absent in logs written before deck versions. */
+  deckVersion?: string;
   /** An edition other than the standard one (--no-aftermath-cap, --polish-scoring). */
   variants?: { aftermathCap?: null; finalScoringOrder?: 'polish' };
 }
 
-/** The deck and variants the games of a run are played with (absent: the default deck, standard edition). */
+/** Every self-play log written before deck versions played the first one. */
+export const UNVERSIONED_DECK = '1';
+
+/** The deck and variants the games of a run are played with (absent variants: the standard edition). */
 export function rulesOfRun(setup: WorkerSetup): GameSpec['rules'] {
   return {
-    ...(setup.deckChanges ? { deck: changedDeck(setup.deckChanges) } : {}),
+    deck: changedDeck(setup.deckChanges ?? [], setup.deckVersion ?? UNVERSIONED_DECK),
     ...(setup.variants ? { variants: setup.variants } : {}),
   };
 }

@@ -14,10 +14,16 @@ parentPort?.on('message', (index: number) => {
     rules,
   });
   // The report does not need the move list; keep messages small unless the log asks for it.
+  // Times to 0.01 ms: finer digits are timer noise that only lengthens the log.
+  const centi = (ms: number) => Math.round(ms * 100) / 100;
+  const decisionMs = {
+    '0': record.decisionMs['0'].map(centi),
+    '1': record.decisionMs['1'].map(centi),
+  };
   const game: SelfPlayGame = {
     index,
     aSide,
-    record: setup.keepMoves ? record : { ...record, moves: [] },
+    record: { ...record, decisionMs, moves: setup.keepMoves ? record.moves : [] },
   };
   parentPort?.postMessage(game);
 });

@@ -14,8 +14,8 @@ import {
   STRATEGIES,
   summariseSelfPlay,
 } from '@iron-curtain/bots';
-import { parseSetupData } from '@iron-curtain/game';
-import { rulesOfRun, type WorkerSetup } from './selfplay-deals.ts';
+import { BUILT_IN_DECKS, DEFAULT_DECK, parseSetupData } from '@iron-curtain/game';
+import { rulesOfRun, UNVERSIONED_DECK, type WorkerSetup } from './selfplay-deals.ts';
 
 const HELP = `npx tsx bench/selfplay.ts [options]
   --a <level>          player A: ${STRATEGIES.join(', ')} (default hard)
@@ -33,7 +33,9 @@ const HELP = `npx tsx bench/selfplay.ts [options]
   --moves              keep each game's moves in the --log, to replay it without the bots
                        (npx tsx bench/balance-stats.ts <file>)
   --json <file>        also write the summary as JSON
-  --set <change>       a balance experiment: a reconstructed field of the default deck changed,
+  --deck <version>     the built-in deck version played: ${BUILT_IN_DECKS.map((d) => d.version).join(', ')}
+                       (default ${DEFAULT_DECK.version}, the default deck)
+  --set <change>       a balance experiment: a reconstructed field of the deck changed,
                        <card|region>:<id>.<field>=<JSON>, e.g. region:middle-east.bonus=3
                        (repeatable; a confirmed field is refused)
   --no-aftermath-cap   the German edition: the aftermath is not capped at 3 IP
@@ -80,6 +82,7 @@ const { values } = (() => {
         log: { type: 'string' },
         json: { type: 'string' },
         moves: { type: 'boolean', default: false },
+        deck: { type: 'string', default: DEFAULT_DECK.version },
         set: { type: 'string', multiple: true, default: [] },
         'no-aftermath-cap': { type: 'boolean', default: false },
         'polish-scoring': { type: 'boolean', default: false },
@@ -122,8 +125,9 @@ const setup: WorkerSetup = {
         },
       }
     : {}),
+  deckVersion: values.deck,
 };
-// A bad change stops the run before any game.
+// A bad change or version stops the run before any game.
 try {
   parseSetupData({ ...rulesOfRun(setup), sides: { '0': 'US', '1': 'USSR' } });
 } catch (error) {
@@ -150,12 +154,17 @@ const playerRow = (p: PlayerSummary) =>
  */
 function readLog(file: string): SelfPlayGame[] {
   const header = JSON.stringify({ setup });
+  // A log written before deck versions names none: it played the first.
+  const { deckVersion, ...unversioned } = setup;
+  const sameRun = (line: string | undefined) =>
+    line === header ||
+    (deckVersion === UNVERSIONED_DECK && line === JSON.stringify({ setup: unversioned }));
   if (!existsSync(file)) {
     writeFileSync(file, `${header}\n`);
     return [];
   }
   const lines = readFileSync(file, 'utf8').split('\n');
-  if (lines[0] !== header)
+  if (!sameRun(lines[0]))
     fail(`--log ${file} holds games of another run (${lines[0]}); name a new file`);
   const games: SelfPlayGame[] = [];
   for (const line of lines.slice(1)) {
@@ -212,10 +221,9 @@ async function main(): Promise<void> {
   const summary = summariseSelfPlay(labels, paired);
   const cpu = cpus()[0]?.model ?? 'unknown cpu';
   console.log(`\nself-play: ${labels.a} vs ${labels.b}, seed ${setup.seed}`);
-  if (setup.deckChanges || setup.variants)
-    console.log(
-      `rules: ${[...(setup.deckChanges ?? []), ...(setup.variants ? [JSON.stringify(setup.variants)] : [])].join(', ')}`,
-    );
+  console.log(
+    `rules: ${[`deck version ${setup.deckVersion}`, ...(setup.deckChanges ?? []), ...(setup.variants ? [JSON.stringify(setup.variants)] : [])].join(', ')}`,
+  );
   console.log(
     `${finished.length} games played in ${seconds.toFixed(0)} s (${(finished.length / seconds).toFixed(2)} games/s, ${workers} workers, ${cpu})${logged.length > 0 ? `, ${logged.length} more from ${values.log}` : ''}`,
   );

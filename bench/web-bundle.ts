@@ -1,7 +1,8 @@
 /**
  * Initial JavaScript of the match page: every script the built index.html loads
  * (entry and modulepreloads) and the chunks they import statically, gzip-compressed.
- * Goal: <= 150 kB gzip. Rerun: `npx tsx bench/web-bundle.ts` (add `--no-build` to measure
+ * Goal: <= 150 kB gzip, and no built-in deck version but the default in it (older ones are
+ * only ever needed by the server, which sends a match's deck). Rerun: `npx tsx bench/web-bundle.ts` (add `--no-build` to measure
  * the current apps/web/dist).
  */
 import { execFileSync } from 'node:child_process';
@@ -9,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
+import { DEFAULT_DECK } from '@iron-curtain/game';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(REPO, 'apps/web/dist');
@@ -60,3 +62,19 @@ if (gzip6 > GOAL_KB * 1000) {
   console.log('goal NOT met');
   process.exitCode = 1;
 } else console.log('goal met');
+
+// The built-in deck files (JSON inlined as object literals) anywhere in the build, by version.
+const escaped = DEFAULT_DECK.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const deckFile = new RegExp(`version:\\s*[\`"'](.+?)[\`"'],\\s*name:\\s*[\`"']${escaped}`, 'g');
+const assets = path.join(DIST, 'assets');
+for (const name of fs.readdirSync(assets).filter((f) => f.endsWith('.js'))) {
+  const file = path.join(assets, name);
+  const versions = [...fs.readFileSync(file, 'utf8').matchAll(deckFile)].map((m) => m[1]);
+  if (versions.length === 0) continue;
+  const first = seen.has(file);
+  console.log(`${name}: deck version ${versions.join(', ')}${first ? ' (initial)' : ''}`);
+  if (first && versions.some((v) => v !== DEFAULT_DECK.version)) {
+    console.log('an older deck version is in the initial JavaScript: goal NOT met');
+    process.exitCode = 1;
+  }
+}

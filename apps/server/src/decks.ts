@@ -1,4 +1,6 @@
 import {
+  BUILT_IN_DECKS,
+  builtInDeck,
   canonicalJson,
   DEFAULT_DECK,
   type Deck,
@@ -10,7 +12,7 @@ import {
   loadDeck,
 } from '@iron-curtain/game';
 import { LobbyError } from './lobby-error.ts';
-import type { DeckInfo, Store } from './storage/index.ts';
+import type { DeckInfo, MatchRecord, Store } from './storage/index.ts';
 
 const infoOf = (deck: Deck): DeckInfo => ({
   id: deck.id,
@@ -20,44 +22,78 @@ const infoOf = (deck: Deck): DeckInfo => ({
   reconstructed: isReconstructed(deck),
 });
 
-/** The built-in default deck. */
-const BUILT_IN: { info: DeckInfo; file: DeckFile } = {
-  info: infoOf(DEFAULT_DECK),
-  file: deckFileOf(DEFAULT_DECK),
-};
+/** Every built-in version of the default deck, the default (newest) first. */
+const BUILT_IN: DeckInfo[] = BUILT_IN_DECKS.map(infoOf);
 
-/** A deck a match can be dealt from: what it is, and its file when it is not the default. */
+/** A match names a deck this server does not have: it is never played with another instead. */
+export class UnknownDeckError extends Error {
+  override name = 'UnknownDeckError';
+  constructor(deck: DeckInfo) {
+    super(
+      `deck '${deck.id}' version ${deck.version} (hash ${deck.hash}) is not a built-in deck of this server`,
+    );
+  }
+}
+
+type MatchDeck = Pick<MatchRecord, 'deck' | 'setupData'>;
+
+/** The file of the built-in deck a match record names by hash. */
+function builtInFileOf(deck: DeckInfo): DeckFile {
+  const builtIn = builtInDeck(deck.hash);
+  if (!builtIn) throw new UnknownDeckError(deck);
+  return deckFileOf(builtIn);
+}
+
+/**
+ * The setupData a match is played with. An uploaded deck travels in the stored setupData; a
+ * built-in one is named only by the match record's deck hash and is filled in here, so that a
+ * match keeps the version it was created with, whatever the default is today.
+ */
+export function setupDataOf(match: MatchDeck): Record<string, unknown> {
+  const setupData = match.setupData as Record<string, unknown>;
+  // Without a deck the engine deals from its default: that deck needs no filling in.
+  if (setupData.deck !== undefined || match.deck.hash === DEFAULT_DECK.hash) return setupData;
+  return { ...setupData, deck: builtInFileOf(match.deck) };
+}
+
+/** The deck file a match was dealt from, for its replay record. */
+export function deckFileOfMatch(match: MatchDeck): unknown {
+  return (match.setupData as { deck?: unknown }).deck ?? builtInFileOf(match.deck);
+}
+
+/** A deck a match can be dealt from: what it is, and its file when it was uploaded. */
 export interface ChosenDeck {
   info: DeckInfo;
-  /** setupData.deck; undefined for the built-in deck (the engine's default). */
+  /** setupData.deck; undefined for a built-in deck (the match record names it by hash). */
   file: unknown;
 }
 
 /**
- * The decks this server deals: the built-in default deck and those owners of the game
- * uploaded (validated by the engine's loadDeck, keyed by the sha256 of their canonical JSON).
+ * The decks this server deals: every built-in version of the default deck and those owners of
+ * the game uploaded (validated by the engine's loadDeck, keyed by the sha256 of their
+ * canonical JSON).
  */
 export class DeckLibrary {
   constructor(private readonly store: Store) {}
 
   async list(): Promise<DeckInfo[]> {
     const uploaded = await this.store.listDecks();
-    return [BUILT_IN.info, ...uploaded.map((d) => d.info)];
+    return [...BUILT_IN, ...uploaded.map((d) => d.info)];
   }
 
-  /** A built-in deck by id, or an uploaded one by hash; the default deck when none is asked for. */
+  /**
+   * The default deck (its newest version) by its id or when none is asked for; any built-in
+   * version, or an uploaded deck, by hash.
+   */
   async choose(deckId: string | undefined): Promise<ChosenDeck> {
-    if (deckId === undefined || deckId === BUILT_IN.info.id || deckId === BUILT_IN.info.hash) {
-      return { info: BUILT_IN.info, file: undefined };
+    if (deckId === undefined || deckId === DEFAULT_DECK.id) {
+      return { info: BUILT_IN[0] as DeckInfo, file: undefined };
     }
+    const builtIn = BUILT_IN.find((d) => d.hash === deckId);
+    if (builtIn) return { info: builtIn, file: undefined };
     const stored = /^[0-9a-f]{64}$/.test(deckId) ? await this.store.getDeck(deckId) : undefined;
     if (!stored) throw new LobbyError(400, 'UNKNOWN_DECK', `no deck '${deckId}' here`);
     return { info: stored.info, file: stored.file };
-  }
-
-  /** The deck file a match was dealt from, for its replay record. */
-  async fileOf(setupDeck: unknown): Promise<unknown> {
-    return setupDeck ?? BUILT_IN.file;
   }
 
   /** Validates and stores a deck file; a refused file names each bad field. */

@@ -14,14 +14,16 @@ import {
 import type { RefusedMessage, StateFrame } from '@iron-curtain/protocol';
 import type { LogEntry as BgioLogEntry, State as BgioState } from 'boardgame.io';
 import { CreateGameReducer, InitializeGame } from 'boardgame.io/internal';
+import { setupDataOf } from './decks.ts';
 import { switchClock } from './match-clock.ts';
 import { withPlainMoves } from './plain-moves.ts';
 import type { ClockRecord, MatchRecord, MatchResult, Store, StoredState } from './storage/index.ts';
 
-/** The state a match starts in, dealt from the match's secret seed. */
-export function initialState(setupData: SetupData, seed: string): StoredState {
+/** The state a match starts in, dealt from the match's secret seed with the match's own deck. */
+export function initialState(match: Pick<MatchRecord, 'deck' | 'setupData' | 'seed'>): StoredState {
+  const setupData = setupDataOf(match) as SetupData;
   const { deltalog: _, ...state } = InitializeGame({
-    game: { ...ironCurtainFor(setupData).game, seed },
+    game: { ...ironCurtainFor(setupData).game, seed: match.seed },
     numPlayers: 2,
     setupData,
   });
@@ -56,7 +58,7 @@ export function playedWith(match: Pick<MatchRecord, 'deck' | 'variants' | 'setup
   const key = `${match.deck.hash}:${match.variants.aftermathCap}:${match.variants.finalScoringOrder}`;
   let entry = played.get(key);
   if (!entry) {
-    const { game, rules } = ironCurtainFor(match.setupData);
+    const { game, rules } = ironCurtainFor(setupDataOf(match));
     entry = { game, rules, reduce: CreateGameReducer({ game: withPlainMoves(game) }) };
     played.set(key, entry);
   }

@@ -1,5 +1,5 @@
 import type { MatchRecord as ReplayRecord } from '@iron-curtain/game';
-import type { DeckLibrary } from './decks.ts';
+import { deckFileOfMatch } from './decks.ts';
 import { LobbyError } from './lobby-error.ts';
 import type { Store } from './storage/index.ts';
 
@@ -7,11 +7,7 @@ import type { Store } from './storage/index.ts';
  * The replay record of a finished match: setupData with its deck file, the seed, every move
  * and the players' names. Never for a match in play: the seed would reveal the deal.
  */
-export async function replayRecordOf(
-  store: Store,
-  library: DeckLibrary,
-  matchID: string,
-): Promise<ReplayRecord> {
+export async function replayRecordOf(store: Store, matchID: string): Promise<ReplayRecord> {
   const match = await store.getMatch(matchID);
   if (!match) throw new LobbyError(404, 'NOT_FOUND', 'no such match');
   if (match.status !== 'finished') {
@@ -21,7 +17,7 @@ export async function replayRecordOf(
   const moves = await store.readMoves(matchID);
   const [first, second] = match.players;
   return {
-    setupData: { ...setupData, deck: await library.fileOf(setupData.deck) },
+    setupData: { ...setupData, deck: deckFileOfMatch(match) },
     seed: match.seed,
     moves: moves.map((m) => ({ playerID: m.seat, move: m.move, args: m.args })),
     // A match closed before its second player came has a free seat: no names then.

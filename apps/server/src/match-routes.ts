@@ -37,7 +37,7 @@ export function matchRouter(
 
   router.get(apiRoutes.record.route, async (ctx) => {
     const matchID = matchParam(ctx);
-    ctx.body = await replayRecordOf(store, lobby.library, matchID);
+    ctx.body = await replayRecordOf(store, matchID);
     ctx.set('content-disposition', `attachment; filename="iron-curtain-${matchID}.json"`);
   });
 

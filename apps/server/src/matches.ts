@@ -107,7 +107,7 @@ export class Lobby {
       result: null,
       clock: request.clockMinutes === undefined ? null : newClock(request.clockMinutes),
     };
-    await this.store.createMatch(match, initialState(setupData, seed));
+    await this.store.createMatch(match, initialState(match));
     if (request.opponent !== 'human') {
       const credentials = await this.bots.of(matchID, '1', request.opponent);
       await this.store.claimSeat(

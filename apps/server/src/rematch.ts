@@ -91,11 +91,7 @@ export class RematchDesk {
       const agreed = new Set([...rematch.offers, ...computers]);
       if (agreed.size === 2 && !rematch.matchID) {
         const next = await rematchOf(match, new Date().toISOString(), this.bots);
-        const linked = await this.store.linkRematch(
-          matchID,
-          next,
-          initialState(next.setupData as never, next.seed),
-        );
+        const linked = await this.store.linkRematch(matchID, next, initialState(next));
         // Another request may have linked one first: read which.
         rematch = linked
           ? { offers: rematch.offers, matchID: next.matchID }

@@ -1,4 +1,4 @@
-import { DEFAULT_DECK, deckFileOf } from '@iron-curtain/game';
+import { BUILT_IN_DECKS, DEFAULT_DECK, deckFileOf } from '@iron-curtain/game';
 import type { DeckList, DeckUploadResponse, MatchInfo } from '@iron-curtain/protocol';
 import { describe, expect, it } from 'vitest';
 import { createAndJoin, request, type StoreKind, seatClient, serverOnStore } from './support.ts';
@@ -10,7 +10,7 @@ type Refusal = {
 /** The default deck as a file, corrected the way an owner of the printed game would. */
 const corrected = () => {
   const file = structuredClone(deckFileOf(DEFAULT_DECK));
-  file.version = '2';
+  file.version = 'printed-1';
   file.name = 'Printed cards';
   return file;
 };
@@ -32,7 +32,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('uploaded decks on the %s s
       ]),
     );
     const list = await request<DeckList>(`${server().url}/api/decks`, 'GET');
-    expect(list.body.decks).toHaveLength(1);
+    expect(list.body.decks).toHaveLength(BUILT_IN_DECKS.length);
     const huge = await request<Refusal>(`${server().url}/api/decks`, 'POST', {
       ...corrected(),
       name: 'x'.repeat(70_000),
@@ -49,7 +49,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('uploaded decks on the %s s
     expect(first.status).toBe(201);
     expect(first.body.deck).toMatchObject({
       id: DEFAULT_DECK.id,
-      version: '2',
+      version: 'printed-1',
       name: 'Printed cards',
     });
     expect(first.body.deck.hash).toMatch(/^[0-9a-f]{64}$/);
@@ -64,17 +64,20 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('uploaded decks on the %s s
     expect(second.body.deck.hash).toBe(first.body.deck.hash);
 
     const list = await request<DeckList>(`${server().url}/api/decks`, 'GET');
-    expect(list.body.decks.map((d) => d.name)).toEqual([DEFAULT_DECK.name, 'Printed cards']);
+    expect(list.body.decks.map((d) => d.hash)).toEqual([
+      ...BUILT_IN_DECKS.map((d) => d.hash),
+      first.body.deck.hash,
+    ]);
 
     const { created } = await createAndJoin(server().url, { deckId: first.body.deck.hash });
     const info = await request<MatchInfo>(`${server().url}/api/matches/${created.matchID}`, 'GET');
     expect(info.body.deck).toEqual(first.body.deck);
     const watcher = await seatClient(server().url, created.matchID, null);
     // The sync brings the deck once; the state names it by its hash.
-    expect(watcher.rules?.deck).toMatchObject({ name: 'Printed cards', version: '2' });
+    expect(watcher.rules?.deck).toMatchObject({ name: 'Printed cards', version: 'printed-1' });
     expect(watcher.view.deck).toEqual({
       id: DEFAULT_DECK.id,
-      version: '2',
+      version: 'printed-1',
       hash: first.body.deck.hash,
     });
     watcher.close();

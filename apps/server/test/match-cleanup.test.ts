@@ -1,4 +1,4 @@
-import type { State } from '@iron-curtain/game';
+import { DEFAULT_DECK, type State } from '@iron-curtain/game';
 import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { hashSecret, newMatchID, newSeed } from '../src/secrets.ts';
 import type { MatchStatus, MoveRecord, Store } from '../src/storage/store.ts';
 import { ManualTime } from './manual-time.ts';
 import {
+  deckInfoOf,
   dropSchema,
   openTestStore,
   POSTGRES_URL,
@@ -37,7 +38,8 @@ async function storedIn(
   const at = new Date(time.now() - daysAgo * DAY).toISOString();
   const seed = newSeed();
   const matchID = newMatchID();
-  const initial = initialState(setupData, seed);
+  const deck = deckInfoOf(DEFAULT_DECK);
+  const initial = initialState({ deck, setupData, seed });
   const waiting = status === 'waiting';
   await store.createMatch(
     {
@@ -45,7 +47,7 @@ async function storedIn(
       visibility: 'public',
       status: waiting ? 'waiting' : 'playing',
       variants: { aftermathCap: 3, finalScoringOrder: 'standard' },
-      deck: { id: 'd', version: '1', name: 'Deck', hash: 'h', reconstructed: true },
+      deck,
       setupData,
       seed,
       inviteHash: hashSecret('invite'),

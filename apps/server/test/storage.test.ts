@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { State } from '@iron-curtain/game';
+import { DEFAULT_DECK, type State } from '@iron-curtain/game';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initialState } from '../src/engine.ts';
 import { hashSecret, newMatchID, newSeed } from '../src/secrets.ts';
@@ -11,33 +11,38 @@ import type {
   Store,
   StoredState,
 } from '../src/storage/store.ts';
-import { dropSchema, openTestStore, type StoreKind, tempDir, uniqueSchema } from './support.ts';
+import {
+  deckInfoOf,
+  dropSchema,
+  openTestStore,
+  type StoreKind,
+  tempDir,
+  uniqueSchema,
+} from './support.ts';
 
 /** A match record; moves are only stored while a match is 'playing'. */
 function newRecord(status: MatchStatus = 'playing'): { match: MatchRecord; initial: StoredState } {
   const setupData = { sides: { '0': 'US', '1': 'USSR' } as const };
   const seed = newSeed();
   const now = new Date().toISOString();
-  return {
-    match: {
-      matchID: newMatchID(),
-      visibility: 'public',
-      status,
-      variants: { aftermathCap: 3, finalScoringOrder: 'standard' },
-      deck: { id: 'd', version: '1', name: 'Deck', hash: 'h', reconstructed: true },
-      setupData,
-      seed,
-      inviteHash: hashSecret('invite'),
-      players: [
-        { seat: '0', side: 'US', name: 'Ann', credentialsHash: hashSecret('ann') },
-        { seat: '1', side: 'USSR', name: null, credentialsHash: null },
-      ],
-      createdAt: now,
-      updatedAt: now,
-      result: null,
-    },
-    initial: initialState(setupData, seed),
+  const match: MatchRecord = {
+    matchID: newMatchID(),
+    visibility: 'public',
+    status,
+    variants: { aftermathCap: 3, finalScoringOrder: 'standard' },
+    deck: deckInfoOf(DEFAULT_DECK),
+    setupData,
+    seed,
+    inviteHash: hashSecret('invite'),
+    players: [
+      { seat: '0', side: 'US', name: 'Ann', credentialsHash: hashSecret('ann') },
+      { seat: '1', side: 'USSR', name: null, credentialsHash: null },
+    ],
+    createdAt: now,
+    updatedAt: now,
+    result: null,
   };
+  return { match, initial: initialState(match) };
 }
 
 /** A successor of `state` that differs by `marker`, as a move would produce it. */

@@ -3,6 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  BUILT_IN_DECKS,
+  type Deck,
+  isReconstructed,
   type LogEntry,
   legalMoves,
   type Move,
@@ -29,6 +32,7 @@ import { type App, createApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import type { Fanout } from '../src/fanout.ts';
 import { createLogger } from '../src/logger.ts';
+import type { DeckInfo } from '../src/storage/index.ts';
 import { openPostgresStore } from '../src/storage/postgres.ts';
 import { openSqliteStore } from '../src/storage/sqlite.ts';
 import type { Store } from '../src/storage/store.ts';
@@ -55,6 +59,18 @@ export async function dropSchema(schema: string): Promise<void> {
     await client.end();
   }
 }
+
+/** Version 1 of the default deck: what every match stored before version 2 was dealt from. */
+export const DECK_VERSION_1 = BUILT_IN_DECKS.find((d) => d.version === '1') as Deck;
+
+/** A deck as a match record names it. */
+export const deckInfoOf = (deck: Deck): DeckInfo => ({
+  id: deck.id,
+  version: deck.version,
+  name: deck.name,
+  hash: deck.hash,
+  reconstructed: isReconstructed(deck),
+});
 
 export type StoreKind = 'sqlite' | 'postgres';
 

@@ -1,7 +1,12 @@
-import { legalMoves, replay, type Seat, viewFor } from '@iron-curtain/game';
+import {
+  DEFAULT_DECK,
+  deckFileOf,
+  legalMoves,
+  replay,
+  type Seat,
+  viewFor,
+} from '@iron-curtain/game';
 import { describe, expect, it } from 'vitest';
-// The default deck as its file holds it, to change one field.
-import DEFAULT_DECK_FILE from '../../game/src/deck/reconstructed.json' with { type: 'json' };
 import {
   chooseMove,
   type GameSpec,
@@ -59,7 +64,7 @@ describe('self-play games', () => {
   });
 
   it('play with the deck and edition they name, and their records replay with them', () => {
-    const deck = structuredClone(DEFAULT_DECK_FILE) as { cards: { id: string; command: number }[] };
+    const deck = structuredClone(deckFileOf(DEFAULT_DECK));
     const zaire = deck.cards.find((c) => c.id === 'zaire');
     if (!zaire) throw new Error('the default deck has no Zaire');
     zaire.command = 4;

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { legalMoves, supplyOf } from '../src/index.ts';
+import { deckFileOf, legalMoves, supplyOf } from '../src/index.ts';
 import {
   cubesOn,
+  DECK_VERSION_1,
   hand,
   lay,
   newMatch,
@@ -98,7 +99,8 @@ describe('Command restrictions', () => {
 
 describe('events of the other side', () => {
   test('the opponent decides on its event first, then the active player Commands', () => {
-    const state = turnOf(newMatch(), 'US');
+    // Chile's event in version 1 is `gain 1`.
+    const state = turnOf(newMatch({ deck: deckFileOf(DECK_VERSION_1) }), 'US');
     hand(state, US_SEAT, ['chile']);
     play(state, 'US', 'playCard', 'chile', { x: 1, y: 0 });
     expect(state.decision).toEqual({ kind: 'decideEvent', seat: USSR_SEAT, cardId: 'chile' });

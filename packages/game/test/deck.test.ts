@@ -1,9 +1,18 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: these tests break deck files on purpose, outside what the types allow.
 import { describe, expect, test } from 'vitest';
-import reconstructed from '../src/deck/reconstructed.json' with { type: 'json' };
-import { DEFAULT_DECK, DeckError, isReconstructed, loadDeck, parseEffect } from '../src/index.ts';
+import version1 from '../src/deck/reconstructed-1.json' with { type: 'json' };
+import {
+  BUILT_IN_DECKS,
+  builtInDeck,
+  DEFAULT_DECK,
+  DeckError,
+  deckFileOf,
+  isReconstructed,
+  loadDeck,
+  parseEffect,
+} from '../src/index.ts';
 
-const deckFile = () => structuredClone(reconstructed) as Record<string, any>;
+const deckFile = () => structuredClone(deckFileOf(DEFAULT_DECK)) as Record<string, any>;
 
 function deckErrors(mutate: (file: Record<string, any>) => void): string[] {
   const file = deckFile();
@@ -50,6 +59,36 @@ describe('the default deck (deck.md)', () => {
       command: 'reconstructed',
     });
   });
+});
+
+describe('built-in deck versions', () => {
+  test('builtInDeck finds each version by its hash, and no other deck', () => {
+    expect(BUILT_IN_DECKS.map((d) => d.version)).toEqual(['2', '1']);
+    for (const deck of BUILT_IN_DECKS) expect(builtInDeck(deck.hash)).toBe(deck);
+    expect(new Set(BUILT_IN_DECKS.map((d) => d.hash)).size).toBe(BUILT_IN_DECKS.length);
+    expect(builtInDeck('0'.repeat(64))).toBeUndefined();
+  });
+
+  test('the default deck is the newest version', () => {
+    expect(BUILT_IN_DECKS[0]).toBe(DEFAULT_DECK);
+    expect(DEFAULT_DECK.version).toBe('2');
+  });
+
+  test('version 1 stays as it was published: its file still loads to the same deck', () => {
+    const deck = builtInDeck(loadDeck(version1).hash);
+    expect(deck?.version).toBe('1');
+    expect(deckFileOf(deck as NonNullable<typeof deck>)).toEqual(version1);
+  });
+
+  test.each(BUILT_IN_DECKS.map((d) => [d.version, d]))(
+    'version %s has 18 strategy cards, 10 US and 8 USSR, and is marked a reconstruction',
+    (_, deck) => {
+      const strategy = deck.cards.filter((c) => c.id !== deck.starter);
+      expect(strategy.filter((c) => c.flag === 'US')).toHaveLength(10);
+      expect(strategy.filter((c) => c.flag === 'USSR')).toHaveLength(8);
+      expect(isReconstructed(deck)).toBe(true);
+    },
+  );
 });
 
 describe('loadDeck names the exact field and problem', () => {

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import {
+  DEFAULT_DECK,
   describeLogEntry,
   type MatchRecord,
   matchRecordSchema,
@@ -10,6 +11,7 @@ import {
   replay,
   replaySteps,
 } from '../src/index.ts';
+import { DECK_VERSION_1 } from './support.ts';
 
 const dir = join(import.meta.dirname, 'records');
 const records = readdirSync(dir)
@@ -67,6 +69,18 @@ describe('the players’ names in a record', () => {
       false,
     );
     expect(matchRecordSchema.safeParse({ ...named, names: { '0': 'Ann' } }).success).toBe(false);
+  });
+});
+
+describe('records made with an older version of the default deck', () => {
+  test('a version 1 record replays with version 1 after the default became version 2', () => {
+    // The fixtures carry their deck file, as every exported record does.
+    const [first] = records;
+    if (!first) throw new Error('no records');
+    expect(DEFAULT_DECK.version).toBe('2');
+    const { rules, final } = replay(first.record);
+    expect(rules.deck.hash).toBe(DECK_VERSION_1.hash);
+    expect(final.ctx.gameover).toBeDefined();
   });
 });
 

@@ -1,9 +1,11 @@
 import { expect } from 'vitest';
 import {
   applyMove,
+  BUILT_IN_DECKS,
   type Cubes,
   createState,
   DEFAULT_DECK,
+  type Deck,
   indexDeck,
   type LogEntry,
   type MoveName,
@@ -26,6 +28,9 @@ export function deckOrderDeal() {
   const cards = indexDeck(DEFAULT_DECK).strategyCards;
   return { '0': cards.slice(0, 5), '1': cards.slice(5, 10), reserve: cards.slice(10) };
 }
+
+/** Version 1 of the default deck, for tests written for its cards (the default may change). */
+export const DECK_VERSION_1 = BUILT_IN_DECKS.find((d) => d.version === '1') as Deck;
 
 /** The default deck with the standard edition's variants. */
 export const STANDARD_RULES: RulesContext = { deck: DEFAULT_DECK, variants: STANDARD_VARIANTS };

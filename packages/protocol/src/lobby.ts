@@ -27,7 +27,7 @@ export const createMatchRequestSchema = z.strictObject({
   side: z._default(z.enum(['US', 'USSR', 'random']), 'random'),
   variants: variantsRequest,
   visibility: z._default(visibilitySchema, 'private'),
-  /** A deck the server knows (see GET /api/decks): a built-in deck's id or an uploaded deck's hash; the default deck when absent. */
+  /** A deck the server knows (see GET /api/decks): the default deck's id (its newest version), or the hash of any built-in version or uploaded deck; the default deck when absent. */
   deckId: z.optional(z.string().check(z.maxLength(64))),
   /** Minutes on each player's clock; no clock when absent. */
   clockMinutes: z.optional(
@@ -164,7 +164,7 @@ export const matchListQuerySchema = z.strictObject({
 /** POST /api/matches/:id/leave answers with the match's public info after the leave. */
 export const leaveMatchResponseSchema = matchInfoSchema;
 
-/** GET /api/decks: the decks a match can be created with (`deckId`). */
+/** GET /api/decks: the decks a match can be created with (`deckId`): every built-in version, the default first, then the uploaded ones. */
 export const deckListSchema = z.object({ decks: z.array(deckInfoSchema) });
 export type DeckList = z.infer<typeof deckListSchema>;
 

@@ -1,5 +1,6 @@
 import { deckRef, ironCurtainFor, type State } from '@iron-curtain/game';
-import type { StoredState } from './store.ts';
+import { setupDataOf } from '../decks.ts';
+import type { MatchRecord, StoredState } from './store.ts';
 
 /** A state as stored before the deck and variants left it: G.deck the whole deck, or absent. */
 interface LegacyG extends Omit<State, 'deck'> {
@@ -12,10 +13,13 @@ interface LegacyG extends Omit<State, 'deck'> {
  * (with the whole deck in G, or without it but with the variants) name their match's deck by
  * reference instead. Today's states come back as they are.
  */
-export function upgradeState(state: StoredState, setupData: unknown): StoredState {
+export function upgradeState(
+  state: StoredState,
+  match: Pick<MatchRecord, 'deck' | 'setupData'>,
+): StoredState {
   const G = state.G as LegacyG;
   if (G.deck !== undefined && !('cards' in G.deck) && G.variants === undefined) return state;
   const { variants: _, deck: __, ...rest } = G;
-  const { rules } = ironCurtainFor(setupData);
+  const { rules } = ironCurtainFor(setupDataOf(match));
   return { ...state, G: { ...rest, deck: deckRef(rules.deck) } };
 }

@@ -254,12 +254,14 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
 
     async loadState(matchID) {
       const { rows } = await pool.query(
-        `SELECT s.state, m.setup_data FROM ${S}.states s
+        `SELECT s.state, m.deck, m.setup_data FROM ${S}.states s
          JOIN ${S}.matches m USING (match_id) WHERE match_id = $1`,
         [matchID],
       );
       const row = rows[0];
-      return row && upgradeState(row.state as StoredState, row.setup_data);
+      return (
+        row && upgradeState(row.state as StoredState, { deck: row.deck, setupData: row.setup_data })
+      );
     },
 
     async commitMove(matchID, expectedStateID, next, move: MoveRecord, result, clock?) {

@@ -400,15 +400,15 @@ export function openSqliteStore(dataDir: string): Store {
 
     async loadState(matchID) {
       const row = one(
-        `SELECT s.state, m.setup_data FROM states s JOIN matches m USING (match_id)
+        `SELECT s.state, m.deck, m.setup_data FROM states s JOIN matches m USING (match_id)
          WHERE match_id = ?`,
         [matchID],
       );
       if (!row) return undefined;
-      return upgradeState(
-        JSON.parse(String(row.state)) as StoredState,
-        JSON.parse(String(row.setup_data)),
-      );
+      return upgradeState(JSON.parse(String(row.state)) as StoredState, {
+        deck: JSON.parse(String(row.deck)),
+        setupData: JSON.parse(String(row.setup_data)),
+      });
     },
 
     commitMove(matchID, expectedStateID, next, move: MoveRecord, result, clock?) {
