@@ -163,7 +163,8 @@ describe('the table for a player', () => {
     expect(piles.textContent).toContain('Reserve: 8 cards');
     expect(piles.textContent).toContain('Aftermath pile: 0 cards');
     const middleEast = document.querySelector('[data-region="middle-east"]') as HTMLElement;
-    expect(middleEast.textContent).toBe('◆ Middle East1/22◇ (reconstructed)USSR');
+    const bonus = RULES.deck.regions.find((r) => r.id === 'middle-east')?.bonus;
+    expect(middleEast.textContent).toBe(`◆ Middle East1/2${bonus}◇ (reconstructed)USSR`);
     const europe = document.querySelector('[data-region="europe"]') as HTMLElement;
     expect(europe.textContent).toBe('★ Europe1/63–');
   });

@@ -26,13 +26,14 @@ function deckErrors(mutate: (file: Record<string, any>) => void): string[] {
   throw new Error('the deck loaded');
 }
 
-describe('the default deck (deck.md)', () => {
+describe('version 1, the deck of deck.md', () => {
   test('has 18 strategy cards, 10 US and 8 USSR, and regions of 6/2/3/4/2/2', () => {
-    const strategy = DEFAULT_DECK.cards.filter((c) => c.id !== DEFAULT_DECK.starter);
+    const deck = loadDeck(version1);
+    const strategy = deck.cards.filter((c) => c.id !== deck.starter);
     expect(strategy).toHaveLength(18);
     expect(strategy.filter((c) => c.flag === 'US')).toHaveLength(10);
     expect(strategy.filter((c) => c.flag === 'USSR')).toHaveLength(8);
-    expect(DEFAULT_DECK.regions.map((r) => [r.name, r.size, r.bonus])).toEqual([
+    expect(deck.regions.map((r) => [r.name, r.size, r.bonus])).toEqual([
       ['Europe', 6, 3],
       ['Middle East', 2, 2],
       ['Asia', 3, 2],
@@ -74,11 +75,35 @@ describe('built-in deck versions', () => {
     expect(DEFAULT_DECK.version).toBe('2');
   });
 
-  test('version 1 stays as it was published: its file still loads to the same deck', () => {
-    const deck = builtInDeck(loadDeck(version1).hash);
+  test('version 1 stays as it was published: the hash its matches and records name still finds it', () => {
+    // Stored matches and exported records name their deck by this hash: editing version 1's
+    // file would orphan every one of them.
+    const hash = '3ed69bc8e89185600dd0264b416ee92e77f3acf2ec7e7034e0842881fe5c0e88';
+    const deck = builtInDeck(hash);
     expect(deck?.version).toBe('1');
     expect(deckFileOf(deck as NonNullable<typeof deck>)).toEqual(version1);
   });
+
+  test.each(BUILT_IN_DECKS.map((d) => [d.version, d]))(
+    'version %s changes no confirmed field of version 1',
+    (_, deck) => {
+      const first = loadDeck(version1);
+      expect(deck.regions.map((r) => [r.id, r.status])).toEqual(
+        first.regions.map((r) => [r.id, r.status]),
+      );
+      expect(deck.cards.map((c) => [c.id, c.status])).toEqual(
+        first.cards.map((c) => [c.id, c.status]),
+      );
+      const confirmed = <T extends { status: Record<string, string> }>(item: T) =>
+        Object.fromEntries(
+          Object.entries(item.status)
+            .filter(([, status]) => status === 'confirmed')
+            .map(([field]) => [field, item[field as keyof T]]),
+        );
+      expect(deck.regions.map(confirmed)).toEqual(first.regions.map(confirmed));
+      expect(deck.cards.map(confirmed)).toEqual(first.cards.map(confirmed));
+    },
+  );
 
   test.each(BUILT_IN_DECKS.map((d) => [d.version, d]))(
     'version %s has 18 strategy cards, 10 US and 8 USSR, and is marked a reconstruction',
