@@ -69,6 +69,20 @@ describe('the translations', () => {
     }
   });
 
+  it('count cubes and cards with the plural form of the number: never "1 cubes"', () => {
+    const counted = /\{\{count\}\}( \{\{\w+\}\})? (cubes|cards)\b/;
+    const singularMissing = leaves(en).filter((key) => {
+      const text = key
+        .split('.')
+        .reduce<Resources | string>((r, k) => (r as Resources)[k] as Resources | string, en);
+      return typeof text === 'string' && counted.test(text) && !PLURAL.test(key);
+    });
+    expect(singularMissing).toEqual([]);
+    expect(i18n.getFixedT('en')('prompt.commandUpTo', { count: 1 })).toBe(
+      'Command: place up to 1 cube',
+    );
+  });
+
   it('keep each text’s placeholders in every language', async () => {
     const all = await allResources();
     const englishLeaves = new Map<string, string>();

@@ -217,8 +217,10 @@ export const de: Resources = {
     hiddenHand_one: '{{side}} ({{name}}): {{count}} Karte auf der Hand',
     hiddenHand_other: '{{side}} ({{name}}): {{count}} Karten auf der Hand',
     piles: 'Vorräte und Stapel',
-    supply: 'Vorrat {{side}}: {{count}} Einflussmarker',
-    reserve: 'Reserve: {{count}} Karten',
+    supply_one: 'Vorrat {{side}}: {{count}} Einflussmarker',
+    supply_other: 'Vorrat {{side}}: {{count}} Einflussmarker',
+    reserve_one: 'Reserve: {{count}} Karte',
+    reserve_other: 'Reserve: {{count}} Karten',
     aftermath_one: 'Nachwirkung: {{count}} Karte',
     aftermath_other: 'Nachwirkung: {{count}} Karten',
     aftermathYours: ' (deine: {{cards}})',
@@ -270,7 +272,8 @@ export const de: Resources = {
     otherCard: 'Andere Karte wählen',
     chooseHand: 'Wähle eine Karte aus deiner Hand; ihre erlaubten Felder leuchten auf dem Tisch.',
     resolveWith: 'Ereignis ausführen: {{event}}',
-    commandUpTo: 'Befehligen: bis zu {{count}} Marker setzen',
+    commandUpTo_one: 'Befehligen: bis zu {{count}} Marker setzen',
+    commandUpTo_other: 'Befehligen: bis zu {{count}} Marker setzen',
     yourFlagPlayed:
       '{{side}} hat {{card}} ausgespielt, eine Karte deiner Loyalität. Ihr Ereignis: {{event}}.',
     resolve: 'Ereignis ausführen',
@@ -285,7 +288,9 @@ export const de: Resources = {
     doubled: ' Eine Karte, die der Gegner dominiert, kostet 2 für 1 Marker.',
     maxPerCard: ' Höchstens {{count}} pro Karte.',
     finishPlacing: 'Setzen beenden',
-    removeUpTo:
+    removeUpTo_one:
+      'Entferne bis zu {{count}} Marker der {{side}}: klicke eine hervorgehobene Karte, um ihn zu entfernen.',
+    removeUpTo_other:
       'Entferne bis zu {{count}} Marker der {{side}}: klicke eine hervorgehobene Karte, um einen zu entfernen.',
     finishRemoving: 'Entfernen beenden',
     chooseMoveCell: 'Wähle ein hervorgehobenes Feld, auf das {{card}} mit seinen Markern zieht.',

@@ -218,8 +218,12 @@ export const fr: Resources = {
     hiddenHand_many: '{{side}} ({{name}}) : {{count}} cartes en main',
     hiddenHand_other: '{{side}} ({{name}}) : {{count}} cartes en main',
     piles: 'Réserves et piles',
-    supply: 'Réserve {{side}} : {{count}} cubes',
-    reserve: 'Pioche de la manche 2 : {{count}} cartes',
+    supply_one: 'Réserve {{side}} : {{count}} cube',
+    supply_many: 'Réserve {{side}} : {{count}} cubes',
+    supply_other: 'Réserve {{side}} : {{count}} cubes',
+    reserve_one: 'Pioche de la manche 2 : {{count}} carte',
+    reserve_many: 'Pioche de la manche 2 : {{count}} cartes',
+    reserve_other: 'Pioche de la manche 2 : {{count}} cartes',
     aftermath_one: 'Pile des conséquences : {{count}} carte',
     aftermath_many: 'Pile des conséquences : {{count}} cartes',
     aftermath_other: 'Pile des conséquences : {{count}} cartes',
@@ -273,7 +277,9 @@ export const fr: Resources = {
     chooseHand:
       "Choisissez une carte de votre main ; ses cases autorisées s'allument sur la table.",
     resolveWith: "Résoudre l'événement : {{event}}",
-    commandUpTo: "Commandement : placer jusqu'à {{count}} cubes",
+    commandUpTo_one: "Commandement : placer jusqu'à {{count}} cube",
+    commandUpTo_many: "Commandement : placer jusqu'à {{count}} cubes",
+    commandUpTo_other: "Commandement : placer jusqu'à {{count}} cubes",
     yourFlagPlayed: '{{side}} a joué {{card}}, qui porte votre drapeau. Son événement : {{event}}.',
     resolve: "Résoudre l'événement",
     decline: "Refuser l'événement",
@@ -287,7 +293,11 @@ export const fr: Resources = {
     doubled: " Une carte que l'adversaire contrôle coûte 2 pour 1 cube.",
     maxPerCard: ' Au plus {{count}} par carte.',
     finishPlacing: 'Terminer le placement',
-    removeUpTo:
+    removeUpTo_one:
+      "Retirez jusqu'à {{count}} cube {{side}} : cliquez une carte en surbrillance pour le retirer.",
+    removeUpTo_many:
+      "Retirez jusqu'à {{count}} cubes {{side}} : cliquez une carte en surbrillance pour en retirer un.",
+    removeUpTo_other:
       "Retirez jusqu'à {{count}} cubes {{side}} : cliquez une carte en surbrillance pour en retirer un.",
     finishRemoving: 'Terminer le retrait',
     chooseMoveCell: 'Choisissez une case en surbrillance où déplacer {{card}} avec ses cubes.',
