@@ -46,8 +46,8 @@ describe('a card', () => {
     expect(container.querySelector('.card-name')?.textContent).toBe('East Germany');
     expect(container.querySelector('.card-band')?.textContent).toContain('★Europe');
     expect(container.querySelector('.card-command')?.textContent).toMatch(/^Command value 3/);
-    expect(text).toContain('Gain 1 IP;');
-    expect(text).toContain('Infiltrate 2 on any card');
+    // The steps read as one sentence: never "Gain 1 IP;Infiltrate".
+    expect(text).toContain('Gain 1 IP; Infiltrate 2 on any card');
     // deck.md: East Germany's flag and event are confirmed, its command value is reconstructed.
     expect(container.querySelector('.card-value')?.textContent).toContain('(reconstructed)');
     expect(container.querySelector('.card-flag .recon')).toBeNull();

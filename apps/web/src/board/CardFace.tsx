@@ -159,7 +159,11 @@ function EventText({ deck, card }: { deck: Deck; card: Card }) {
         // biome-ignore lint/suspicious/noArrayIndexKey: a card's event text never changes order
         <span key={i} className="event-line">
           {line}
-          {i === lines.length - 1 ? <Reconstructed status={card.status.event} /> : ';'}
+          {i === lines.length - 1 ? (
+            <Reconstructed status={card.status.event} />
+          ) : (
+            t('effects.separator')
+          )}
         </span>
       ))}
     </span>
