@@ -12,6 +12,12 @@ const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Iron Curtain Onli
 /** Vite puts a content hash in asset names: those may be cached for good. */
 const FOR_GOOD = 'public, max-age=31536000, immutable';
 
+/**
+ * The context as @koa/send's types name it: they resolve Koa's types from the root, where
+ * boardgame.io's Koa 2 types sit; at run time it is the same Koa context.
+ */
+type SendContext = Parameters<typeof send>[0];
+
 /** Statuses @koa/send answers a path with that names no file it may serve. */
 const NO_SUCH_FILE = new Set([400, 403, 404]);
 
@@ -26,7 +32,8 @@ async function sendFile(ctx: Context, root: string, file: string): Promise<boole
     // The build writes a .br and a .gz copy beside each asset (vite-plugin-compression2):
     // they go out as they are, so no request waits for a compression.
     if (hashed) ctx.vary('Accept-Encoding');
-    if (await send(ctx, file, { root, brotli: hashed, gzip: hashed })) return true;
+    if (await send(ctx as unknown as SendContext, file, { root, brotli: hashed, gzip: hashed }))
+      return true;
   } catch (error) {
     const status = (error as { status?: unknown }).status;
     if (!(typeof status === 'number' && NO_SUCH_FILE.has(status))) throw error;
