@@ -194,6 +194,30 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the %s store', (kind) => {
     }
   });
 
+  it('a move whose write fails is refused alone: its match keeps its state, the rest of its group lands', async () => {
+    const records = Array.from({ length: 3 }, () => newRecord());
+    for (const { match, initial } of records) await store.createMatch(match, initial);
+    const broken = records[1] as (typeof records)[number];
+    const first = successor(broken.initial, 1);
+    expect(await store.commitMove(broken.match.matchID, 0, first.next, first.move, null)).toBe(true);
+
+    const writes = records.map(({ match, initial }, i) => {
+      const { next, move } = successor(i === 1 ? first.next : initial, 20 + i);
+      // The log already holds a move with this state id: appending it again must fail.
+      const logged = i === 1 ? { ...move, stateID: first.move.stateID } : move;
+      return { next, written: store.commitMove(match.matchID, next._stateID - 1, next, logged, null) };
+    });
+    const outcomes = await Promise.allSettled(writes.map((w) => w.written));
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(outcomes.filter((o) => o.status === 'fulfilled').map((o) => o.value)).toEqual([true, true]);
+    expect(await store.loadState(broken.match.matchID)).toEqual(first.next);
+    expect(await store.readMoves(broken.match.matchID)).toHaveLength(1);
+    for (const i of [0, 2]) {
+      const { match } = records[i] as (typeof records)[number];
+      expect(await store.loadState(match.matchID)).toEqual((writes[i] as (typeof writes)[number]).next);
+    }
+  });
+
   it('a match that is not in play accepts no move', async () => {
     for (const status of ['waiting', 'finished'] as const) {
       const { match, initial } = newRecord(status);
@@ -233,6 +257,25 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the %s store', (kind) => {
     expect(made[0]).toBe(made[1]);
     expect(await store.serverSecret('test-key', 'third')).toBe(made[0]);
     expect(await store.serverSecret('other-key', 'fourth')).toBe('fourth');
+  });
+
+  it('closing settles every move handed in: each is answered, and kept', async () => {
+    const records = Array.from({ length: 4 }, () => newRecord());
+    for (const { match, initial } of records) await store.createMatch(match, initial);
+    const closing = kind === 'sqlite' ? store : await openTestStore(kind, where);
+    const writes = records.map(({ match, initial }, i) => {
+      const { next, move } = successor(initial, 30 + i);
+      return { next, written: closing.commitMove(match.matchID, 0, next, move, null) };
+    });
+    await closing.close();
+    expect(await Promise.all(writes.map((w) => w.written))).toEqual([true, true, true, true]);
+    if (kind === 'sqlite') {
+      store = openSqliteStore(where);
+      twin = store;
+    }
+    for (const [i, { match }] of records.entries()) {
+      expect(await store.loadState(match.matchID)).toEqual((writes[i] as (typeof writes)[number]).next);
+    }
   });
 
   it('keeps everything across a reopen (migrations run once)', async () => {

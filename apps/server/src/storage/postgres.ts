@@ -142,6 +142,158 @@ async function migrate(pool: pg.Pool, schema: string, S: string): Promise<void> 
   });
 }
 
+/** A move to store: what `commitMove` was given. */
+interface MoveWrite {
+  matchID: string;
+  expectedStateID: number;
+  next: StoredState;
+  move: MoveRecord;
+  result: MatchResult | null;
+  clock: ClockRecord | undefined;
+}
+
+interface PendingMove extends MoveWrite {
+  resolve: (written: boolean) => void;
+  reject: (error: unknown) => void;
+}
+
+/** How many group statements may run at once; the moves that arrive meanwhile wait for one. */
+const GROUPS_IN_FLIGHT = 2;
+
+/**
+ * Group commit: every COMMIT waits for the write-ahead log to reach the disk, so one
+ * transaction per move caps a server at the disk's flushes per second. The moves that arrive
+ * while a group is being stored share the next group: one statement, one transaction, one
+ * flush. Each move is still a compare-and-set of its own (a stale one is not written and the
+ * others are), and its caller learns the outcome only after the COMMIT, so nothing is
+ * broadcast before it is on disk. When a group's statement fails, each of its moves is tried
+ * alone, so one bad move cannot fail the others.
+ */
+class MoveGroups {
+  private gathering: PendingMove[] = [];
+  private inFlight = 0;
+  private flushQueued = false;
+  private idle: (() => void)[] = [];
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly S: string,
+  ) {}
+
+  commit(write: MoveWrite): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      this.gathering.push({ ...write, resolve, reject });
+      this.queueFlush();
+    });
+  }
+
+  /** Resolves once every move handed in so far has its outcome. */
+  settled(): Promise<void> {
+    if (this.inFlight === 0 && this.gathering.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  private queueFlush(): void {
+    if (this.flushQueued || this.inFlight >= GROUPS_IN_FLIGHT || this.gathering.length === 0) {
+      return;
+    }
+    // The moves of one event-loop turn go together.
+    this.flushQueued = true;
+    setImmediate(() => {
+      this.flushQueued = false;
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    if (this.inFlight >= GROUPS_IN_FLIGHT || this.gathering.length === 0) return;
+    const group = this.gathering;
+    this.gathering = [];
+    this.inFlight++;
+    void this.store(group).finally(() => {
+      this.inFlight--;
+      this.queueFlush();
+      if (this.inFlight === 0 && this.gathering.length === 0) {
+        for (const resolve of this.idle.splice(0)) resolve();
+      }
+    });
+  }
+
+  private async store(group: PendingMove[]): Promise<void> {
+    let written: Set<number>;
+    try {
+      written = await this.writeGroup(group);
+    } catch {
+      await Promise.all(group.map((m) => this.storeAlone(m)));
+      return;
+    }
+    group.forEach((m, i) => m.resolve(written.has(i)));
+  }
+
+  private async storeAlone(m: PendingMove): Promise<void> {
+    try {
+      m.resolve((await this.writeGroup([m])).has(0));
+    } catch (error) {
+      m.reject(error);
+    }
+  }
+
+  /** Stores the group in one statement; answers the indexes of the moves written. */
+  private async writeGroup(group: MoveWrite[]): Promise<Set<number>> {
+    const S = this.S;
+    const rows = group.map((m, i) => ({
+      i,
+      match_id: m.matchID,
+      expected: m.expectedStateID,
+      state_id: m.next._stateID,
+      state: m.next,
+      move_state_id: m.move.stateID,
+      seat: m.move.seat,
+      move: m.move.move,
+      args: m.move.args,
+      entries: m.move.entries,
+      at: m.move.at,
+      result: m.result,
+      clock: m.clock ?? null,
+    }));
+    // Matches are locked in one order (by id), so two groups never wait on each other.
+    const { rows: written } = await this.pool.query({
+      name: `${this.S}:commit-moves`,
+      text: `WITH batch AS (
+         SELECT * FROM json_to_recordset($1::json) AS b(
+           i integer, match_id text, expected integer, state_id integer, state json,
+           move_state_id integer, seat text, move text, args json, entries json,
+           at timestamptz, result json, clock json)
+       ), playing AS (
+         SELECT match_id FROM ${S}.matches
+         WHERE match_id IN (SELECT match_id FROM batch) AND status = 'playing'
+         ORDER BY match_id FOR UPDATE
+       ), written AS (
+         UPDATE ${S}.states s SET state_id = b.state_id, state = b.state
+         FROM batch b
+         WHERE s.match_id = b.match_id AND s.state_id = b.expected
+           AND s.match_id IN (SELECT match_id FROM playing)
+         RETURNING b.i
+       ), logged AS (
+         INSERT INTO ${S}.moves (match_id, state_id, seat, move, args, entries, at)
+         SELECT match_id, move_state_id, seat, move, args, entries, at FROM batch
+         WHERE i IN (SELECT i FROM written)
+       ), touched AS (
+         UPDATE ${S}.matches m
+         SET updated_at = b.at,
+             status = CASE WHEN b.result IS NULL THEN m.status ELSE 'finished' END,
+             result = COALESCE(b.result, m.result),
+             clock = COALESCE(b.clock, m.clock)
+         FROM batch b
+         WHERE m.match_id = b.match_id AND b.i IN (SELECT i FROM written)
+       )
+       SELECT i FROM written`,
+      values: [JSON.stringify(rows)],
+    });
+    return new Set(written.map((row) => Number(row.i)));
+  }
+}
+
 /** The Postgres store (DATABASE_URL): tables in DATABASE_SCHEMA, created or migrated on start. */
 export async function openPostgresStore(url: string, schema: string): Promise<Store> {
   const S = `"${schema}"`;
@@ -191,6 +343,8 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
     ]);
   };
 
+  const moveGroups = new MoveGroups(pool, S);
+
   return {
     kind: 'postgres',
 
@@ -199,10 +353,15 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
     },
 
     async getMatch(matchID) {
-      const { rows } = await pool.query(`SELECT * FROM ${S}.matches WHERE match_id = $1`, [
-        matchID,
-      ]);
-      return rows.length === 0 ? undefined : (await withSeats(rows))[0];
+      // Read on every move: one round trip with its seats, prepared once per connection.
+      const { rows } = await pool.query({
+        name: `${schema}:get-match`,
+        text: `SELECT m.*, (SELECT json_agg(s) FROM ${S}.seats s WHERE s.match_id = m.match_id) AS seats
+               FROM ${S}.matches m WHERE m.match_id = $1`,
+        values: [matchID],
+      });
+      const row = rows[0] as Row | undefined;
+      return row && matchFromRows(row, row.seats as Row[]);
     },
 
     async listPublicMatches({ status, limit, openOnly = false }: MatchListQuery) {
@@ -253,55 +412,20 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
     },
 
     async loadState(matchID) {
-      const { rows } = await pool.query(
-        `SELECT s.state, m.deck, m.setup_data FROM ${S}.states s
-         JOIN ${S}.matches m USING (match_id) WHERE match_id = $1`,
-        [matchID],
-      );
+      const { rows } = await pool.query({
+        name: `${schema}:load-state`,
+        text: `SELECT s.state, m.deck, m.setup_data FROM ${S}.states s
+               JOIN ${S}.matches m USING (match_id) WHERE match_id = $1`,
+        values: [matchID],
+      });
       const row = rows[0];
       return (
         row && upgradeState(row.state as StoredState, { deck: row.deck, setupData: row.setup_data })
       );
     },
 
-    async commitMove(matchID, expectedStateID, next, move: MoveRecord, result, clock?) {
-      // One statement (one round trip, its own transaction): lock the match while it is in
-      // play, compare-and-set the state, append the move, touch the match.
-      const { rows } = await pool.query(
-        `WITH playing AS (
-           SELECT match_id FROM ${S}.matches WHERE match_id = $3 AND status = 'playing' FOR UPDATE
-         ), written AS (
-           UPDATE ${S}.states SET state_id = $1, state = $2
-           WHERE match_id = (SELECT match_id FROM playing) AND state_id = $4
-           RETURNING match_id
-         ), logged AS (
-           INSERT INTO ${S}.moves (match_id, state_id, seat, move, args, entries, at)
-           SELECT match_id, $5::integer, $6, $7, $8::json, $9::json, $10::timestamptz FROM written
-         ), touched AS (
-           UPDATE ${S}.matches
-           SET updated_at = $10::timestamptz,
-               status = CASE WHEN $11::json IS NULL THEN status ELSE 'finished' END,
-               result = COALESCE($11::json, result),
-               clock = COALESCE($12::json, clock)
-           WHERE match_id = (SELECT match_id FROM written)
-         )
-         SELECT count(*)::integer AS written FROM written`,
-        [
-          next._stateID,
-          JSON.stringify(next),
-          matchID,
-          expectedStateID,
-          move.stateID,
-          move.seat,
-          move.move,
-          JSON.stringify(move.args),
-          JSON.stringify(move.entries),
-          move.at,
-          jsonOrNull(result),
-          jsonOrNull(clock),
-        ],
-      );
-      return rows[0]?.written === 1;
+    commitMove(matchID, expectedStateID, next, move: MoveRecord, result, clock?) {
+      return moveGroups.commit({ matchID, expectedStateID, next, move, result, clock });
     },
 
     async listRunningClocks() {
@@ -464,6 +588,7 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
     },
 
     async close() {
+      await moveGroups.settled();
       await pool.end();
     },
   };

@@ -193,8 +193,21 @@ export function openSqliteStore(dataDir: string): Store {
     }
     return ready;
   };
-  const run = (sql: string, values: BindValues = []) => statement(sql).run(values);
-  const all = (sql: string, values: BindValues = []) => statement(sql).all(values) as Row[];
+  // A statement whose step failed cannot be bound again (the WASM build's reset reports the
+  // old error), so it is finalized and prepared anew on its next use.
+  const using = <T>(sql: string, work: (ready: Statement) => T): T => {
+    const ready = statement(sql);
+    try {
+      return work(ready);
+    } catch (error) {
+      prepared.delete(sql);
+      ready.finalize();
+      throw error;
+    }
+  };
+  const run = (sql: string, values: BindValues = []) => using(sql, (s) => s.run(values));
+  const all = (sql: string, values: BindValues = []) =>
+    using(sql, (s) => s.all(values) as Row[]);
   const one = (sql: string, values: BindValues = []): Row | undefined => all(sql, values)[0];
 
   // One process owns the file, so the records it read stay true until it writes them: the
