@@ -138,7 +138,9 @@ describe('the Postgres store, its connection lost while it stores a group of mov
     const back = await commitAll();
     expect(back).toEqual(matches.map(() => ({ status: 'fulfilled', value: true })));
     for (const [i, { match }] of matches.entries()) {
-      expect(await store.loadState(match.matchID)).toEqual((moves[i] as (typeof moves)[number]).next);
+      expect(await store.loadState(match.matchID)).toEqual(
+        (moves[i] as (typeof moves)[number]).next,
+      );
     }
   });
 });

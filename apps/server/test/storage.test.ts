@@ -199,22 +199,32 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the %s store', (kind) => {
     for (const { match, initial } of records) await store.createMatch(match, initial);
     const broken = records[1] as (typeof records)[number];
     const first = successor(broken.initial, 1);
-    expect(await store.commitMove(broken.match.matchID, 0, first.next, first.move, null)).toBe(true);
+    expect(await store.commitMove(broken.match.matchID, 0, first.next, first.move, null)).toBe(
+      true,
+    );
 
     const writes = records.map(({ match, initial }, i) => {
       const { next, move } = successor(i === 1 ? first.next : initial, 20 + i);
       // The log already holds a move with this state id: appending it again must fail.
       const logged = i === 1 ? { ...move, stateID: first.move.stateID } : move;
-      return { next, written: store.commitMove(match.matchID, next._stateID - 1, next, logged, null) };
+      return {
+        next,
+        written: store.commitMove(match.matchID, next._stateID - 1, next, logged, null),
+      };
     });
     const outcomes = await Promise.allSettled(writes.map((w) => w.written));
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect(outcomes.filter((o) => o.status === 'fulfilled').map((o) => o.value)).toEqual([true, true]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled').map((o) => o.value)).toEqual([
+      true,
+      true,
+    ]);
     expect(await store.loadState(broken.match.matchID)).toEqual(first.next);
     expect(await store.readMoves(broken.match.matchID)).toHaveLength(1);
     for (const i of [0, 2]) {
       const { match } = records[i] as (typeof records)[number];
-      expect(await store.loadState(match.matchID)).toEqual((writes[i] as (typeof writes)[number]).next);
+      expect(await store.loadState(match.matchID)).toEqual(
+        (writes[i] as (typeof writes)[number]).next,
+      );
     }
   });
 
@@ -274,7 +284,9 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the %s store', (kind) => {
       twin = store;
     }
     for (const [i, { match }] of records.entries()) {
-      expect(await store.loadState(match.matchID)).toEqual((writes[i] as (typeof writes)[number]).next);
+      expect(await store.loadState(match.matchID)).toEqual(
+        (writes[i] as (typeof writes)[number]).next,
+      );
     }
   });
 

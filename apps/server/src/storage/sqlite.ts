@@ -206,8 +206,7 @@ export function openSqliteStore(dataDir: string): Store {
     }
   };
   const run = (sql: string, values: BindValues = []) => using(sql, (s) => s.run(values));
-  const all = (sql: string, values: BindValues = []) =>
-    using(sql, (s) => s.all(values) as Row[]);
+  const all = (sql: string, values: BindValues = []) => using(sql, (s) => s.all(values) as Row[]);
   const one = (sql: string, values: BindValues = []): Row | undefined => all(sql, values)[0];
 
   // One process owns the file, so the records it read stay true until it writes them: the
