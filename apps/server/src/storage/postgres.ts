@@ -227,7 +227,7 @@ class MoveGroups {
       await Promise.all(group.map((m) => this.storeAlone(m)));
       return;
     }
-    group.forEach((m, i) => m.resolve(written.has(i)));
+    for (const [i, m] of group.entries()) m.resolve(written.has(i));
   }
 
   private async storeAlone(m: PendingMove): Promise<void> {
