@@ -91,8 +91,8 @@ export type MoveResult =
   | { ok: false; error: RefusedMessage };
 
 /**
- * How many matches' last states the engine keeps in memory: a few kB of heap each now that the
- * deck is not in them, so enough for every match of a busy server (a miss loads the state).
+ * How many matches' last states (and records) the engine keeps in memory: a few kB of heap each
+ * now that the deck is not in them, so enough for every match of a busy server (a miss loads them).
  */
 const REMEMBERED_MATCHES = 5000;
 
@@ -113,16 +113,28 @@ export class MatchEngine {
    * on it skips loading it. Safe because the commit is a compare-and-set on the state id:
    * a state another writer has moved past fails the commit as stale, like a stale client.
    */
-  private readonly lastStored = new Map<string, StoredState>();
+  private readonly lastStored = new Map<string, { state: StoredState; match: MatchRecord }>();
 
   constructor(private readonly store: Store) {}
+
+  /**
+   * The match record a move on `stateID` is made with. A match in play changes what a move
+   * reads of its record (status, clock) only with a move or when it ends, so the record this
+   * instance stored with the state the move is made on is still true, or the match has ended
+   * and the move's commit fails as stale. Any other state id reads the store (a Postgres
+   * shared by several instances is read once per move otherwise).
+   */
+  async matchFor(matchID: string, stateID: number): Promise<MatchRecord | undefined> {
+    const last = this.lastStored.get(matchID);
+    return last?.state._stateID === stateID ? last.match : this.store.getMatch(matchID);
+  }
 
   async move(match: MatchRecord, request: MoveRequest, clockAt?: ClockAt): Promise<MoveResult> {
     const { matchID } = match;
     if (match.status === 'waiting')
       return refused('WAITING_FOR_OPPONENT', 'waiting for the second player');
     if (match.status === 'finished') return refused('MATCH_OVER', 'the match is over');
-    const cached = this.lastStored.get(matchID);
+    const cached = this.lastStored.get(matchID)?.state;
     const loaded =
       cached?._stateID === request.stateID ? cached : await this.store.loadState(matchID);
     if (!loaded) return refused('UNKNOWN_MATCH', 'no such match');
@@ -161,6 +173,7 @@ export class MatchEngine {
           clockAt.now,
         )
       : undefined;
+    const at = new Date().toISOString();
     const stored = await this.store.commitMove(
       matchID,
       loaded._stateID,
@@ -171,7 +184,7 @@ export class MatchEngine {
         move: request.move,
         args: request.args,
         entries,
-        at: new Date().toISOString(),
+        at,
       },
       result,
       clock,
@@ -180,7 +193,7 @@ export class MatchEngine {
       this.lastStored.delete(matchID);
       return refused('STALE_STATE', 'another move was stored first');
     }
-    this.remember(matchID, next);
+    this.remember(next, { ...match, updatedAt: at, ...(clock ? { clock } : {}) });
     return {
       ok: true,
       previous: loaded,
@@ -191,10 +204,16 @@ export class MatchEngine {
     };
   }
 
-  private remember(matchID: string, state: StoredState): void {
+  /** The match has ended: its next move reads the store (and is refused as over). */
+  forget(matchID: string): void {
+    this.lastStored.delete(matchID);
+  }
+
+  private remember(state: StoredState, match: MatchRecord): void {
+    const { matchID } = match;
     this.lastStored.delete(matchID);
     if (state.ctx.gameover !== undefined) return;
-    this.lastStored.set(matchID, state);
+    this.lastStored.set(matchID, { state, match });
     if (this.lastStored.size > REMEMBERED_MATCHES) {
       const oldest = this.lastStored.keys().next().value as string;
       this.lastStored.delete(oldest);

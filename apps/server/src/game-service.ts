@@ -151,11 +151,13 @@ export class GameService {
     this.ending = new MatchEnding({
       store,
       queues,
-      clearTimers: (matchID) => this.clocks.clear(matchID),
+      forgetPlay: (matchID) => {
+        this.clocks.clear(matchID);
+        deps.engine.forget(matchID);
+      },
       announce: (match) => this.sessions.announce(match),
     });
     this.moves = new MatchMoves({
-      store,
       engine: deps.engine,
       queues,
       metrics,

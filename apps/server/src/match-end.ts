@@ -17,8 +17,8 @@ export type FinishMatch = (
 export interface MatchEndingDeps {
   store: Store;
   queues: MatchQueues;
-  /** Clears the match's clock timer. */
-  clearTimers: (matchID: string) => void;
+  /** Clears the match's clock timer and what this instance remembers of its play. */
+  forgetPlay: (matchID: string) => void;
   /** Tells the match's players and spectators, here and on other instances. */
   announce: (match: MatchRecord) => Promise<void>;
 }
@@ -64,7 +64,7 @@ export class MatchEnding {
       const at = new Date(now).toISOString();
       if (!(await store.finishMatch(match.matchID, result, at, stopped))) return false;
     }
-    this.deps.clearTimers(match.matchID);
+    this.deps.forgetPlay(match.matchID);
     const finished = await store.getMatch(match.matchID);
     if (finished) await this.deps.announce(finished);
     return true;

@@ -11,11 +11,9 @@ import type { MatchQueues } from './match-queue.ts';
 import type { Metrics } from './metrics.ts';
 import type { SeatSessions, StoredUpdate } from './seat-session.ts';
 import { firstIssue } from './socket-guard.ts';
-import type { Store } from './storage/index.ts';
 import type { TimeSource } from './time.ts';
 
 export interface MatchMovesDeps {
-  store: Store;
   engine: MatchEngine;
   queues: MatchQueues;
   metrics: Metrics;
@@ -63,9 +61,9 @@ export class MatchMoves {
       return sessions.resync(socket);
     }
     const seat = seating.seat;
-    const { store, queues, engine, metrics, clocks, ending, time, logger } = this.deps;
+    const { queues, engine, metrics, clocks, ending, time, logger } = this.deps;
     await queues.run(matchID, async () => {
-      const match = await store.getMatch(matchID);
+      const match = await engine.matchFor(matchID, stateID);
       if (!match) {
         refuse(socket, { code: 'UNKNOWN_MATCH', message: 'no such match' }, ack);
         return;

@@ -6,6 +6,7 @@ import {
   createAndJoin,
   decider,
   type GameClient,
+  pickMove,
   playOut,
   prng,
   request,
@@ -137,6 +138,36 @@ describe('every way a match ends stops its clock', () => {
     const reason = table.seats['0'].gameover?.reason;
     expect(reason === 'track' || reason === 'final').toBe(true);
     await expectStoppedClock(table.matchID, table.seats['0'], reason as string);
+    leaveTable(table);
+  });
+});
+
+describe('a match that ended takes no more moves', () => {
+  it('after a resignation, though this instance remembers the state its last move stored', async () => {
+    const table = await clockedTable(5);
+    const random = prng(77);
+    for (let n = 0; n < 2; n++) {
+      const mover = table.seats[decider(table.seats['0']) as Seat];
+      const stateID = mover.state?.stateID ?? 0;
+      expect(await mover.move(pickMove(mover, random))).toEqual({ ok: true });
+      for (const seat of [table.seats['0'], table.seats['1']]) {
+        await seat.until(() => (seat.state?.stateID ?? 0) > stateID, 'the move applied');
+      }
+    }
+    const next = decider(table.seats['0']) as Seat;
+    const mover = table.seats[next];
+    const move = pickMove(mover, random);
+    const left = await request<MatchInfo>(
+      `${server.url}/api/matches/${table.matchID}/leave`,
+      'POST',
+      { seat: other(next), credentials: table.credentials[other(next)] },
+    );
+    expect(left.status).toBe(200);
+    expect(await mover.move(move)).toMatchObject({
+      ok: false,
+      error: { code: 'MATCH_OVER' },
+    });
+    await expectStoppedClock(table.matchID, mover, 'resigned');
     leaveTable(table);
   });
 });

@@ -181,6 +181,38 @@ describe('two instances sharing Postgres and Redis', () => {
     await Promise.all(Array.from({ length: MATCHES }, (_, i) => race(i)));
   }, 180_000);
 
+  it('a match resigned through the other instance takes no more moves here, though this instance remembers its last state', async () => {
+    const [a, b] = await Promise.all([instance(), instance()]);
+    const { created, joined } = await createAndJoin(a.url, { clockMinutes: 10 });
+    const { matchID } = created;
+    const credentials = { '0': created.credentials, '1': joined.credentials };
+    const players: Record<Seat, GameClient> = {
+      '0': await seat(a.url, matchID, '0', credentials['0']),
+      '1': await seat(a.url, matchID, '1', credentials['1']),
+    };
+    const random = prng(57);
+    for (let n = 0; n < 3; n++) {
+      const mover = players[decider(players['0']) as Seat];
+      const stateID = mover.state?.stateID ?? 0;
+      expect(await mover.move(pickMove(mover, random))).toEqual({ ok: true });
+      await reached([players['0'], players['1']], stateID + 1);
+    }
+    const who = decider(players['0']) as Seat;
+    const move = pickMove(players[who], random);
+    const resigner: Seat = who === '0' ? '1' : '0';
+    const left = await request<MatchInfo>(`${b.url}/api/matches/${matchID}/leave`, 'POST', {
+      seat: resigner,
+      credentials: credentials[resigner],
+    });
+    expect(left.body).toMatchObject({ status: 'finished', result: { reason: 'resigned' } });
+
+    expect((await players[who].move(move)).ok).toBe(false);
+    expect(await store.readMoves(matchID)).toHaveLength(3);
+    const after = await store.getMatch(matchID);
+    expect(after).toMatchObject({ status: 'finished', result: { reason: 'resigned' } });
+    expect(after?.clock?.running).toBeNull();
+  }, 60_000);
+
   it('an instance killed mid-move: its players carry on through the other, nothing lost', async () => {
     const [a, b] = await Promise.all([instance(), instance()]);
     const { created, joined } = await createAndJoin(b.url);
