@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_DECK } from '@iron-curtain/game';
 import { errorCodes } from '@iron-curtain/protocol';
 import { describe, expect, it } from 'vitest';
 import { en, type Resources } from '../src/i18n/en.ts';
 import { clientErrorCodes, errorWords } from '../src/i18n/errorWords.ts';
+import { GameWords, withoutSoftHyphens } from '../src/i18n/gameWords.ts';
 import { allResources, i18n, LANGUAGES, setLanguage } from '../src/i18n/i18n.ts';
 
 const PLURAL = /_(zero|one|two|few|many|other)$/;
@@ -122,5 +124,40 @@ describe('the translations', () => {
       }
     }
     expect(unknown).toEqual([]);
+  });
+});
+
+/**
+ * The longest run of letters the narrowest hand card's band (a phone at 390 px, 0.75rem bold: about
+ * 60 px) holds on one line, measured in Chromium: six letters fit ("Wschód" 53 px), seven may not
+ * ("Ameryka" 59.7 px broke as "Ameryk / a").
+ */
+const LONGEST_UNBROKEN_RUN = 6;
+
+describe('the region names', () => {
+  it('break a word too long for a phone card band only at a soft hyphen, never at an arbitrary letter', async () => {
+    const all = await allResources();
+    for (const language of LANGUAGES) {
+      const names = Object.values(all[language].regions as Resources) as string[];
+      const tooLong = names
+        .flatMap((name) => name.split(/[\s\-\u00AD]+/))
+        .filter((run) => [...run].length > LONGEST_UNBROKEN_RUN);
+      expect({ language, tooLong }).toEqual({ language, tooLong: [] });
+    }
+  });
+
+  it('give back the plain name without soft hyphens, in text, labels and comparisons', async () => {
+    const all = await allResources();
+    const plain = { de: 'Mittelamerika', fr: 'Amérique centrale', pl: 'Ameryka Środkowa' } as const;
+    for (const [language, name] of Object.entries(plain)) {
+      const hyphenated = (all[language as keyof typeof plain].regions as Resources)[
+        'central-america'
+      ] as string;
+      expect(hyphenated).toContain('\u00AD');
+      expect(withoutSoftHyphens(hyphenated)).toBe(name);
+      await setLanguage(language as keyof typeof plain);
+      expect(new GameWords(i18n.t).regionName(DEFAULT_DECK, 'central-america')).toBe(name);
+    }
+    await setLanguage('en');
   });
 });

@@ -221,7 +221,7 @@ export function CardFace({ deck, card, region, cubes, note, compact = false }: C
           {style.symbol}
         </span>
         <span className={compact ? 'sr-only' : 'region-name'}>
-          {words.regionName(deck, region.id)}
+          {compact ? words.regionName(deck, region.id) : words.regionBandName(deck, region.id)}
         </span>
         <Reconstructed status={card.status.region} />
         {control && (

@@ -422,8 +422,8 @@ export const de: Resources = {
     'middle-east': 'Naher Osten',
     asia: 'Asien',
     africa: 'Afrika',
-    'south-america': 'Südamerika',
-    'central-america': 'Mittelamerika',
+    'south-america': 'Süd\u00ADame\u00ADrika',
+    'central-america': 'Mittel\u00ADame\u00ADrika',
   },
   hotseat: {
     title: 'Zwei Spieler, ein Gerät',

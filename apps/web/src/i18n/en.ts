@@ -419,8 +419,8 @@ export const en: Resources = {
     'middle-east': 'Middle East',
     asia: 'Asia',
     africa: 'Africa',
-    'south-america': 'South America',
-    'central-america': 'Central America',
+    'south-america': 'South Amer\u00ADica',
+    'central-america': 'Cen\u00ADtral Amer\u00ADica',
   },
   hotseat: {
     title: 'Two players, one device',

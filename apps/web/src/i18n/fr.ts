@@ -428,9 +428,9 @@ export const fr: Resources = {
     europe: 'Europe',
     'middle-east': 'Moyen-Orient',
     asia: 'Asie',
-    africa: 'Afrique',
-    'south-america': 'Amérique du Sud',
-    'central-america': 'Amérique centrale',
+    africa: 'Afri\u00ADque',
+    'south-america': 'Amé\u00ADrique du Sud',
+    'central-america': 'Amé\u00ADrique cen\u00ADtrale',
   },
   hotseat: {
     title: 'Deux joueurs, un appareil',

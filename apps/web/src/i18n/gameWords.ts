@@ -21,7 +21,12 @@ import { useTranslation } from 'react-i18next';
  * name has no translation and is shown as written.
  */
 const translatable = (t: TFunction, key: string, name: string): boolean =>
-  t(key, { lng: 'en', defaultValue: '' }) === name;
+  withoutSoftHyphens(t(key, { lng: 'en', defaultValue: '' })) === name;
+
+const SOFT_HYPHEN = /\u00AD/g;
+
+/** The text without its soft hyphens (U+00AD), which only mark where a long word may break. */
+export const withoutSoftHyphens = (text: string): string => text.replace(SOFT_HYPHEN, '');
 
 /**
  * The game's words in the current language, built from the engine's structured data:
@@ -42,7 +47,16 @@ export class GameWords {
     return translatable(this.t, `cards.${id}`, name) ? this.t(`cards.${id}`) : name;
   };
 
-  regionName = (deck: Deck, id: string): string => {
+  /** A region's name as plain text: for sentences, labels, the log and comparisons. */
+  regionName = (deck: Deck, id: string): string =>
+    withoutSoftHyphens(this.regionBandName(deck, id));
+
+  /**
+   * A region's name with its soft hyphens, for the narrow card band only: Chromium on Linux has
+   * no hyphenation dictionaries, so a long word ("Mittelamerika") would otherwise break at
+   * whichever letter reaches the edge.
+   */
+  regionBandName = (deck: Deck, id: string): string => {
     const { name } = indexDeck(deck).region(id);
     return translatable(this.t, `regions.${id}`, name) ? this.t(`regions.${id}`) : name;
   };

@@ -430,8 +430,8 @@ export const pl: Resources = {
     'middle-east': 'Bliski Wschód',
     asia: 'Azja',
     africa: 'Afryka',
-    'south-america': 'Ameryka Południowa',
-    'central-america': 'Ameryka Środkowa',
+    'south-america': 'Ame\u00ADryka Połu\u00ADdniowa',
+    'central-america': 'Ame\u00ADryka Środ\u00ADkowa',
   },
   hotseat: {
     title: 'Dwoje graczy, jedno urządzenie',
