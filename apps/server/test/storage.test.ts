@@ -1,9 +1,19 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { DEFAULT_DECK, type State } from '@iron-curtain/game';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  afterAll,
+  afterEach,
+  beforeAll,
+  describe,
+  expect,
+  it,
+  type MockInstance,
+  vi,
+} from 'vitest';
 import { initialState } from '../src/engine.ts';
 import { hashSecret, newMatchID, newSeed } from '../src/secrets.ts';
-import { openSqliteStore } from '../src/storage/sqlite.ts';
+import { openSqliteStore, SQLITE_FILE } from '../src/storage/sqlite.ts';
 import type {
   MatchRecord,
   MatchStatus,
@@ -311,4 +321,67 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the %s store', (kind) => {
       expect(() => openSqliteStore(where)).toThrow(/in use/);
     });
   }
+});
+
+describe('the SQLite store syncing its WAL off the event loop', () => {
+  const where = tempDir();
+  let store: Store;
+  let fileSync: MockInstance<() => Promise<void>>;
+
+  beforeAll(async () => {
+    store = openSqliteStore(where);
+    // FileHandle is not exported: its prototype comes from a handle.
+    const handle = await fs.promises.open(path.join(where, SQLITE_FILE), 'r');
+    const fileHandle = Object.getPrototypeOf(handle) as { sync(): Promise<void> };
+    await handle.close();
+    fileSync = vi.spyOn(fileHandle, 'sync');
+  });
+  afterEach(() => fileSync.mockReset());
+  afterAll(() => {
+    fileSync.mockRestore();
+    fs.rmSync(where, { recursive: true, force: true });
+  });
+
+  it('a move is answered only once an fsync begun after its commit has finished', async () => {
+    const { match, initial } = newRecord();
+    await store.createMatch(match, initial);
+    fileSync.mockClear();
+    let releaseSync = () => {};
+    fileSync.mockImplementationOnce(() => new Promise<void>((resolve) => (releaseSync = resolve)));
+    const { next, move } = successor(initial, 1);
+    let answered = false;
+    const written = store.commitMove(match.matchID, 0, next, move, null).then((ok) => {
+      answered = true;
+      return ok;
+    });
+    await vi.waitFor(() => expect(fileSync).toHaveBeenCalledTimes(1));
+    // The commit is in the file, but the move is not answered while its fsync runs.
+    expect(await store.loadState(match.matchID)).toEqual(next);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answered).toBe(false);
+    // A move committed meanwhile waits for the next fsync, not for the one already running.
+    const later = successor(next, 2);
+    const laterWritten = store.commitMove(match.matchID, 1, later.next, later.move, null);
+    releaseSync();
+    expect(await written).toBe(true);
+    expect(await laterWritten).toBe(true);
+    expect(fileSync).toHaveBeenCalledTimes(2);
+  });
+
+  it('after a failed fsync no write is answered as stored, and the health check fails', async () => {
+    const { match, initial } = newRecord();
+    await store.createMatch(match, initial);
+    fileSync.mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }));
+    const { next, move } = successor(initial, 1);
+    await expect(store.commitMove(match.matchID, 0, next, move, null)).rejects.toThrow(
+      /could not be synced/,
+    );
+    await expect(store.ping()).rejects.toThrow(/could not be synced/);
+    const again = successor(next, 2);
+    await expect(store.commitMove(match.matchID, 1, again.next, again.move, null)).rejects.toThrow(
+      /could not be synced/,
+    );
+    await expect(store.setChatOff(match.matchID, true)).rejects.toThrow(/could not be synced/);
+    await store.close();
+  });
 });

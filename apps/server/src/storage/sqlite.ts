@@ -25,6 +25,7 @@ import type {
   StoredDeck,
   StoredState,
 } from './store.ts';
+import { walSync } from './wal-sync.ts';
 
 // A CommonJS module whose exports Node's ESM loader cannot see by name.
 const { Database } = createRequire(import.meta.url)(
@@ -159,8 +160,9 @@ function transaction<T>(db: Database, work: () => T): T {
 /**
  * The embedded store: one SQLite file under DATA_DIR, through SQLite compiled to
  * WebAssembly (no native build, no download at install). One process owns the
- * file: the WAL journal in exclusive locking mode, synchronous=FULL, so a commit
- * is on disk when commitMove resolves (moves of one event-loop turn share one commit).
+ * file: the WAL journal in exclusive locking mode. A write resolves once an fsync of the WAL
+ * that began after it has finished (on the thread pool, so the event loop goes on meanwhile);
+ * moves of one event-loop turn share one commit, and commits made during an fsync the next one.
  */
 export function openSqliteStore(dataDir: string): Store {
   const release = claimDataDir(dataDir);
@@ -172,8 +174,11 @@ export function openSqliteStore(dataDir: string): Store {
   try {
     db = new Database(file);
     db.exec('PRAGMA locking_mode = EXCLUSIVE');
-    db.exec('PRAGMA journal_mode = WAL');
-    db.exec('PRAGMA synchronous = FULL');
+    const { journal_mode } = db.get('PRAGMA journal_mode = WAL') as Row;
+    // Durability rests on syncing the WAL: a file in any other mode would go unsynced.
+    if (journal_mode !== 'wal') throw new Error(`${file} cannot use a WAL journal`);
+    // A commit writes the WAL without an fsync; walSync below runs it off the event loop.
+    db.exec('PRAGMA synchronous = NORMAL');
     db.exec('PRAGMA foreign_keys = ON');
     migrate(db);
   } catch (error) {
@@ -205,6 +210,31 @@ export function openSqliteStore(dataDir: string): Store {
       throw error;
     }
   };
+  // Opened at the first sync (SQLite creates the WAL at the first write), with the folder
+  // synced once so the WAL's name is on disk too. The WAL is the same file until close.
+  let wal: Promise<fs.promises.FileHandle> | undefined;
+  const openWal = async () => {
+    const handle = await fs.promises.open(`${file}-wal`, 'r+');
+    const folder = await fs.promises.open(dataDir, 'r');
+    try {
+      await folder.sync();
+    } finally {
+      await folder.close();
+    }
+    return handle;
+  };
+  const syncs = walSync(async () => {
+    wal ??= openWal();
+    await (await wal).sync();
+  });
+  /** A write, resolved once it is on disk; none is made after a failed fsync. */
+  const write = async <T>(work: () => T): Promise<T> => {
+    syncs.check();
+    const result = work();
+    await syncs.afterWrite();
+    return result;
+  };
+
   const run = (sql: string, values: BindValues = []) => using(sql, (s) => s.run(values));
   const all = (sql: string, values: BindValues = []) => using(sql, (s) => s.all(values) as Row[]);
   const one = (sql: string, values: BindValues = []): Row | undefined => all(sql, values)[0];
@@ -301,17 +331,23 @@ export function openSqliteStore(dataDir: string): Store {
     return true;
   };
 
-  // Group commit: synchronous=FULL makes every COMMIT an fsync on the event loop, so the
-  // moves that arrive in one event-loop turn share one transaction and one fsync. Each
-  // move has its own savepoint: its compare-and-set wins or fails alone. Callers learn
-  // their outcome only after the COMMIT, so nothing is broadcast before it is on disk.
+  // Group commit: the moves that arrive in one event-loop turn share one transaction. Each
+  // move has its own savepoint: its compare-and-set wins or fails alone. Callers learn their
+  // outcome only once the WAL is synced, so nothing is broadcast before it is on disk.
   let pendingMoves: PendingMove[] = [];
   const commitPendingMoves = () => {
     const group = pendingMoves;
     pendingMoves = [];
     if (group.length === 0) return;
+    const failGroup = (error: unknown) => {
+      for (const m of group) {
+        forgetMatch(m.matchID);
+        m.reject(error);
+      }
+    };
     const outcomes: ({ ok: boolean } | { error: unknown })[] = [];
     try {
+      syncs.check();
       transaction(db, () => {
         for (const m of group) {
           // Prepared like every statement: exec compiles its SQL anew each time.
@@ -327,29 +363,31 @@ export function openSqliteStore(dataDir: string): Store {
         }
       });
     } catch (error) {
-      for (const m of group) {
-        forgetMatch(m.matchID);
-        m.reject(error);
-      }
+      failGroup(error);
       return;
     }
     group.forEach((m, i) => {
       const outcome = outcomes[i] as { ok: boolean } | { error: unknown };
-      if ('ok' in outcome) {
-        if (outcome.ok) afterMove(m);
-        m.resolve(outcome.ok);
-      } else {
-        forgetMatch(m.matchID);
-        m.reject(outcome.error);
-      }
+      if ('ok' in outcome && outcome.ok) afterMove(m);
     });
+    syncs.afterWrite().then(() => {
+      group.forEach((m, i) => {
+        const outcome = outcomes[i] as { ok: boolean } | { error: unknown };
+        if ('ok' in outcome) {
+          m.resolve(outcome.ok);
+        } else {
+          forgetMatch(m.matchID);
+          m.reject(outcome.error);
+        }
+      });
+    }, failGroup);
   };
 
   return {
     kind: 'sqlite',
 
-    async createMatch(match: MatchRecord, initial: StoredState) {
-      transaction(db, () => insertMatch(match, initial));
+    createMatch(match: MatchRecord, initial: StoredState) {
+      return write(() => transaction(db, () => insertMatch(match, initial)));
     },
 
     async getMatch(matchID) {
@@ -376,37 +414,40 @@ export function openSqliteStore(dataDir: string): Store {
       return rows.map((row) => matchFromRows(row, seatsOf(String(row.match_id))));
     },
 
-    async claimSeat(matchID, seat: Seat, name, credentialsHash, at) {
+    claimSeat(matchID, seat: Seat, name, credentialsHash, at) {
       forgetMatch(matchID);
-      return transaction(db, () => {
-        const claimed = run(
-          `UPDATE seats SET name = ?, credentials_hash = ?
+      return write(() =>
+        transaction(db, () => {
+          const claimed = run(
+            `UPDATE seats SET name = ?, credentials_hash = ?
            WHERE match_id = ? AND seat = ? AND credentials_hash IS NULL
              AND EXISTS (SELECT 1 FROM matches WHERE match_id = ? AND status = 'waiting')`,
-          [name, credentialsHash, matchID, seat, matchID],
-        ).changes;
-        if (claimed !== 1) return false;
-        run(
-          `UPDATE matches SET updated_at = ?,
+            [name, credentialsHash, matchID, seat, matchID],
+          ).changes;
+          if (claimed !== 1) return false;
+          run(
+            `UPDATE matches SET updated_at = ?,
              status = CASE WHEN (SELECT count(*) FROM seats
                                  WHERE match_id = ? AND credentials_hash IS NULL) = 0
                       THEN 'playing' ELSE status END
            WHERE match_id = ?`,
-          [at, matchID, matchID],
-        );
-        return true;
-      });
+            [at, matchID, matchID],
+          );
+          return true;
+        }),
+      );
     },
 
-    async finishMatch(matchID, result: MatchResult | null, at, clock?: ClockRecord) {
+    finishMatch(matchID, result: MatchResult | null, at, clock?: ClockRecord) {
       forgetMatch(matchID);
-      return (
-        run(
-          `UPDATE matches SET status = 'finished', result = ?, updated_at = ?,
+      return write(
+        () =>
+          run(
+            `UPDATE matches SET status = 'finished', result = ?, updated_at = ?,
              clock = coalesce(?, clock)
            WHERE match_id = ? AND status <> 'finished'`,
-          [jsonOrNull(result), at, jsonOrNull(clock), matchID],
-        ).changes === 1
+            [jsonOrNull(result), at, jsonOrNull(clock), matchID],
+          ).changes === 1,
       );
     },
 
@@ -437,59 +478,68 @@ export function openSqliteStore(dataDir: string): Store {
 
     async setClock(matchID, clock: ClockRecord) {
       forgetMatch(matchID);
-      run('UPDATE matches SET clock = ? WHERE match_id = ?', [jsonOrNull(clock), matchID]);
+      await write(() =>
+        run('UPDATE matches SET clock = ? WHERE match_id = ?', [jsonOrNull(clock), matchID]),
+      );
     },
 
     async setAway(matchID, seat: Seat, at: string | null) {
       forgetMatch(matchID);
-      run(
-        `UPDATE seats SET away_since = CASE WHEN ? IS NULL THEN NULL
+      await write(() =>
+        run(
+          `UPDATE seats SET away_since = CASE WHEN ? IS NULL THEN NULL
            ELSE coalesce(away_since, ?) END
          WHERE match_id = ? AND seat = ?`,
-        [at, at, matchID, seat],
+          [at, at, matchID, seat],
+        ),
       );
     },
 
-    async offerRematch(matchID, seat: Seat) {
+    offerRematch(matchID, seat: Seat) {
       forgetMatch(matchID);
-      return transaction(db, () => {
-        const row = one('SELECT status, rematch FROM matches WHERE match_id = ?', [matchID]);
-        if (row?.status !== 'finished') return undefined;
-        const rematch: RematchRecord =
-          row.rematch == null ? { offers: [], matchID: null } : JSON.parse(String(row.rematch));
-        if (!rematch.offers.includes(seat)) rematch.offers = [...rematch.offers, seat].sort();
-        run('UPDATE matches SET rematch = ? WHERE match_id = ?', [
-          JSON.stringify(rematch),
-          matchID,
-        ]);
-        return rematch;
-      });
+      return write(() =>
+        transaction(db, () => {
+          const row = one('SELECT status, rematch FROM matches WHERE match_id = ?', [matchID]);
+          if (row?.status !== 'finished') return undefined;
+          const rematch: RematchRecord =
+            row.rematch == null ? { offers: [], matchID: null } : JSON.parse(String(row.rematch));
+          if (!rematch.offers.includes(seat)) rematch.offers = [...rematch.offers, seat].sort();
+          run('UPDATE matches SET rematch = ? WHERE match_id = ?', [
+            JSON.stringify(rematch),
+            matchID,
+          ]);
+          return rematch;
+        }),
+      );
     },
 
-    async linkRematch(matchID, rematch: MatchRecord, initial: StoredState) {
+    linkRematch(matchID, rematch: MatchRecord, initial: StoredState) {
       forgetMatch(matchID);
-      return transaction(db, () => {
-        const row = one('SELECT rematch FROM matches WHERE match_id = ?', [matchID]);
-        const current: RematchRecord | null =
-          row?.rematch == null ? null : JSON.parse(String(row.rematch));
-        if (!row || current?.matchID) return false;
-        insertMatch(rematch, initial);
-        run('UPDATE matches SET rematch = ? WHERE match_id = ?', [
-          JSON.stringify({ offers: current?.offers ?? [], matchID: rematch.matchID }),
-          matchID,
-        ]);
-        return true;
-      });
+      return write(() =>
+        transaction(db, () => {
+          const row = one('SELECT rematch FROM matches WHERE match_id = ?', [matchID]);
+          const current: RematchRecord | null =
+            row?.rematch == null ? null : JSON.parse(String(row.rematch));
+          if (!row || current?.matchID) return false;
+          insertMatch(rematch, initial);
+          run('UPDATE matches SET rematch = ? WHERE match_id = ?', [
+            JSON.stringify({ offers: current?.offers ?? [], matchID: rematch.matchID }),
+            matchID,
+          ]);
+          return true;
+        }),
+      );
     },
 
-    async saveDeck(deck: StoredDeck) {
-      return (
-        run('INSERT OR IGNORE INTO decks (hash, info, file, created_at) VALUES (?, ?, ?, ?)', [
-          deck.info.hash,
-          JSON.stringify(deck.info),
-          JSON.stringify(deck.file),
-          deck.createdAt,
-        ]).changes === 1
+    saveDeck(deck: StoredDeck) {
+      return write(
+        () =>
+          run('INSERT OR IGNORE INTO decks (hash, info, file, created_at) VALUES (?, ?, ?, ?)', [
+            deck.info.hash,
+            JSON.stringify(deck.info),
+            JSON.stringify(deck.file),
+            deck.createdAt,
+          ]).changes === 1,
       );
     },
 
@@ -508,18 +558,20 @@ export function openSqliteStore(dataDir: string): Store {
     },
 
     async addChatLine(line) {
-      const { changes, lastInsertRowid } = run(
-        `INSERT INTO chat_lines (match_id, room, seat, phrase, text, at)
+      const { changes, lastInsertRowid } = await write(() =>
+        run(
+          `INSERT INTO chat_lines (match_id, room, seat, phrase, text, at)
          SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM matches WHERE match_id = ?)`,
-        [
-          line.matchID,
-          line.room,
-          line.seat,
-          line.phrase ?? null,
-          line.text ?? null,
-          line.at,
-          line.matchID,
-        ],
+          [
+            line.matchID,
+            line.room,
+            line.seat,
+            line.phrase ?? null,
+            line.text ?? null,
+            line.at,
+            line.matchID,
+          ],
+        ),
       );
       return changes === 1 ? { ...line, id: Number(lastInsertRowid) } : undefined;
     },
@@ -531,60 +583,77 @@ export function openSqliteStore(dataDir: string): Store {
 
     async setChatOff(matchID, off) {
       forgetMatch(matchID);
-      run('UPDATE matches SET chat_off = ? WHERE match_id = ?', [off ? 1 : 0, matchID]);
+      await write(() =>
+        run('UPDATE matches SET chat_off = ? WHERE match_id = ?', [off ? 1 : 0, matchID]),
+      );
     },
 
     async setMuting(matchID, seat: Seat, muting) {
       forgetMatch(matchID);
-      run('UPDATE seats SET muting_opponent = ? WHERE match_id = ? AND seat = ?', [
-        muting ? 1 : 0,
-        matchID,
-        seat,
-      ]);
+      await write(() =>
+        run('UPDATE seats SET muting_opponent = ? WHERE match_id = ? AND seat = ?', [
+          muting ? 1 : 0,
+          matchID,
+          seat,
+        ]),
+      );
     },
 
     // One process owns the file: no other removal can run meanwhile.
-    async removeMatches({ unfinishedBefore, finishedBefore, limit }) {
-      return transaction(db, () => {
-        const rows = all(
-          `SELECT match_id, status FROM matches
+    removeMatches({ unfinishedBefore, finishedBefore, limit }) {
+      return write(() =>
+        transaction(db, () => {
+          const rows = all(
+            `SELECT match_id, status FROM matches
            WHERE (status <> 'finished' AND updated_at < ?)
               OR (? IS NOT NULL AND status = 'finished' AND updated_at < ?)
            ORDER BY updated_at LIMIT ?`,
-          [unfinishedBefore, finishedBefore, finishedBefore, limit],
-        );
-        for (const row of rows) {
-          const matchID = String(row.match_id);
-          forgetMatch(matchID);
-          run(`UPDATE matches SET status = 'removing' WHERE match_id = ?`, [matchID]);
-          for (const table of MATCH_TABLES) {
-            run(`DELETE FROM ${table} WHERE match_id = ?`, [matchID]);
+            [unfinishedBefore, finishedBefore, finishedBefore, limit],
+          );
+          for (const row of rows) {
+            const matchID = String(row.match_id);
+            forgetMatch(matchID);
+            run(`UPDATE matches SET status = 'removing' WHERE match_id = ?`, [matchID]);
+            for (const table of MATCH_TABLES) {
+              run(`DELETE FROM ${table} WHERE match_id = ?`, [matchID]);
+            }
           }
-        }
-        return rows.map((row) => ({
-          matchID: String(row.match_id),
-          status: String(row.status) as MatchStatus,
-        }));
-      });
+          return rows.map((row) => ({
+            matchID: String(row.match_id),
+            status: String(row.status) as MatchStatus,
+          }));
+        }),
+      );
     },
 
     async serverSecret(name, fresh) {
-      run('INSERT OR IGNORE INTO server_secrets (name, value) VALUES (?, ?)', [name, fresh]);
+      await write(() =>
+        run('INSERT OR IGNORE INTO server_secrets (name, value) VALUES (?, ?)', [name, fresh]),
+      );
       const row = one('SELECT value FROM server_secrets WHERE name = ?', [name]) as Row;
       return String(row.value);
     },
 
     async ping() {
+      syncs.check();
       one('SELECT 1');
     },
 
     async close() {
-      if (db.isOpen) {
-        commitPendingMoves();
-        for (const ready of prepared.values()) ready.finalize();
-        db.close();
+      try {
+        if (db.isOpen) {
+          commitPendingMoves();
+          await syncs.afterWrite().catch(() => undefined);
+          for (const ready of prepared.values()) ready.finalize();
+          db.close();
+        }
+        await wal?.then(
+          (handle) => handle.close(),
+          () => undefined,
+        );
+      } finally {
+        release();
       }
-      release();
     },
   };
 }
