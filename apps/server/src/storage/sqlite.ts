@@ -331,19 +331,35 @@ export function openSqliteStore(dataDir: string): Store {
     return true;
   };
 
-  // Group commit: the moves that arrive in one event-loop turn share one transaction. Each
-  // move has its own savepoint: its compare-and-set wins or fails alone. Callers learn their
-  // outcome only once the WAL is synced, so nothing is broadcast before it is on disk.
+  // Group commit: the moves that arrive while a group is committed and synced form the next
+  // group, one transaction (each commit rewrites whole pages into the WAL, so small groups
+  // write the same pages many times). Each move has its own savepoint: its compare-and-set
+  // wins or fails alone. Callers learn their outcome only once the WAL is synced, so nothing
+  // is broadcast before it is on disk.
   let pendingMoves: PendingMove[] = [];
+  let groupInFlight = false;
+  const scheduleGroup = () => {
+    if (!groupInFlight && pendingMoves.length > 0) {
+      groupInFlight = true;
+      setImmediate(commitPendingMoves);
+    }
+  };
   const commitPendingMoves = () => {
     const group = pendingMoves;
     pendingMoves = [];
-    if (group.length === 0) return;
+    if (group.length === 0) {
+      groupInFlight = false;
+      return;
+    }
     const failGroup = (error: unknown) => {
       for (const m of group) {
         forgetMatch(m.matchID);
         m.reject(error);
       }
+    };
+    const next = () => {
+      groupInFlight = false;
+      scheduleGroup();
     };
     const outcomes: ({ ok: boolean } | { error: unknown })[] = [];
     try {
@@ -364,23 +380,27 @@ export function openSqliteStore(dataDir: string): Store {
       });
     } catch (error) {
       failGroup(error);
+      next();
       return;
     }
     group.forEach((m, i) => {
       const outcome = outcomes[i] as { ok: boolean } | { error: unknown };
       if ('ok' in outcome && outcome.ok) afterMove(m);
     });
-    syncs.afterWrite().then(() => {
-      group.forEach((m, i) => {
-        const outcome = outcomes[i] as { ok: boolean } | { error: unknown };
-        if ('ok' in outcome) {
-          m.resolve(outcome.ok);
-        } else {
-          forgetMatch(m.matchID);
-          m.reject(outcome.error);
-        }
-      });
-    }, failGroup);
+    syncs
+      .afterWrite()
+      .then(() => {
+        group.forEach((m, i) => {
+          const outcome = outcomes[i] as { ok: boolean } | { error: unknown };
+          if ('ok' in outcome) {
+            m.resolve(outcome.ok);
+          } else {
+            forgetMatch(m.matchID);
+            m.reject(outcome.error);
+          }
+        });
+      }, failGroup)
+      .finally(next);
   };
 
   return {
@@ -467,7 +487,7 @@ export function openSqliteStore(dataDir: string): Store {
     commitMove(matchID, expectedStateID, next, move: MoveRecord, result, clock?) {
       return new Promise<boolean>((resolve, reject) => {
         pendingMoves.push({ matchID, expectedStateID, next, move, result, clock, resolve, reject });
-        if (pendingMoves.length === 1) setImmediate(commitPendingMoves);
+        scheduleGroup();
       });
     },
 
