@@ -147,7 +147,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A key as a JSON Pointer token (RFC 6901). */
-const token = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+const token = (key: string) =>
+  key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key;
 
 /**
  * Appends the operations that turn `input` into `output` (plain JSON) at `path`. Written here
@@ -165,22 +166,25 @@ function diffView(input: unknown, output: unknown, path: string, ops: Operation[
       ops.push({ op: 'replace', path, value: output });
       return;
     }
-    for (const [i, item] of input.entries()) {
-      if (item !== output[i]) diffView(item, output[i], `${path}/${i}`, ops);
+    for (let i = 0; i < input.length; i++) {
+      if (input[i] !== output[i]) diffView(input[i], output[i], `${path}/${i}`, ops);
     }
-    for (const item of output.slice(input.length))
-      ops.push({ op: 'add', path: `${path}/-`, value: item });
+    for (let i = input.length; i < output.length; i++)
+      ops.push({ op: 'add', path: `${path}/-`, value: output[i] });
     return;
   }
   if (isRecord(input) && isRecord(output)) {
-    for (const [key, value] of Object.entries(input)) {
+    // Views are plain JSON (no inherited keys), so for-in walks them without a pair per key.
+    for (const key in input) {
+      const value = input[key];
       // Most of a view is unchanged: no pointer is built for a part that is the same object.
       if (value === undefined || value === output[key]) continue;
       const at = `${path}/${token(key)}`;
       if (output[key] === undefined) ops.push({ op: 'remove', path: at });
       else diffView(value, output[key], at, ops);
     }
-    for (const [key, value] of Object.entries(output)) {
+    for (const key in output) {
+      const value = output[key];
       if (value !== undefined && input[key] === undefined)
         ops.push({ op: 'add', path: `${path}/${token(key)}`, value });
     }
