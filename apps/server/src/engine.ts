@@ -103,7 +103,7 @@ const refused = (code: RefusedMessage['code'], message: string): MoveResult => (
 
 /**
  * Runs moves of matches through boardgame.io's reducer for the match's Game: the Game (its
- * flow, stages and moves, each running the rules engine) decides legality, once. Callers
+ * flow and moves, each running the rules engine) decides legality, once. Callers
  * serialise the moves of one match (see MatchQueues). A move is stored with a compare-and-set
  * on the state id before anything is sent; nothing is sent from here.
  */

@@ -1,5 +1,5 @@
 /// <reference path="./immer-cjs.d.ts" />
-import type { IronCurtainGame, State } from '@iron-curtain/game';
+import type { IronCurtainGame } from '@iron-curtain/game';
 import type { LongFormMove, Move } from 'boardgame.io';
 import { original } from 'immer/dist/index.js';
 
@@ -74,47 +74,13 @@ function onPlainCopy(move: LongFormMove): LongFormMove {
 const longForm = (move: Move): LongFormMove => (typeof move === 'function' ? { move } : move);
 
 /**
- * A turn hook given the state itself rather than a draft: the Game's hooks only read G and
- * fire events, and each read of a nested object through the draft made immer copy G's root
- * (measured: the reducer per move another 16 % cheaper). The state is frozen, so a hook that
- * wrote to it would throw rather than change a stored state.
- */
-function onState<C extends { G: State }, R>(hook: (context: C) => R): (context: C) => R {
-  return (context) => hook({ ...context, G: original(context.G) as State });
-}
-
-/**
- * The match's Game with every move of every stage run on a plain copy of G, and its turn
- * hooks on the state itself. The Game is still what decides: its flow, stages, moves and
- * hooks run unchanged through boardgame.io's reducer; only the objects they see differ.
+ * The match's Game with every move run on a plain copy of G. The Game is still what decides:
+ * its flow and moves run unchanged through boardgame.io's reducer; only the object a move
+ * sees differs. (Its turn's endIf and order read the state itself, never a draft.)
  */
 export function withPlainMoves(game: IronCurtainGame): IronCurtainGame {
-  const stages = Object.fromEntries(
-    Object.entries(game.turn?.stages ?? {}).map(([name, stage]) => [
-      name,
-      {
-        ...stage,
-        moves: Object.fromEntries(
-          Object.entries(stage.moves ?? {}).map(([move, fn]) => [move, onPlainCopy(longForm(fn))]),
-        ),
-      },
-    ]),
+  const moves = Object.fromEntries(
+    Object.entries(game.moves ?? {}).map(([move, fn]) => [move, onPlainCopy(longForm(fn))]),
   );
-  const moves = game.moves
-    ? Object.fromEntries(
-        Object.entries(game.moves).map(([move, fn]) => [move, onPlainCopy(longForm(fn))]),
-      )
-    : undefined;
-  const { onBegin, onMove, onEnd } = game.turn ?? {};
-  return {
-    ...game,
-    ...(moves ? { moves } : {}),
-    turn: {
-      ...game.turn,
-      ...(onBegin ? { onBegin: onState(onBegin) } : {}),
-      ...(onMove ? { onMove: onState(onMove) } : {}),
-      ...(onEnd ? { onEnd: onState(onEnd) } : {}),
-      stages,
-    },
-  };
+  return { ...game, moves };
 }

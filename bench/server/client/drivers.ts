@@ -225,8 +225,8 @@ const TRIVIAL: StockGame = {
 };
 
 /**
- * Our Game on the stock server: the one who must decide moves (a stage of boardgame.io's
- * flow, not always the current player), a random legal move on its own view of G.
+ * Our Game on the stock server: the one who must decide moves (the engine's decider, which
+ * the Game makes boardgame.io's current player), a random legal move on its own view of G.
  */
 const IRON_CURTAIN: StockGame = {
   name: 'iron-curtain',

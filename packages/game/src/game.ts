@@ -1,16 +1,9 @@
-import type { Ctx, Game, LongFormMove } from 'boardgame.io';
+import type { Game, LongFormMove } from 'boardgame.io';
 import { applyMove } from './rules.ts';
 import { type RulesContext, rulesKey } from './rules-context.ts';
 import { createState, parseSetupData, rulesOf, type SetupData } from './setup.ts';
-import { type State, seatOf, turnSeat } from './state.ts';
-import {
-  DECISION_MOVES,
-  type DecisionKind,
-  MOVE_NAMES,
-  type MoveName,
-  type Result,
-  type Seat,
-} from './types.ts';
+import { type State, seatOf } from './state.ts';
+import { MOVE_NAMES, type MoveName, type Result, type Seat } from './types.ts';
 import { viewFor } from './view.ts';
 
 /** boardgame.io's marker for a refused move. */
@@ -25,12 +18,12 @@ export const gameoverOf = (state: State): Gameover | undefined =>
 
 export type IronCurtainGame = Game<State, Record<string, unknown>, SetupData>;
 
-/** boardgame.io's current player: whose turn of the round it is, or who chooses the first player. */
-const ctxSeat = (G: State): Seat => turnSeat(G) ?? G.decision?.seat ?? '0';
-
-/** The decider is always the one active player, in the stage named after the decision. */
-const activeDecider = (G: State) =>
-  G.decision ? { value: { [G.decision.seat]: G.decision.kind } } : { value: {} };
+/**
+ * boardgame.io's current player is the decider: the seat the engine waits for, who is not
+ * always the seat whose turn of the round it is (an opponent places cubes, a seat chooses who
+ * goes first).
+ */
+const decider = (G: State): Seat => G.decision?.seat ?? '0';
 
 /**
  * The boardgame.io Game for one rules context. Every move runs the pure engine on
@@ -51,12 +44,6 @@ function createIronCurtain(rules: RulesContext): IronCurtainGame {
     MoveName,
     LongFormMove<State>
   >;
-  const stages = Object.fromEntries(
-    (Object.keys(DECISION_MOVES) as DecisionKind[]).map((kind) => [
-      kind,
-      { moves: Object.fromEntries(DECISION_MOVES[kind].map((name) => [name, moves[name]])) },
-    ]),
-  );
   return {
     name: 'iron-curtain',
     minPlayers: 2,
@@ -76,31 +63,22 @@ function createIronCurtain(rules: RulesContext): IronCurtainGame {
         return (error as Error).message;
       }
     },
+    moves,
+    // A turn lasts while one seat decides: it ends when the engine waits for the other seat.
+    // No event is fired (boardgame.io builds an Error with a stack trace for each), and the
+    // engine alone says which moves a decision allows. A state stored while decisions were
+    // stages of the turn (activePlayers set) ends its turn after its next move.
     turn: {
       order: {
-        first: ({ G }) => Number(ctxSeat(G)),
-        next: ({ G }) => Number(ctxSeat(G)),
+        first: ({ G }) => Number(decider(G)),
+        next: ({ G }) => Number(decider(G)),
       },
-      onBegin: ({ G, events }) => events.setActivePlayers(activeDecider(G)),
-      onMove: ({
-        G,
-        ctx,
-        events,
-      }: {
-        G: State;
-        ctx: Ctx;
-        events: { endTurn: (a: { next: string }) => void; setActivePlayers: (a: object) => void };
-      }) => {
-        if (G.result) return;
-        const seat = ctxSeat(G);
-        if (seat !== ctx.currentPlayer) events.endTurn({ next: seat });
-        else events.setActivePlayers(activeDecider(G));
-      },
-      stages,
+      endIf: ({ G, ctx }) =>
+        !G.result && (ctx.activePlayers !== null || decider(G) !== ctx.currentPlayer),
     },
     endIf: ({ G }) => gameoverOf(G),
     playerView: ({ G, playerID }) => viewFor(G, playerID as Seat | null),
-    // The flow is driven by the engine from the hooks above; clients may fire no event.
+    // The flow follows the engine's decisions (turn.endIf above); clients may fire no event.
     events: {
       endGame: false,
       endPhase: false,
