@@ -63,6 +63,8 @@ export const matchParam = (ctx: Context & { params: Record<string, string> }) =>
 /** Whether this instance can take on another match with a computer player. */
 export interface BotCapacity {
   readonly full: boolean;
+  /** Creates a match with computer players, whose players run before it is answered. */
+  create<T extends { matchID: string }>(create: () => Promise<T>): Promise<T>;
 }
 
 const botsBusy = () =>
@@ -101,7 +103,10 @@ export function lobbyRouter(
     if (request.opponent !== 'human' && bots.full) throw botsBusy();
     const open = request.visibility === 'open' && request.opponent === 'human';
     if (open) await challenges.admit(ctx.ip);
-    const created = await lobby.create(request);
+    const created =
+      request.opponent === 'human'
+        ? await lobby.create(request)
+        : await bots.create(() => lobby.create(request));
     if (open) challenges.created(created.matchID, ctx.ip);
     ctx.status = 201;
     ctx.body = created;
@@ -112,7 +117,7 @@ export function lobbyRouter(
     const request = parse(createBotMatchRequestSchema, await jsonBody(ctx));
     if (bots.full) throw botsBusy();
     ctx.status = 201;
-    ctx.body = await lobby.createBotMatch(request);
+    ctx.body = await bots.create(() => lobby.createBotMatch(request));
     metrics.matchesCreated.inc();
   });
 

@@ -156,6 +156,16 @@ describe('a computer opponent', () => {
     expect((await request(`${url}/api/matches`, 'POST', { name: 'Ann' })).status).toBe(201);
   });
 
+  it('gives the last computer player to one of two requests sent at once', async () => {
+    const { url } = await server({ BOT_MAX_MATCHES: '1', BOT_MOVE_DELAY_MS: '60000' });
+    const body = { name: 'Ann', side: 'US', opponent: 'easy' };
+    const answers = await Promise.all([
+      request(`${url}/api/matches`, 'POST', body),
+      request(`${url}/api/bot-matches`, 'POST', { levels: { US: 'easy', USSR: 'easy' } }),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 503]);
+  });
+
   it('a seat is a computer’s only when its credentials are ones only the server can make', async () => {
     const { url, store } = await server();
     // A person who calls themselves a computer is still a person.

@@ -20,6 +20,8 @@ export class BotSeats {
   /** Bot players by match id. */
   private readonly players = new Map<string, BotPlayer[]>();
   private url: string | undefined;
+  /** Computer matches being created: their places are taken before their players start. */
+  private starting = 0;
 
   constructor(
     private readonly config: BotSeatsConfig,
@@ -36,7 +38,22 @@ export class BotSeats {
   }
 
   get full(): boolean {
-    return this.players.size >= this.config.BOT_MAX_MATCHES;
+    return this.players.size + this.starting >= this.config.BOT_MAX_MATCHES;
+  }
+
+  /**
+   * Creates a match with computer players and starts them before answering, holding a place
+   * meanwhile: the next request sees the pool as it is, even one sent at the same time.
+   */
+  async create<T extends { matchID: string }>(create: () => Promise<T>): Promise<T> {
+    this.starting += 1;
+    try {
+      const created = await create();
+      await this.ensure(created.matchID);
+      return created;
+    } finally {
+      this.starting -= 1;
+    }
   }
 
   /** Bots connect to the server's own address, known once it listens. */
