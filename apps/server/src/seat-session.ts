@@ -98,8 +98,9 @@ export class SeatSessions {
       }
       this.detach(socket);
       await this.attach(socket, { matchID, seat: playerID }, match);
-      await this.sendSync(socket, match);
+      const stateID = await this.sendSync(socket, match);
       await this.deps.onSynced?.(socket, match);
+      if (stateID !== undefined) await this.catchUp(matchID, stateID);
       ack?.({ ok: true });
       await this.announce(match);
     });
@@ -158,14 +159,17 @@ export class SeatSessions {
       .catch((error) => logger.error({ err: error, matchID }, 'absence not stored'));
   }
 
-  /** Sends a socket the whole picture of its match, as its seat sees it. */
-  async sendSync(socket: GameSocket, known?: MatchRecord): Promise<void> {
+  /**
+   * Sends a socket the whole picture of its match, as its seat sees it; resolves to the
+   * state id sent, if one was.
+   */
+  async sendSync(socket: GameSocket, known?: MatchRecord): Promise<number | undefined> {
     const seating = socket.data.seating;
-    if (!seating || !socket.connected) return;
+    if (!seating || !socket.connected) return undefined;
     const { store, time } = this.deps;
     const match = known ?? (await store.getMatch(seating.matchID));
     const state = await store.loadState(seating.matchID);
-    if (!match || !state) return;
+    if (!match || !state) return undefined;
     // Another instance may store a move between the two reads: the log stops at the state.
     const moves = (await store.readMoves(seating.matchID)).filter(
       (m) => m.stateID <= state._stateID,
@@ -179,9 +183,24 @@ export class SeatSessions {
       log: moves.flatMap((m) => m.entries),
       presence: await this.presenceOf(match),
     };
-    if (!socket.connected || socket.data.seating !== seating) return;
+    if (!socket.connected || socket.data.seating !== seating) return undefined;
     socket.data.stateID = state._stateID;
     socket.emit(ServerEvents.sync, message);
+    return state._stateID;
+  }
+
+  /**
+   * The store holds a state some of this instance's sockets of the match never got: the
+   * instance that stored it died before announcing it (or its fan-out message was lost).
+   * Nothing else would tell them until the next move, so they get the whole picture now.
+   */
+  private async catchUp(matchID: string, stateID: number): Promise<void> {
+    const { nsp } = this.deps;
+    for (const id of [...(nsp.adapter.rooms.get(matchRoom(matchID)) ?? [])]) {
+      const socket = nsp.sockets.get(id);
+      const held = socket?.data.stateID;
+      if (socket && held !== undefined && held < stateID) await this.sendSync(socket);
+    }
   }
 
   /**

@@ -4,7 +4,10 @@ import type { Move, Seat } from '@iron-curtain/game';
 import type { MatchInfo } from '@iron-curtain/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bundleServer } from '../scripts/bundle.ts';
+import { loadConfig } from '../src/config.ts';
 import { frameFor } from '../src/engine.ts';
+import { type Fanout, openRedisFanout } from '../src/fanout.ts';
+import { createLogger } from '../src/logger.ts';
 import { openPostgresStore } from '../src/storage/postgres.ts';
 import type { Store } from '../src/storage/store.ts';
 import { exited, type Running, startProcess, stopProcess } from './processes.ts';
@@ -18,6 +21,8 @@ import {
   prng,
   request,
   seatClient,
+  startServer,
+  type TestServer,
   uniqueSchema,
 } from './support.ts';
 
@@ -36,6 +41,7 @@ const artifacts = path.join(
 const bundle = path.join(artifacts, 'main.js');
 let store: Store;
 const running: Running[] = [];
+const inProcess: TestServer[] = [];
 const clients: GameClient[] = [];
 
 beforeAll(async () => {
@@ -45,6 +51,7 @@ beforeAll(async () => {
 afterEach(async () => {
   for (const c of clients.splice(0)) c.close();
   await Promise.all(running.splice(0).map((r) => stopProcess(r.child)));
+  await Promise.all(inProcess.splice(0).map((s) => s.close()));
 });
 afterAll(async () => {
   await store?.close();
@@ -249,7 +256,10 @@ describe('two instances sharing Postgres and Redis', () => {
     };
     const resumed = players['0'].state?.stateID ?? 0;
     expect(resumed === 20 || resumed === 21).toBe(true);
+    // A state A stored and died before announcing reaches the spectator as a sync.
     await reached([spectator], resumed);
+    const syncs = spectator.syncs;
+    expect(syncs).toBeLessThanOrEqual(resumed === 21 ? 2 : 1);
     while (players['0'].gameover === undefined) await step();
 
     const stored = await expectStored(matchID, [spectator, players['0'], players['1']]);
@@ -260,8 +270,59 @@ describe('two instances sharing Postgres and Redis', () => {
         args: JSON.parse(JSON.stringify(move.args)),
       });
     }
-    // The spectator on B never lost the thread: one sync, then every state as an update.
-    expect(spectator.syncs).toBe(1);
+    // The spectator on B never lost the thread: from then on every state came as an update.
+    expect(spectator.syncs).toBe(syncs);
     expect(spectator.gameover).toEqual(players['0'].gameover);
   }, 180_000);
+});
+
+describe('a state stored and never announced', () => {
+  const logger = createLogger(loadConfig({ LOG_LEVEL: 'silent' }));
+  const namespace = `iron-curtain-test:${schema}`;
+
+  /** An instance in this process; `announces: false` stores its moves and never publishes them. */
+  async function server(announces: boolean): Promise<TestServer> {
+    const redis = await openRedisFanout(REDIS_URL, namespace, logger);
+    const fanout: Fanout = announces
+      ? redis
+      : { ...redis, publish: (m) => (m.kind === 'update' ? undefined : redis.publish(m)) };
+    const started = await startServer({
+      store: await openPostgresStore(POSTGRES_URL, schema),
+      fanout,
+    });
+    inProcess.push(started);
+    return started;
+  }
+
+  it('reaches the other instance’s sockets as a sync when a seat syncs there, and moves go on as updates', async () => {
+    const [a, b] = await Promise.all([server(false), server(true)]);
+    const { created, joined } = await createAndJoin(b.url);
+    const { matchID } = created;
+    const credentials = { '0': created.credentials, '1': joined.credentials };
+    const onA = {
+      '0': await seat(a.url, matchID, '0', credentials['0']),
+      '1': await seat(a.url, matchID, '1', credentials['1']),
+    };
+    const spectator = await seat(b.url, matchID, null);
+    const random = prng(7);
+    const who = decider(onA['0']) as Seat;
+    expect(await onA[who].move(pickMove(onA[who], random))).toEqual({ ok: true });
+    expect((await store.loadState(matchID))?._stateID).toBe(1);
+    // A stored state 1 and told nobody: the spectator on B still holds state 0.
+    expect(spectator.state?.stateID).toBe(0);
+
+    const onB = {
+      '0': await seat(b.url, matchID, '0', credentials['0']),
+      '1': await seat(b.url, matchID, '1', credentials['1']),
+    };
+    await reached([spectator], 1);
+    expect(spectator.syncs).toBe(2);
+    for (const c of Object.values(onA)) c.close();
+
+    const next = decider(onB['0']) as Seat;
+    expect(await onB[next].move(pickMove(onB[next], random))).toEqual({ ok: true });
+    await reached([spectator, onB['0'], onB['1']], 2);
+    expect(spectator.syncs).toBe(2);
+    await expectStored(matchID, [spectator, onB['0'], onB['1']]);
+  }, 60_000);
 });
