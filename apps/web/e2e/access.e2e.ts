@@ -151,6 +151,21 @@ describe('accessibility in the browser', () => {
   });
 });
 
+/** The notes on the table's cards (what a tap does), each inside its card's face and not cut. */
+const cardNotes = (page: Page) =>
+  page.$$eval('.board .card-face .card-note', (notes) =>
+    notes.map((note) => {
+      const face = note.closest('.card-face') as HTMLElement;
+      const [n, f] = [note.getBoundingClientRect(), face.getBoundingClientRect()];
+      return {
+        card: face.closest('[data-card]')?.getAttribute('data-card'),
+        inside:
+          n.top >= f.top && n.bottom <= f.bottom - 1 && n.left >= f.left && n.right <= f.right,
+        whole: note.scrollWidth <= note.clientWidth,
+      };
+    }),
+  );
+
 describe('a phone', () => {
   it('plays a whole online match on a 390x844 touch screen', async () => {
     const phone = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
@@ -164,6 +179,7 @@ describe('a phone', () => {
     const random = seeded(390);
     const players = [ann, boris];
     let taps = 0;
+    let notes = 0;
     for (; taps < 1000; taps++) {
       let actor: { page: Page; choices: Awaited<ReturnType<typeof offered>> } | null = null;
       const deadline = Date.now() + 20_000;
@@ -189,7 +205,15 @@ describe('a phone', () => {
       await target.tap();
       await page.locator('main[data-pending="false"]').waitFor();
       if (taps === 12) await shot(page, 'phone-2-midgame');
+      // What a tap on a card would do is written on it whole, inside the card.
+      const written = await cardNotes(page);
+      if (notes === 0 && written.length > 0) await shot(page, 'phone-2-card-notes');
+      for (const note of written) {
+        expect(note, `the note on ${note.card}`).toMatchObject({ inside: true, whole: true });
+        notes += 1;
+      }
     }
+    expect(notes).toBeGreaterThan(0);
     for (const page of players) await page.getByRole('region', { name: 'Result' }).waitFor();
     // Nothing sticks out sideways: the page itself never scrolls horizontally on the phone.
     for (const page of players) {

@@ -167,6 +167,10 @@ export function Board({
                 const card = deck.card(placed.cardId);
                 const noteKey = cardNote(placed.cardId, choices, pickFrom);
                 const note = noteKey ? t(noteKey) : null;
+                // The face says it in a word; the button's name keeps the whole sentence.
+                const movingKey = moving === placed.cardId ? 'board.beingMoved' : null;
+                const faceKey = noteKey ?? movingKey;
+                const faceNote = faceKey ? t(compact ? `${faceKey}Short` : faceKey) : null;
                 const lit = scoringCards.indexOf(placed.cardId);
                 const label = t('board.cardOnTable', {
                   card: words.cardName(rules.deck, card.id),
@@ -198,7 +202,7 @@ export function Board({
                       card={card}
                       region={deck.region(card.region)}
                       cubes={placed.cubes}
-                      note={note ?? (moving === placed.cardId ? t('board.beingMoved') : null)}
+                      note={faceNote}
                       compact={compact}
                     />
                   </TableCard>

@@ -213,7 +213,7 @@ export function CardFace({ deck, card, region, cubes, note, compact = false }: C
   const starter = !card.flag && <span className="card-starter">{t('board.starter')}</span>;
   return (
     <span
-      className={`card-face${compact ? ' compact' : ''}${holdClass(cubes)}`}
+      className={`card-face${compact ? ' compact' : ''}${note ? ' noted' : ''}${holdClass(cubes)}`}
       style={{ '--region': style.colour } as CSSProperties}
     >
       <span className="card-band">

@@ -209,6 +209,12 @@ export const en: Resources = {
     placeCost2: 'Place a cube: costs 2',
     removeCube: 'Remove a cube',
     beingMoved: 'Being moved',
+    // The same, shorter: a compact card has room for one short line.
+    placeCost1Short: 'Costs 1',
+    placeCost2Short: 'Costs 2',
+    removeCubeShort: 'Remove',
+    takeBackShort: 'Take back',
+    beingMovedShort: 'Moving',
     cardOnTable: '{{card}}, {{region}}, at ({{x}}, {{y}}): {{cubes}}',
     cellLabel: 'Empty cell at ({{x}}, {{y}})',
     yourHand: 'Your hand ({{count}})',
