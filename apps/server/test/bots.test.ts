@@ -17,6 +17,7 @@ import {
   seatClient,
   startServer,
   type TestServer,
+  tempDir,
 } from './support.ts';
 
 const BOT_ENV = { BOT_MOVE_DELAY_MS: '0' };
@@ -165,6 +166,28 @@ describe('a computer opponent', () => {
     ]);
     expect(answers.map((a) => a.status).sort()).toEqual([201, 503]);
   });
+
+  it('answers a created computer match even when its computer player cannot start, and starts it at the next sync', async () => {
+    const dir = tempDir();
+    const store = openSqliteStore(dir);
+    const getMatch = store.getMatch.bind(store);
+    let storeAnswers = false;
+    store.getMatch = (matchID) =>
+      storeAnswers ? getMatch(matchID) : Promise.reject(new Error('the store is away'));
+    const { url } = await server({}, store);
+    const created = await request<CreateMatchResponse>(`${url}/api/matches`, 'POST', {
+      name: 'Ann',
+      side: 'USSR',
+      opponent: 'easy',
+    });
+    expect(created.status).toBe(201);
+
+    storeAnswers = true;
+    const human = await client(url, created.body.matchID, '0', created.body.credentials);
+    expect(await playAgainstComputer(human, 5)).toBeGreaterThan(3);
+    expect(human.gameover).toBeDefined();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 120_000);
 
   it('a seat is a computer’s only when its credentials are ones only the server can make', async () => {
     const { url, store } = await server();

@@ -49,7 +49,10 @@ export class BotSeats {
     this.starting += 1;
     try {
       const created = await create();
-      await this.ensure(created.matchID);
+      // The match exists whatever happens here: its bots start again when someone syncs.
+      await this.ensure(created.matchID).catch((error) =>
+        this.logger.error({ err: error, matchID: created.matchID }, 'bots failed to start'),
+      );
       return created;
     } finally {
       this.starting -= 1;
