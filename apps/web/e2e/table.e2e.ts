@@ -212,6 +212,15 @@ describe('the match table on a phone', () => {
     await ann.keyboard.press('Escape');
     await zoom.waitFor({ state: 'detached' });
     expect(await europe.evaluate((el) => el === document.activeElement)).toBe(true);
+    // Close, then the card again at once, before the dialog's close event: the card shows.
+    await europe.tap();
+    await zoom.waitFor();
+    await ann.evaluate(() => {
+      (document.querySelector('dialog[open] button') as HTMLButtonElement).click();
+      (document.querySelector('.board-grid [data-card="europe"]') as HTMLButtonElement).click();
+    });
+    await zoom.waitFor();
+    expect(await zoom.evaluate((d) => (d as HTMLDialogElement).open)).toBe(true);
   });
 });
 

@@ -110,9 +110,16 @@ export function Board({
   const cubeStatus = useCubeStatus();
   const deck = indexDeck(rules.deck);
   const grid = useArrivals(view);
-  const [shown, setShown] = useState<CardId | null>(null);
-  const hide = useCallback(() => setShown(null), []);
-  const shownCard = shown ? view.table.find((p) => p.cardId === shown) : undefined;
+  // Each showing is its own dialog: a card shown again before the last one's close event has
+  // come opens anew, and that late event closes only the showing it belongs to.
+  const [shown, setShown] = useState<{ cardId: CardId; showing: number } | null>(null);
+  const showings = useRef(0);
+  const show = (cardId: CardId) => setShown({ cardId, showing: ++showings.current });
+  const hide = useCallback(
+    (showing: number) => setShown((s) => (s?.showing === showing ? null : s)),
+    [],
+  );
+  const shownCard = shown ? view.table.find((p) => p.cardId === shown.cardId) : undefined;
   const scoringCards = scoring
     ? view.table.filter((p) => deck.card(p.cardId).region === scoring).map((p) => p.cardId)
     : [];
@@ -132,8 +139,12 @@ export function Board({
 
   return (
     <>
-      {shownCard && (
-        <CardZoom label={words.cardName(rules.deck, shownCard.cardId)} onClose={hide}>
+      {shown && shownCard && (
+        <CardZoom
+          key={shown.showing}
+          label={words.cardName(rules.deck, shownCard.cardId)}
+          onClose={() => hide(shown.showing)}
+        >
           <CardFace
             deck={rules.deck}
             card={deck.card(shownCard.cardId)}
@@ -195,7 +206,7 @@ export function Board({
                     last={lastPlayed === placed.cardId}
                     disabled={disabled}
                     onClick={() => onCard(placed.cardId)}
-                    onShow={compact ? () => setShown(placed.cardId) : undefined}
+                    onShow={compact ? () => show(placed.cardId) : undefined}
                   >
                     <CardFace
                       deck={rules.deck}
