@@ -347,10 +347,6 @@ export function openSqliteStore(dataDir: string): Store {
   const commitPendingMoves = () => {
     const group = pendingMoves;
     pendingMoves = [];
-    if (group.length === 0) {
-      groupInFlight = false;
-      return;
-    }
     const failGroup = (error: unknown) => {
       for (const m of group) {
         forgetMatch(m.matchID);

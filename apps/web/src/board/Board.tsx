@@ -115,10 +115,7 @@ export function Board({
   const [shown, setShown] = useState<{ cardId: CardId; showing: number } | null>(null);
   const showings = useRef(0);
   const show = (cardId: CardId) => setShown({ cardId, showing: ++showings.current });
-  const hide = useCallback(
-    (showing: number) => setShown((s) => (s?.showing === showing ? null : s)),
-    [],
-  );
+  const hide = (showing: number) => setShown((s) => (s?.showing === showing ? null : s));
   const shownCard = shown ? view.table.find((p) => p.cardId === shown.cardId) : undefined;
   const scoringCards = scoring
     ? view.table.filter((p) => deck.card(p.cardId).region === scoring).map((p) => p.cardId)
