@@ -72,6 +72,13 @@ export class ConnectionLimits {
   private readonly connects: RateLimiterAbstract;
   private readonly connectPoints: number;
   private readonly held: HeldSockets;
+  /** Sockets that may still have to sync, by id: a socket that stays keeps no timer. */
+  private readonly syncDeadlines = new Map<string, NodeJS.Timeout>();
+  /**
+   * One listener for every socket (socket.io calls it with the socket as `this`): a closure
+   * per socket, with its `once` wrapper, was heap every idle socket kept.
+   */
+  private readonly onDisconnect: (this: Socket) => void;
 
   constructor(
     private readonly config: ConnectionLimitsConfig,
@@ -86,6 +93,12 @@ export class ConnectionLimits {
       registers: [metrics.registry],
     });
     this.held = limiters.heldSockets(config.SOCKETS_PER_ADDRESS);
+    const limits = this;
+    this.onDisconnect = function (this: Socket) {
+      clearTimeout(limits.syncDeadlines.get(this.id));
+      limits.syncDeadlines.delete(this.id);
+      limits.held.release(clientAddress(this.request, limits.config.TRUST_PROXY), this.id);
+    };
     this.connectPoints = config.SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND * CONNECT_WINDOW_SECONDS;
     this.connects = limiters.create({
       name: 'socket-connects',
@@ -119,11 +132,11 @@ export class ConnectionLimits {
 
   /**
    * Counts an open socket against its address until it closes, and closes it unless
-   * `synced()` holds within SYNC_TIMEOUT_MS. A socket admitted together with others past the
+   * `synced(socket)` holds within SYNC_TIMEOUT_MS. A socket admitted together with others past the
    * address's share is closed once the count says so (its handlers are set at once meanwhile,
    * so no message of an admitted socket is lost).
    */
-  attach(socket: Socket, synced: () => boolean): void {
+  attach<S extends Socket>(socket: S, synced: (socket: S) => boolean): void {
     const address = clientAddress(socket.request, this.config.TRUST_PROXY);
     void this.held.take(address, socket.id).then((taken) => {
       if (!taken) {
@@ -134,15 +147,14 @@ export class ConnectionLimits {
       }
     });
     const deadline = setTimeout(() => {
-      if (socket.connected && !synced()) {
+      this.syncDeadlines.delete(socket.id);
+      if (socket.connected && !synced(socket)) {
         this.refused('SYNC_TIMEOUT', address);
         socket.disconnect(true);
       }
     }, this.config.SYNC_TIMEOUT_MS);
-    socket.once('disconnect', () => {
-      clearTimeout(deadline);
-      this.held.release(address, socket.id);
-    });
+    this.syncDeadlines.set(socket.id, deadline);
+    socket.on('disconnect', this.onDisconnect);
   }
 
   /** A socket is being dropped for flooding: its address pays in new connections. */

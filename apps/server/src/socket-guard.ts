@@ -11,6 +11,9 @@ import { spend } from './rate-limiters.ts';
 
 const FLOOD_LIMIT = 50;
 
+/** Whether a socket has synced with a match (one function for every socket). */
+const seated = (socket: GameSocket) => socket.data.seating !== undefined;
+
 /** The first problems of a payload zod refused, as one line for the client. */
 export const firstIssue = (error: z.core.$ZodError): string =>
   error.issues
@@ -80,8 +83,9 @@ export class SocketGuard {
 
   /** A new socket, counted against its address's limits until it closes. */
   admit(socket: GameSocket): void {
-    socket.data = { flooding: 0 };
-    this.deps.limits?.attach(socket, () => socket.data.seating !== undefined);
+    // Every field from the start: one shape for every socket's data, with no property store of its own.
+    socket.data = { flooding: 0, seating: undefined, stateID: undefined, chatOpen: undefined };
+    this.deps.limits?.attach(socket, seated);
   }
 
   /** The socket has gone: its message budget with it. */
