@@ -52,7 +52,5 @@ export type GameNamespace = Namespace<
 >;
 export type AckFn = (ack: Ack) => void;
 
-/** Every socket of a match, and those of one viewer (a seat, or the spectators). */
+/** Every socket of a match (an update goes to each viewer's sockets by id; see SeatSessions.deliver). */
 export const matchRoom = (matchID: string) => `match:${matchID}`;
-export const viewRoom = (matchID: string, seat: Seat | null) =>
-  `match:${matchID}:${seat ?? 'spectators'}`;

@@ -15,7 +15,6 @@ import {
   type GameSocket,
   matchRoom,
   type Seating,
-  viewRoom,
 } from './game-sockets.ts';
 import type { Logger } from './logger.ts';
 import { clockState } from './match-clock.ts';
@@ -117,7 +116,7 @@ export class SeatSessions {
     const { presence, metrics, fanout, store } = this.deps;
     socket.data.seating = seating;
     socket.data.stateID = undefined;
-    void socket.join([matchRoom(seating.matchID), viewRoom(seating.matchID, seating.seat)]);
+    void socket.join(matchRoom(seating.matchID));
     presence.join(seating.matchID, seating.seat);
     metrics.matchesActive.set(presence.size);
     await fanout.watch(seating.matchID);
@@ -136,7 +135,6 @@ export class SeatSessions {
     socket.data.seating = undefined;
     socket.data.stateID = undefined;
     void socket.leave(matchRoom(seating.matchID));
-    void socket.leave(viewRoom(seating.matchID, seating.seat));
     presence.leave(seating.matchID, seating.seat);
     metrics.matchesActive.set(presence.size);
     fanout.unwatch(seating.matchID);
