@@ -103,6 +103,19 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the %s store', (kind) => {
     );
   });
 
+  it('records of matches dealt alike hold one frozen copy of their deck, variants and setup', async () => {
+    const dealt = [newRecord(), newRecord()];
+    for (const { match, initial } of dealt) await store.createMatch(match, initial);
+    const [a, b] = await Promise.all(dealt.map(({ match }) => twin.getMatch(match.matchID)));
+    if (!a || !b) throw new Error('a created match was not kept');
+    expect(a).toEqual(dealt[0]?.match);
+    expect(b.deck).toBe(a.deck);
+    expect(b.variants).toBe(a.variants);
+    expect(b.setupData).toBe(a.setupData);
+    const { sides } = a.setupData as { sides: object };
+    expect([a.deck, a.variants, a.setupData, sides].every(Object.isFrozen)).toBe(true);
+  });
+
   it('compare-and-set: of two concurrent writes on one state id exactly one wins, every time', async () => {
     const { match, initial } = newRecord();
     await store.createMatch(match, initial);

@@ -23,6 +23,36 @@ const truthy = (value: unknown): boolean => value === true || Number(value) === 
 const iso = (value: unknown): string =>
   value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
 
+/** How many distinct shared values `sharedJson` keeps (an uploaded deck's setup is a few kB). */
+const SHARED_VALUES = 256;
+const sharedValues = new Map<string, unknown>();
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * A JSON column most matches share the text of (their deck, variants and setup), parsed once
+ * and shared by every record that holds it, frozen: a server remembering thousands of records
+ * held a copy in each.
+ */
+function sharedJson<T>(value: unknown): T {
+  const key = typeof value === 'string' ? value : JSON.stringify(value);
+  let shared = sharedValues.get(key);
+  if (shared === undefined) {
+    shared = deepFreeze(json<unknown>(value));
+    sharedValues.set(key, shared);
+    if (sharedValues.size > SHARED_VALUES) {
+      sharedValues.delete(sharedValues.keys().next().value as string);
+    }
+  }
+  return shared as T;
+}
+
 /** A JSON column's value as both adapters write it: text, or SQL NULL for an absent value. */
 export const jsonOrNull = (value: unknown): string | null =>
   value == null ? null : JSON.stringify(value);
@@ -70,9 +100,9 @@ export function matchFromRows(row: Row, seats: Row[]): MatchRecord {
     matchID: text(row.match_id),
     visibility: text(row.visibility) as Visibility,
     status: text(row.status) as MatchStatus,
-    variants: json<Variants>(row.variants),
-    deck: json<DeckInfo>(row.deck),
-    setupData: json<unknown>(row.setup_data),
+    variants: sharedJson<Variants>(row.variants),
+    deck: sharedJson<DeckInfo>(row.deck),
+    setupData: sharedJson<unknown>(row.setup_data),
     seed: text(row.seed),
     inviteHash: text(row.invite_hash),
     players: players as [SeatRecord, SeatRecord],
