@@ -36,9 +36,6 @@ type Statement = ReturnType<Database['prepare']>;
 type BindValues = Parameters<Statement['run']>[0];
 type Row = Record<string, unknown>;
 
-/** How many match records the store keeps in memory (as many as the engine keeps states). */
-const REMEMBERED_MATCHES = 5000;
-
 /** A commitMove waiting for its group's transaction. */
 interface PendingMove {
   matchID: string;
@@ -239,34 +236,6 @@ export function openSqliteStore(dataDir: string): Store {
   const all = (sql: string, values: BindValues = []) => using(sql, (s) => s.all(values) as Row[]);
   const one = (sql: string, values: BindValues = []): Row | undefined => all(sql, values)[0];
 
-  // One process owns the file, so the records it read stay true until it writes them: the
-  // record of a match being played is read on every move (9 % of the server's time per move,
-  // measured). A move updates its record in place; any other write forgets it.
-  const rememberedMatches = new Map<string, MatchRecord>();
-  const forgetMatch = (matchID: string) => void rememberedMatches.delete(matchID);
-  const rememberMatch = (match: MatchRecord): MatchRecord => {
-    // Frozen: every caller shares the one record, so none may change it.
-    Object.freeze(match.players);
-    Object.freeze(match);
-    rememberedMatches.delete(match.matchID);
-    rememberedMatches.set(match.matchID, match);
-    if (rememberedMatches.size > REMEMBERED_MATCHES) {
-      forgetMatch(rememberedMatches.keys().next().value as string);
-    }
-    return match;
-  };
-  /** A remembered record as the move's UPDATE of its row leaves it. */
-  const afterMove = (m: PendingMove) => {
-    const known = rememberedMatches.get(m.matchID);
-    if (!known) return;
-    rememberMatch({
-      ...known,
-      updatedAt: m.move.at,
-      ...(m.clock ? { clock: m.clock } : {}),
-      ...(m.result ? { status: 'finished', result: m.result } : {}),
-    });
-  };
-
   const seatsOf = (matchID: string) =>
     all('SELECT * FROM seats WHERE match_id = ? ORDER BY seat', [matchID]);
 
@@ -348,10 +317,7 @@ export function openSqliteStore(dataDir: string): Store {
     const group = pendingMoves;
     pendingMoves = [];
     const failGroup = (error: unknown) => {
-      for (const m of group) {
-        forgetMatch(m.matchID);
-        m.reject(error);
-      }
+      for (const m of group) m.reject(error);
     };
     const next = () => {
       groupInFlight = false;
@@ -379,21 +345,13 @@ export function openSqliteStore(dataDir: string): Store {
       next();
       return;
     }
-    group.forEach((m, i) => {
-      const outcome = outcomes[i] as { ok: boolean } | { error: unknown };
-      if ('ok' in outcome && outcome.ok) afterMove(m);
-    });
     syncs
       .afterWrite()
       .then(() => {
         group.forEach((m, i) => {
           const outcome = outcomes[i] as { ok: boolean } | { error: unknown };
-          if ('ok' in outcome) {
-            m.resolve(outcome.ok);
-          } else {
-            forgetMatch(m.matchID);
-            m.reject(outcome.error);
-          }
+          if ('ok' in outcome) m.resolve(outcome.ok);
+          else m.reject(outcome.error);
         });
       }, failGroup)
       .finally(next);
@@ -407,10 +365,8 @@ export function openSqliteStore(dataDir: string): Store {
     },
 
     async getMatch(matchID) {
-      const known = rememberedMatches.get(matchID);
-      if (known) return known;
       const row = one('SELECT * FROM matches WHERE match_id = ?', [matchID]);
-      return row ? rememberMatch(matchFromRows(row, seatsOf(matchID))) : undefined;
+      return row ? matchFromRows(row, seatsOf(matchID)) : undefined;
     },
 
     async listPublicMatches({ status, limit, openOnly = false }: MatchListQuery) {
@@ -431,7 +387,6 @@ export function openSqliteStore(dataDir: string): Store {
     },
 
     claimSeat(matchID, seat: Seat, name, credentialsHash, at) {
-      forgetMatch(matchID);
       return write(() =>
         transaction(db, () => {
           const claimed = run(
@@ -455,7 +410,6 @@ export function openSqliteStore(dataDir: string): Store {
     },
 
     finishMatch(matchID, result: MatchResult | null, at, clock?: ClockRecord) {
-      forgetMatch(matchID);
       return write(
         () =>
           run(
@@ -493,14 +447,12 @@ export function openSqliteStore(dataDir: string): Store {
     },
 
     async setClock(matchID, clock: ClockRecord) {
-      forgetMatch(matchID);
       await write(() =>
         run('UPDATE matches SET clock = ? WHERE match_id = ?', [jsonOrNull(clock), matchID]),
       );
     },
 
     async setAway(matchID, seat: Seat, at: string | null) {
-      forgetMatch(matchID);
       await write(() =>
         run(
           `UPDATE seats SET away_since = CASE WHEN ? IS NULL THEN NULL
@@ -512,7 +464,6 @@ export function openSqliteStore(dataDir: string): Store {
     },
 
     offerRematch(matchID, seat: Seat) {
-      forgetMatch(matchID);
       return write(() =>
         transaction(db, () => {
           const row = one('SELECT status, rematch FROM matches WHERE match_id = ?', [matchID]);
@@ -530,7 +481,6 @@ export function openSqliteStore(dataDir: string): Store {
     },
 
     linkRematch(matchID, rematch: MatchRecord, initial: StoredState) {
-      forgetMatch(matchID);
       return write(() =>
         transaction(db, () => {
           const row = one('SELECT rematch FROM matches WHERE match_id = ?', [matchID]);
@@ -598,14 +548,12 @@ export function openSqliteStore(dataDir: string): Store {
     },
 
     async setChatOff(matchID, off) {
-      forgetMatch(matchID);
       await write(() =>
         run('UPDATE matches SET chat_off = ? WHERE match_id = ?', [off ? 1 : 0, matchID]),
       );
     },
 
     async setMuting(matchID, seat: Seat, muting) {
-      forgetMatch(matchID);
       await write(() =>
         run('UPDATE seats SET muting_opponent = ? WHERE match_id = ? AND seat = ?', [
           muting ? 1 : 0,
@@ -628,7 +576,6 @@ export function openSqliteStore(dataDir: string): Store {
           );
           for (const row of rows) {
             const matchID = String(row.match_id);
-            forgetMatch(matchID);
             run(`UPDATE matches SET status = 'removing' WHERE match_id = ?`, [matchID]);
             for (const table of MATCH_TABLES) {
               run(`DELETE FROM ${table} WHERE match_id = ?`, [matchID]);
