@@ -104,6 +104,14 @@ async function startSetup(name: SetupName): Promise<{ target: Target; nginx: Ngi
     port,
     pid: nginx.child.pid ?? -1,
     rss: () => backends.reduce((sum, b) => sum + b.rss(), 0),
+    collect: async () => {
+      const each = await Promise.all(backends.map((b) => b.collect()));
+      return {
+        rss: each.reduce((sum, m) => sum + m.rss, 0),
+        heapUsed: each.reduce((sum, m) => sum + m.heapUsed, 0),
+        external: each.reduce((sum, m) => sum + m.external, 0),
+      };
+    },
     cpuSeconds: () => backends.reduce((sum, b) => sum + b.cpuSeconds(), 0),
     stop: async () => {
       await nginx.stop();

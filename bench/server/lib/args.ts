@@ -5,11 +5,13 @@ export interface CommonOptions {
   targets: TargetKind[];
   /** Write a V8 CPU profile of each server process (node --cpu-prof) to bench/server/out/prof. */
   cpuProf: boolean;
+  /** Before each memory reading, every server runs a full garbage collection (see lib/collect-garbage.cjs). */
+  collect: boolean;
   workers: number;
 }
 
 /**
- * Parses the flags every benchmark takes (--targets, --workers, --cpu-prof) plus its own
+ * Parses the flags every benchmark takes (--targets, --workers, --cpu-prof, --collect) plus its own
  * numeric options, each with a default; a bad value stops the run with a clear message.
  */
 export function parseOptions<K extends string>(
@@ -20,6 +22,7 @@ export function parseOptions<K extends string>(
     options: {
       targets: { type: 'string', default: TARGET_KINDS.join(',') },
       'cpu-prof': { type: 'boolean', default: false },
+      collect: { type: 'boolean', default: false },
       ...Object.fromEntries(numeric.map((k) => [k, { type: 'string' as const }])),
     },
   });
@@ -43,6 +46,7 @@ export function parseOptions<K extends string>(
     ...numbers,
     targets: targets as TargetKind[],
     cpuProf: Boolean(values['cpu-prof']),
+    collect: Boolean(values.collect),
     workers: Math.max(1, Math.floor((numbers as { workers?: number }).workers ?? defaults.workers)),
   };
 }

@@ -39,12 +39,23 @@ const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.
  */
 const BENCH_RATE_LIMIT = '100000';
 
+/** A server's memory right after a full garbage collection, in bytes (process.memoryUsage). */
+export interface CollectedMemory {
+  rss: number;
+  /** The JS heap's live objects. */
+  heapUsed: number;
+  /** Memory V8 knows of outside its heap (Buffers, WebAssembly memory). */
+  external: number;
+}
+
 export interface Target {
   kind: TargetKind;
   port: number;
   pid: number;
   /** Resident set size of the server process, in bytes. */
   rss(): number;
+  /** A full garbage collection in the server, then its memory; only for a target started with `collect`. */
+  collect(): Promise<CollectedMemory>;
   /** CPU time the server process has used so far (user + system), in seconds. */
   cpuSeconds(): number;
   /** SIGTERM, then SIGKILL after 15 s; resolves when the process has exited. */
@@ -154,7 +165,7 @@ function launchFor(kind: TargetKind, port: number, dataDir: string, schema: stri
  */
 export async function startTarget(
   kind: TargetKind,
-  opts: { cpuProf: boolean; env?: NodeJS.ProcessEnv; schema?: string },
+  opts: { cpuProf: boolean; collect?: boolean; env?: NodeJS.ProcessEnv; schema?: string },
 ): Promise<Target> {
   if (kind === 'sqlite' || kind === 'postgres') buildOurServer();
   fs.mkdirSync(OUT_DIR, { recursive: true });
@@ -165,6 +176,8 @@ export async function startTarget(
   const logFile = path.join(OUT_DIR, `${runID}.log`);
   let child: ChildProcess | undefined;
   let port = 0;
+  /** Told when the server says its garbage collection (`collect`) is done. */
+  let collected: ((memory: CollectedMemory) => void) | undefined;
 
   const spawnOnce = async (): Promise<void> => {
     const launch = launchFor(kind, port, dataDir, schema);
@@ -175,8 +188,11 @@ export async function startTarget(
           `--cpu-prof-name=${kind}-${Date.now()}.cpuprofile`,
         ]
       : [];
+    const collect = opts.collect
+      ? ['--expose-gc', '--require', path.join(HERE, 'collect-garbage.cjs')]
+      : [];
     const log = fs.openSync(logFile, 'a');
-    const proc = spawn(process.execPath, [...prof, ...launch.args], {
+    const proc = spawn(process.execPath, [...prof, ...collect, ...launch.args], {
       cwd: REPO,
       env: { ...process.env, NODE_ENV: 'production', ...launch.env, ...opts.env },
       stdio: ['ignore', 'pipe', log],
@@ -208,7 +224,11 @@ export async function startTarget(
       });
     });
     proc.stdout?.removeAllListeners('data');
-    proc.stdout?.on('data', (chunk: Buffer) => fs.appendFileSync(logFile, chunk));
+    proc.stdout?.on('data', (chunk: Buffer) => {
+      fs.appendFileSync(logFile, chunk);
+      const said = /^BENCH_COLLECTED (.*)$/m.exec(chunk.toString('utf8'));
+      if (said) collected?.(JSON.parse(said[1] as string) as CollectedMemory);
+    });
   };
 
   const stop = async (): Promise<void> => {
@@ -234,6 +254,14 @@ export async function startTarget(
       const status = fs.readFileSync(`/proc/${child?.pid}/status`, 'utf8');
       const kB = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
       return Number(kB) * 1024;
+    },
+    collect: () => {
+      if (!opts.collect) return Promise.reject(new Error(`${kind} was not started to collect`));
+      const done = new Promise<CollectedMemory>((resolve) => {
+        collected = resolve;
+      });
+      child?.kill('SIGUSR2');
+      return done;
     },
     cpuSeconds: () => {
       const stat = fs.readFileSync(`/proc/${child?.pid}/stat`, 'utf8');
