@@ -36,6 +36,9 @@ type Statement = ReturnType<Database['prepare']>;
 type BindValues = Parameters<Statement['run']>[0];
 type Row = Record<string, unknown>;
 
+/** How one move of a group fared: stored or stale (`ok`), or failed. */
+type MoveOutcome = { ok: boolean } | { error: unknown };
+
 /** A commitMove waiting for its group's transaction. */
 interface PendingMove {
   matchID: string;
@@ -300,10 +303,38 @@ export function openSqliteStore(dataDir: string): Store {
     return true;
   };
 
+  /** One move of a group written alone, under its own savepoint: a failure undoes it only. */
+  const writeAlone = (m: PendingMove): MoveOutcome => {
+    // Prepared like every statement: exec compiles its SQL anew each time.
+    run('SAVEPOINT move');
+    try {
+      const outcome = { ok: writeMove(m) };
+      run('RELEASE move');
+      return outcome;
+    } catch (error) {
+      run('ROLLBACK TO move');
+      run('RELEASE move');
+      return { error };
+    }
+  };
+
+  /**
+   * A group's moves in one transaction. A write that throws (a move the log already holds,
+   * the disk) is rare: only then is the group written again move by move, each alone, so that
+   * move fails and the rest land. (Two statements per move of savepoints cost every group.)
+   */
+  const writeGroup = (group: PendingMove[]): MoveOutcome[] => {
+    try {
+      return transaction(db, () => group.map((m) => ({ ok: writeMove(m) })));
+    } catch {
+      return transaction(db, () => group.map(writeAlone));
+    }
+  };
+
   // Group commit: the moves that arrive while a group is committed and synced form the next
   // group, one transaction (each commit rewrites whole pages into the WAL, so small groups
-  // write the same pages many times). Each move has its own savepoint: its compare-and-set
-  // wins or fails alone. Callers learn their outcome only once the WAL is synced, so nothing
+  // write the same pages many times). Each move's compare-and-set wins or fails alone (see
+  // writeGroup). Callers learn their outcome only once the WAL is synced, so nothing
   // is broadcast before it is on disk.
   let pendingMoves: PendingMove[] = [];
   let groupInFlight = false;
@@ -323,23 +354,10 @@ export function openSqliteStore(dataDir: string): Store {
       groupInFlight = false;
       scheduleGroup();
     };
-    const outcomes: ({ ok: boolean } | { error: unknown })[] = [];
+    let outcomes: MoveOutcome[];
     try {
       syncs.check();
-      transaction(db, () => {
-        for (const m of group) {
-          // Prepared like every statement: exec compiles its SQL anew each time.
-          run('SAVEPOINT move');
-          try {
-            outcomes.push({ ok: writeMove(m) });
-            run('RELEASE move');
-          } catch (error) {
-            run('ROLLBACK TO move');
-            run('RELEASE move');
-            outcomes.push({ error });
-          }
-        }
-      });
+      outcomes = writeGroup(group);
     } catch (error) {
       failGroup(error);
       next();
@@ -349,7 +367,7 @@ export function openSqliteStore(dataDir: string): Store {
       .afterWrite()
       .then(() => {
         group.forEach((m, i) => {
-          const outcome = outcomes[i] as { ok: boolean } | { error: unknown };
+          const outcome = outcomes[i] as MoveOutcome;
           if ('ok' in outcome) m.resolve(outcome.ok);
           else m.reject(outcome.error);
         });
