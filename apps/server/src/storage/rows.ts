@@ -1,4 +1,7 @@
+/// <reference path="../immer-cjs.d.ts" />
 import type { LogEntry, MoveName, Seat, Side, Variants } from '@iron-curtain/game';
+// The entry boardgame.io requires (see plain-moves.ts), so the bundle holds one immer.
+import { freeze } from 'immer/dist/index.js';
 import type {
   ChatRecord,
   ClockRecord,
@@ -27,14 +30,6 @@ const iso = (value: unknown): string =>
 const SHARED_VALUES = 256;
 const sharedValues = new Map<string, unknown>();
 
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
-}
-
 /**
  * A JSON column most matches share the text of (their deck, variants and setup), parsed once
  * and shared by every record that holds it, frozen: a server remembering thousands of records
@@ -44,7 +39,7 @@ function sharedJson<T>(value: unknown): T {
   const key = typeof value === 'string' ? value : JSON.stringify(value);
   let shared = sharedValues.get(key);
   if (shared === undefined) {
-    shared = deepFreeze(json<unknown>(value));
+    shared = freeze(json<unknown>(value), true);
     sharedValues.set(key, shared);
     if (sharedValues.size > SHARED_VALUES) {
       sharedValues.delete(sharedValues.keys().next().value as string);
