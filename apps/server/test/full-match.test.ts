@@ -119,6 +119,45 @@ describe('a complete match through the lobby API', () => {
     for (const c of [us, ussr, spectator, late]) c.close();
   });
 
+  it('a move that asks for no ack is answered by its update alone: one frame to the mover', async () => {
+    const { created, joined } = await createAndJoin(server.url, {});
+    const seats = {
+      '0': await seatClient(server.url, created.matchID, '0', created.credentials),
+      '1': await seatClient(server.url, created.matchID, '1', joined.credentials),
+    } as const;
+    const random = prng(5);
+    /** The frames the mover's socket receives for one move, up to the ack of a sync sent after it. */
+    const framesOfOneMove = async (askAck: boolean) => {
+      const mover: GameClient = seats[seats['0'].view.decision?.seat as '0' | '1'];
+      const move = pickMove(mover, random);
+      const before = mover.state?.stateID ?? 0;
+      const from = mover.wire.length;
+      const request = {
+        matchID: created.matchID,
+        stateID: before,
+        action: {
+          type: 'MAKE_MOVE',
+          payload: { type: move.move, args: move.args, playerID: mover.playerID },
+        },
+      };
+      if (askAck) expect(await mover.emit('update', request)).toEqual({ ok: true });
+      else mover.socket.emit('update', request);
+      await mover.until(() => (mover.state?.stateID ?? 0) > before, 'update');
+      // The sync is answered after the move's work in the match's queue: every frame the
+      // move caused has arrived before the sync's ack (the last ack in the window).
+      const credentials = mover === seats['0'] ? created.credentials : joined.credentials;
+      expect(await mover.sync(created.matchID, mover.playerID, credentials)).toEqual({ ok: true });
+      const frames = mover.wire.slice(from);
+      return {
+        updates: frames.filter((w) => w.startsWith('message:2/game,["update"')).length,
+        acks: frames.filter((w) => w.startsWith('message:3/game,')).length - 1,
+      };
+    };
+    expect(await framesOfOneMove(true)).toEqual({ updates: 1, acks: 1 });
+    expect(await framesOfOneMove(false)).toEqual({ updates: 1, acks: 0 });
+    for (const c of Object.values(seats)) c.close();
+  });
+
   it('leaving a match in play resigns it and tells everyone', async () => {
     const { created, joined } = await createAndJoin(server.url, { side: 'USSR' });
     const ussr = await seatClient(server.url, created.matchID, '0', created.credentials);

@@ -2,7 +2,13 @@ import type { ClientEvent, ServerEvent, Transport } from '../src/match/transport
 
 /** A transport the test drives: it records what the client sends and plays the server's part. */
 export class FakeTransport implements Transport {
-  readonly sent: { event: ClientEvent; payload: unknown; answer: (ack: unknown) => void }[] = [];
+  readonly sent: {
+    event: ClientEvent;
+    payload: unknown;
+    /** Whether the client asked for an acknowledgement (`request`) or not (`send`). */
+    wantsAck: boolean;
+    answer: (ack: unknown) => void;
+  }[] = [];
   opened = 0;
   closed = 0;
   private connectListeners: (() => void)[] = [];
@@ -27,8 +33,19 @@ export class FakeTransport implements Transport {
       this.sent.push({
         event,
         payload,
+        wantsAck: true,
         answer: (ack) => (ack instanceof Error ? reject(ack) : resolve(ack)),
       });
+    });
+  }
+  send(event: ClientEvent, payload: unknown): void {
+    this.sent.push({
+      event,
+      payload,
+      wantsAck: false,
+      answer: () => {
+        throw new Error(`the client asked for no acknowledgement of this ${event}`);
+      },
     });
   }
   open(): void {

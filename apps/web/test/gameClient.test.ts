@@ -1,11 +1,15 @@
 import type { Seat, State } from '@iron-curtain/game';
 import { type Presence, viewPatch } from '@iron-curtain/protocol';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GameClient } from '../src/match/gameClient.ts';
 import { FakeTransport } from './fakeTransport.ts';
 import { newMatch, play, RULES, wireView } from './fixtures.ts';
 
 const MATCH = 'match-0001';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 const CREDENTIALS = 'c'.repeat(24);
 
 const presence: Presence = {
@@ -74,13 +78,15 @@ describe('the game client', () => {
     expect(snap.presence?.players['0'].name).toBe('Ann');
   });
 
-  it('sends a move with the state id it was chosen on and applies the update', async () => {
+  it('sends a move with the state id it was chosen on, asks no ack, and applies the update', () => {
     const { client, transport, state } = synced();
-    const move = client.makeMove('chooseFirstPlayer', ['US']);
+    client.makeMove('chooseFirstPlayer', ['US']);
     expect(client.getSnapshot().pending).toBe(true);
     // A second move while the first is on its way is not sent.
-    void client.makeMove('chooseFirstPlayer', ['USSR']);
+    client.makeMove('chooseFirstPlayer', ['USSR']);
     expect(transport.sent.filter((s) => s.event === 'update')).toHaveLength(1);
+    // Its answer is the update every seat is sent: an ack would be one more frame per move.
+    expect(transport.last('update').wantsAck).toBe(false);
     expect(transport.last('update').payload).toEqual({
       matchID: MATCH,
       stateID: 3,
@@ -93,8 +99,6 @@ describe('the game client', () => {
     const entries = play(state, ['1', 'chooseFirstPlayer', 'US']);
     const patch = viewPatch(before, wireView(state, '1'));
     transport.emit('update', { matchID: MATCH, from: 3, stateID: 4, patch, entries });
-    transport.last('update').answer({ ok: true });
-    await move;
     const snap = client.getSnapshot();
     expect(snap.pending).toBe(false);
     expect(snap.stateID).toBe(4);
@@ -125,14 +129,10 @@ describe('the game client', () => {
     expect(client.getSnapshot().stateID).toBe(3);
   });
 
-  it('shows a refused move and frees the controls', async () => {
+  it('shows a refused move and frees the controls', () => {
     const { client, transport } = synced();
-    const move = client.makeMove('chooseFirstPlayer', ['US']);
-    transport.last('update').answer({
-      ok: false,
-      error: { code: 'STALE_STATE', message: 'the state changed; try again' },
-    });
-    await move;
+    client.makeMove('chooseFirstPlayer', ['US']);
+    transport.emit('refused', { code: 'STALE_STATE', message: 'the state changed; try again' });
     const snap = client.getSnapshot();
     expect(snap.pending).toBe(false);
     expect(snap.refusal).toEqual({ code: 'STALE_STATE', message: 'the state changed; try again' });
@@ -141,14 +141,32 @@ describe('the game client', () => {
     expect(client.getSnapshot().refusal).toBeNull();
   });
 
-  it('says so when the server does not answer a move, and syncs again', async () => {
+  it('says so when the server does not answer a move, and syncs again', () => {
+    vi.useFakeTimers();
     const { client, transport } = synced();
-    const move = client.makeMove('chooseFirstPlayer', ['US']);
-    transport.last('update').answer(new Error('operation has timed out'));
-    await move;
+    client.makeMove('chooseFirstPlayer', ['US']);
+    vi.advanceTimersByTime(9_999);
+    expect(client.getSnapshot().pending).toBe(true);
+    vi.advanceTimersByTime(1);
     expect(client.getSnapshot().refusal?.message).toMatch(/did not answer/);
     expect(client.getSnapshot().pending).toBe(false);
     expect(transport.sent.filter((s) => s.event === 'sync')).toHaveLength(2);
+  });
+
+  it('forgets the deadline of a move once it is answered', () => {
+    vi.useFakeTimers();
+    const { client, transport, state } = synced();
+    client.makeMove('chooseFirstPlayer', ['US']);
+    const before = wireView(state, '1');
+    const entries = play(state, ['1', 'chooseFirstPlayer', 'US']);
+    const patch = viewPatch(before, wireView(state, '1'));
+    expect(vi.getTimerCount()).toBe(1);
+    transport.emit('update', { matchID: MATCH, from: 3, stateID: 4, patch, entries });
+    expect(vi.getTimerCount()).toBe(0);
+    // The opponent thinks for a long while: the answered move does not time out meanwhile.
+    vi.advanceTimersByTime(60_000);
+    expect(client.getSnapshot().refusal).toBeNull();
+    expect(transport.sent.filter((s) => s.event === 'sync')).toHaveLength(1);
   });
 
   it('treats refused credentials as a dead end, not a reconnect loop', async () => {

@@ -140,7 +140,7 @@ export function MatchScreen({
           pending={game.pending}
           connected={game.connection === 'online' && game.synced}
           waitingForOpponent={waiting}
-          onMove={(move: MoveName, args: unknown[]) => void client.makeMove(move, args)}
+          onMove={(move: MoveName, args: unknown[]) => client.makeMove(move, args)}
           panels={[
             {
               id: 'chat',

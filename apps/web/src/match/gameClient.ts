@@ -43,6 +43,8 @@ export interface GameSnapshot {
 }
 
 const ACK_TIMEOUT_MS = 10_000;
+/** How long a move may go unanswered (no update, refusal or sync) before the page syncs again. */
+const MOVE_TIMEOUT_MS = 10_000;
 const FATAL_CODES = new Set(['UNKNOWN_MATCH', 'UNAUTHORIZED']);
 
 const initial: GameSnapshot = {
@@ -75,6 +77,8 @@ export class GameClient {
   private snapshot: GameSnapshot = initial;
   private readonly listeners = new Set<() => void>();
   private started = false;
+  /** Runs out when a move sent has had no answer; cleared as soon as nothing is pending. */
+  private moveTimer: ReturnType<typeof setTimeout> | undefined;
   /** The match chat, on the same socket. */
   readonly chat: MatchChat;
 
@@ -135,8 +139,12 @@ export class GameClient {
     this.set({ refusal: null });
   }
 
-  /** Sends one move for this seat; ignored while another is on its way or before the first sync. */
-  async makeMove(move: MoveName, args: unknown[]): Promise<void> {
+  /**
+   * Sends one move for this seat; ignored while another is on its way or before the first sync.
+   * The move asks for no acknowledgement: its answer is the update (or the refusal) every
+   * seat's socket is sent anyway, so an acknowledgement would be one more frame per move.
+   */
+  makeMove(move: MoveName, args: unknown[]): void {
     const { synced, pending, stateID } = this.snapshot;
     if (this.seat === null || !synced || pending) return;
     const request: UpdateRequest = {
@@ -148,9 +156,8 @@ export class GameClient {
       },
     };
     this.set({ pending: true, refusal: null });
-    try {
-      this.onAck(await this.transport.request('update', request, ACK_TIMEOUT_MS));
-    } catch {
+    this.transport.send('update', request);
+    this.moveTimer = setTimeout(() => {
       this.set({
         pending: false,
         refusal: {
@@ -159,7 +166,7 @@ export class GameClient {
         },
       });
       void this.sync();
-    }
+    }, MOVE_TIMEOUT_MS);
   }
 
   private async sync(): Promise<void> {
@@ -243,6 +250,7 @@ export class GameClient {
 
   private set(change: Partial<GameSnapshot>): void {
     this.snapshot = { ...this.snapshot, ...change };
+    if (!this.snapshot.pending) clearTimeout(this.moveTimer);
     for (const listener of this.listeners) listener();
   }
 }

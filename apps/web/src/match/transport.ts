@@ -13,6 +13,8 @@ export interface Transport {
   on(event: ServerEvent, listener: (payload: unknown) => void): void;
   /** Sends and waits for the server's acknowledgement; rejects after `timeoutMs`. */
   request(event: ClientEvent, payload: unknown, timeoutMs: number): Promise<unknown>;
+  /** Sends without asking for an acknowledgement (the server then sends none). */
+  send(event: ClientEvent, payload: unknown): void;
   open(): void;
   close(): void;
 }
@@ -53,6 +55,7 @@ export function socketTransport(matchID: string, origin = ''): Transport {
     },
     on: (event, listener) => socket.on(event, listener),
     request: (event, payload, timeoutMs) => socket.timeout(timeoutMs).emitWithAck(event, payload),
+    send: (event, payload) => void socket.emit(event, payload),
     open: () => socket.connect(),
     close: () => socket.disconnect(),
   };
