@@ -24,7 +24,7 @@ import { Referee } from './referee.ts';
 import { RematchDesk } from './rematch.ts';
 import { logKoaErrors, requestIds } from './request-log.ts';
 import { securityHeaders } from './security-headers.ts';
-import type { Store } from './storage/index.ts';
+import type { MatchRecord, Store } from './storage/index.ts';
 import { systemTime, type TimeSource } from './time.ts';
 import { webClient } from './web-client.ts';
 
@@ -68,9 +68,9 @@ export function createApp(
   const http = createServer(httpServerOptions(config));
   http.on('clientError', (error, socket) => limits.clientError(error, socket));
   const bots = new BotSeats(config, store, logger);
-  const startBots = (matchID: string) => {
+  const startBots = (matchID: string, known?: MatchRecord) => {
     bots
-      .ensure(matchID)
+      .ensure(matchID, known)
       .catch((error) => logger.error({ err: error, matchID }, 'bots failed to start'));
   };
   const game = new GameService(http, {
@@ -82,7 +82,7 @@ export function createApp(
     metrics,
     logger,
     fanout,
-    onAttach: startBots,
+    onAttach: (match) => startBots(match.matchID, match),
     time,
     graceMs,
     limits,

@@ -60,7 +60,7 @@ export interface GameServiceDeps {
   /** Other instances' sockets; without it this instance is alone. */
   fanout?: Fanout;
   /** Told whenever a socket attaches to a match (computer players resume then). */
-  onAttach?: (matchID: string) => void;
+  onAttach?: (match: MatchRecord) => void;
   /** Turn clocks and absences are measured with it; tests move it by hand. */
   time?: TimeSource;
   /** How long a seat must be away before its opponent may claim the win (ms). */

@@ -44,7 +44,7 @@ export interface SeatSessionsDeps {
   refuse: (socket: GameSocket, error: RefusedMessage, ack?: AckFn) => void;
   closing: () => boolean;
   /** Told whenever a socket attaches to a match (computer players resume then). */
-  onAttach?: ((matchID: string) => void) | undefined;
+  onAttach?: ((match: MatchRecord) => void) | undefined;
   /** A seat or spectator left the match: re-read it and tell its sockets. */
   onLeave: (matchID: string) => void;
   /** A socket was sent its sync (the chat follows it). */
@@ -124,7 +124,7 @@ export class SeatSessions {
     // per sync was an fsync, and it made the SQLite store forget the match's record).
     const away = match.players.find((p) => p.seat === seating.seat)?.awaySince;
     if (seating.seat !== null && away) await store.setAway(seating.matchID, seating.seat, null);
-    this.deps.onAttach?.(seating.matchID);
+    this.deps.onAttach?.(match);
   }
 
   /** The socket leaves its match (it went, or syncs with another). */

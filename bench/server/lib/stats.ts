@@ -28,6 +28,16 @@ export function summarize(samples: number[]): LatencySummary {
   };
 }
 
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
 /** Milliseconds with a precision that suits their size. */
 export function ms(value: number): string {
   if (!Number.isFinite(value)) return 'n/a';

@@ -1,5 +1,5 @@
 import type { Logger } from '../logger.ts';
-import type { Store } from '../storage/index.ts';
+import type { MatchRecord, Store } from '../storage/index.ts';
 import { BotPlayer } from './bot-player.ts';
 import { BotCredentials } from './credentials.ts';
 import { BotThinker } from './thinker.ts';
@@ -64,10 +64,13 @@ export class BotSeats {
     this.url = url;
   }
 
-  /** Starts the computer players of a match in play, unless they already run. */
-  async ensure(matchID: string): Promise<void> {
+  /**
+   * Starts the computer players of a match in play, unless they already run. `known`: the
+   * match's record as the caller just read it (a socket's sync), so none is read again.
+   */
+  async ensure(matchID: string, known?: MatchRecord): Promise<void> {
     if (!this.url || this.players.has(matchID)) return;
-    const match = await this.store.getMatch(matchID);
+    const match = known ?? (await this.store.getMatch(matchID));
     if (match?.status !== 'playing') return;
     const bots = await this.credentials.seatsOf(match);
     if (bots.length === 0 || this.players.has(matchID)) return;

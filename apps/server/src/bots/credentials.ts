@@ -54,11 +54,17 @@ export class BotCredentials {
     return keyedCredentials(await this.keyOf(), matchID, seat, level);
   }
 
-  /** The seats of a match that computer players hold. */
+  /**
+   * The seats of a match that computer players hold. A computer seat always bears its level's
+   * name, so only a seat so named is checked (a person may take that name; the credentials
+   * still decide): a match of two people costs no HMAC on every sync.
+   */
   async seatsOf(match: MatchRecord): Promise<BotSeat[]> {
+    const levels = (name: string | null) => BOT_LEVELS.filter((level) => name === botName(level));
+    if (match.players.every((player) => levels(player.name).length === 0)) return [];
     const key = await this.keyOf();
     return match.players.flatMap((player) => {
-      for (const level of BOT_LEVELS) {
+      for (const level of levels(player.name)) {
         for (const credentials of [
           keyedCredentials(key, match.matchID, player.seat, level),
           seededCredentials(match.seed, player.seat, level),
