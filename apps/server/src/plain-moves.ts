@@ -10,7 +10,8 @@ function copy(value: Json): Json {
   if (Array.isArray(value)) return value.map(copy);
   if (value !== null && typeof value === 'object') {
     const out: Record<string, Json> = {};
-    for (const key of Object.keys(value)) out[key] = copy((value as Record<string, Json>)[key]);
+    // for-in, not Object.keys: plain JSON has no inherited keys, and no array is made per object.
+    for (const key in value) out[key] = copy((value as Record<string, Json>)[key]);
     return out;
   }
   return value;
@@ -19,32 +20,47 @@ function copy(value: Json): Json {
 /**
  * `after`, with every part equal to the same part of `before` replaced by `before`'s own
  * object: the result shares what a move left alone with the state before it, as immer's
- * result would.
+ * result would. Most of a state is left alone, so a new array or object is made only once a
+ * part is found to differ.
  */
 function shareUnchanged(before: Json, after: Json): Json {
   if (before === after) return before;
   if (Array.isArray(after)) {
     if (!Array.isArray(before)) return after;
-    let same = before.length === after.length;
-    const out = after.map((item, i) => {
-      const shared = i < before.length ? shareUnchanged(before[i], item) : item;
-      if (shared !== before[i]) same = false;
-      return shared;
-    });
-    return same ? before : out;
+    let out: Json[] | undefined = before.length === after.length ? undefined : [];
+    for (let i = 0; i < after.length; i++) {
+      const shared = i < before.length ? shareUnchanged(before[i], after[i]) : after[i];
+      if (!out && shared !== before[i]) out = before.slice(0, i);
+      out?.push(shared);
+    }
+    return out ?? before;
   }
   if (after !== null && typeof after === 'object') {
     if (before === null || typeof before !== 'object' || Array.isArray(before)) return after;
     const was = before as Record<string, Json>;
-    const keys = Object.keys(after);
-    let same = keys.length === Object.keys(was).length;
-    const out: Record<string, Json> = {};
-    for (const key of keys) {
-      const shared = shareUnchanged(was[key], (after as Record<string, Json>)[key]);
-      if (shared !== was[key]) same = false;
-      out[key] = shared;
+    const now = after as Record<string, Json>;
+    let out: Record<string, Json> | undefined;
+    let count = 0;
+    for (const key in now) {
+      count += 1;
+      const shared = key in was ? shareUnchanged(was[key], now[key]) : now[key];
+      if (!out && (shared !== was[key] || !(key in was))) {
+        out = {};
+        for (const earlier in now) {
+          if (earlier === key) break;
+          out[earlier] = was[earlier];
+        }
+      }
+      if (out) out[key] = shared;
     }
-    return same ? before : out;
+    if (!out) {
+      // Every key of `after` is shared: `before` serves unless it has keys `after` lost.
+      for (const _ in was) count -= 1;
+      if (count === 0) return before;
+      out = {};
+      for (const key in now) out[key] = was[key];
+    }
+    return out;
   }
   return after;
 }

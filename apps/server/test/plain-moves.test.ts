@@ -10,6 +10,17 @@ const { game, rules } = ironCurtainFor(setupData);
 const asIs = CreateGameReducer({ game });
 const onCopies = CreateGameReducer({ game: withPlainMoves(game) });
 
+/** Paths where `after` holds a part equal to `before`'s but not `before`'s own object. */
+function copiedButEqual(before: unknown, after: unknown, at = 'G'): string[] {
+  if (before === after || typeof after !== 'object' || after === null) return [];
+  if (typeof before !== 'object' || before === null) return [];
+  if (JSON.stringify(before) === JSON.stringify(after)) return [at];
+  const was = before as Record<string, unknown>;
+  return Object.entries(after).flatMap(([key, part]) =>
+    key in was ? copiedButEqual(was[key], part, `${at}.${key}`) : [],
+  );
+}
+
 const makeMove = (seat: Seat, move: string, args: unknown[]) =>
   ({ type: 'MAKE_MOVE', payload: { type: move, args, playerID: seat } }) as const;
 
@@ -44,7 +55,7 @@ describe('the Game with its moves on plain copies of G and its hooks on the stat
     });
     const random = prng(7);
     let shared = 0;
-    for (let n = 0; n < 30 && !state.ctx.gameover; n++) {
+    for (let n = 0; n < 200 && !state.ctx.gameover; n++) {
       const G = state.G as State;
       const seat = G.decision?.seat as Seat;
       const options = legalMoves(rules, G, seat);
@@ -53,6 +64,8 @@ describe('the Game with its moves on plain copies of G and its hooks on the stat
       const next = onCopies(state as BgioState, makeMove(seat, pick.move, pick.args));
       const after = next.G as State;
       expect(after.sides).toBe(G.sides);
+      // Every part the move left alone, at any depth, is the state before's own object.
+      expect(copiedButEqual(G, after)).toEqual([]);
       if (after.reserve === G.reserve) shared += 1;
       expect(Object.isFrozen(after)).toBe(true);
       state = next;
