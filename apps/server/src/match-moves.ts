@@ -1,4 +1,4 @@
-import { type MoveName, type Seat, type State, viewFor } from '@iron-curtain/game';
+import { type MoveName, type State, viewFor } from '@iron-curtain/game';
 import { type RefusedMessage, updateRequestSchema, viewPatch } from '@iron-curtain/protocol';
 import type { MatchEngine, MoveResult } from './engine.ts';
 import type { Fanout } from './fanout.ts';
@@ -9,7 +9,7 @@ import type { MatchClocks } from './match-clocks.ts';
 import type { MatchEnding } from './match-end.ts';
 import type { MatchQueues } from './match-queue.ts';
 import type { Metrics } from './metrics.ts';
-import type { SeatSessions, StoredUpdate } from './seat-session.ts';
+import type { SeatSessions, StoredUpdate, UpdateHeader, Viewer } from './seat-session.ts';
 import { firstIssue } from './socket-guard.ts';
 import type { TimeSource } from './time.ts';
 
@@ -111,6 +111,8 @@ export class MatchMoves {
   /**
    * A state this instance stored: to its own sockets, then to every other instance's. Each
    * viewer is sent what the move changed in its own view, as a patch on the state before.
+   * Alone (no Redis), a patch is made only for a viewer with a socket here: most matches have
+   * no spectator, and a seat may be away.
    */
   private async broadcast(
     matchID: string,
@@ -118,18 +120,33 @@ export class MatchMoves {
   ): Promise<void> {
     const before = moved.previous.G as State;
     const after = moved.state.G as State;
-    const patchFor = (viewer: Seat | null) =>
-      viewPatch(viewFor(before, viewer), viewFor(after, viewer));
-    const update: StoredUpdate = {
+    const made = new Map<Viewer, StoredUpdate['patches'][Viewer]>();
+    const patchFor = (viewer: Viewer) => {
+      let patch = made.get(viewer);
+      if (!patch) {
+        const seat = viewer === 'spectators' ? null : viewer;
+        patch = viewPatch(viewFor(before, seat), viewFor(after, seat));
+        made.set(viewer, patch);
+      }
+      return patch;
+    };
+    const update: UpdateHeader = {
       kind: 'update',
       matchID,
       from: moved.previous._stateID,
       stateID: moved.state._stateID,
-      patches: { '0': patchFor('0'), '1': patchFor('1'), spectators: patchFor(null) },
       entries: moved.entries,
       ...(moved.clock ? { clock: clockState(moved.clock, this.deps.time.now()) } : {}),
     };
-    this.deps.fanout.publish(update);
-    await this.deps.sessions.deliver(update);
+    const { fanout, sessions } = this.deps;
+    if (fanout.kind !== 'local') {
+      const patches = {
+        '0': patchFor('0'),
+        '1': patchFor('1'),
+        spectators: patchFor('spectators'),
+      };
+      fanout.publish({ ...update, patches });
+    }
+    await sessions.deliver(update, patchFor);
   }
 }

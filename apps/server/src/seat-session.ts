@@ -27,6 +27,10 @@ import type { MatchRecord, Store } from './storage/index.ts';
 import type { TimeSource } from './time.ts';
 
 export type StoredUpdate = Extract<FanoutMessage, { kind: 'update' }>;
+/** Who is sent a patch: a seat's sockets, or the spectators'. */
+export type Viewer = keyof StoredUpdate['patches'];
+/** An update without its patches, which are asked for per viewer (see `deliver`). */
+export type UpdateHeader = Omit<StoredUpdate, 'patches'>;
 
 export interface SeatSessionsDeps {
   nsp: GameNamespace;
@@ -205,10 +209,14 @@ export class SeatSessions {
    * Sends a stored state's update to this instance's sockets of the match, each its own
    * view's patch, only to a socket holding the state the patch applies to: an older or
    * repeated state is dropped, and a socket that missed one (a fan-out message lost or
-   * overtaken) gets the whole picture instead.
+   * overtaken) gets the whole picture instead. `patchFor` is asked only for viewers with a
+   * socket here that holds the state before.
    */
-  async deliver(update: StoredUpdate): Promise<void> {
-    const { matchID, from, stateID, patches, entries, clock } = update;
+  async deliver(
+    update: UpdateHeader,
+    patchFor: (viewer: Viewer) => StoredUpdate['patches'][Viewer],
+  ): Promise<void> {
+    const { matchID, from, stateID, entries, clock } = update;
     const { nsp } = this.deps;
     const next: Record<'0' | '1' | 'spectators', string[]> = { '0': [], '1': [], spectators: [] };
     const behind: GameSocket[] = [];
@@ -228,7 +236,7 @@ export class SeatSessions {
         matchID,
         from,
         stateID,
-        patch: patches[viewer],
+        patch: patchFor(viewer),
         entries,
         ...(clock ? { clock } : {}),
       };
@@ -244,7 +252,7 @@ export class SeatSessions {
     void queues
       .run(matchID, async () => {
         if (message.kind === 'update') {
-          await this.deliver(message);
+          await this.deliver(message, (viewer) => message.patches[viewer]);
           return;
         }
         if (message.kind !== 'presence') return;
