@@ -218,7 +218,7 @@ export class SeatSessions {
   ): Promise<void> {
     const { matchID, from, stateID, entries, clock } = update;
     const { nsp } = this.deps;
-    const next: Record<'0' | '1' | 'spectators', string[]> = { '0': [], '1': [], spectators: [] };
+    const next: Record<Viewer, string[]> = { '0': [], '1': [], spectators: [] };
     const behind: GameSocket[] = [];
     for (const id of nsp.adapter.rooms.get(matchRoom(matchID)) ?? []) {
       const socket = nsp.sockets.get(id);
@@ -230,8 +230,8 @@ export class SeatSessions {
         socket.data.stateID = stateID;
       } else behind.push(socket);
     }
-    for (const viewer of ['0', '1', 'spectators'] as const) {
-      if (next[viewer].length === 0) continue;
+    for (const [viewer, ids] of Object.entries(next) as [Viewer, string[]][]) {
+      if (ids.length === 0) continue;
       const message: UpdateMessage = {
         matchID,
         from,
@@ -240,7 +240,7 @@ export class SeatSessions {
         entries,
         ...(clock ? { clock } : {}),
       };
-      nsp.to(next[viewer]).emit(ServerEvents.update, message);
+      nsp.to(ids).emit(ServerEvents.update, message);
     }
     for (const socket of behind) await this.sendSync(socket);
   }
