@@ -129,20 +129,18 @@ export function createApp(
   koa.use(compress());
   koa.use(securityHeaders(config));
   koa.use(errorAnswers(logger));
-  koa.use(
-    lobbyWriteLimit(
-      limiters.create({
-        name: 'lobby-writes',
-        points: config.LOBBY_WRITES_PER_MINUTE,
-        duration: 60,
-      }),
-      (address) => limits.refused('LOBBY_WRITES_PER_ADDRESS', address),
-    ),
+  const writeLimit = lobbyWriteLimit(
+    limiters.create({
+      name: 'lobby-writes',
+      points: config.LOBBY_WRITES_PER_MINUTE,
+      duration: 60,
+    }),
+    (address) => limits.refused('LOBBY_WRITES_PER_ADDRESS', address),
   );
-  const router = lobbyRouter(lobby, store, metrics, bots, challenges);
+  const router = lobbyRouter(lobby, store, metrics, bots, challenges, writeLimit);
   koa.use(router.routes());
   koa.use(router.allowedMethods());
-  const around = matchRouter(lobby, store, rematches, referee);
+  const around = matchRouter(lobby, store, rematches, referee, writeLimit);
   koa.use(around.routes());
   koa.use(around.allowedMethods());
   koa.use(webClient(config.WEB_DIST));

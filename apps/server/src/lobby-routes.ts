@@ -8,7 +8,7 @@ import {
   matchListQuerySchema,
 } from '@iron-curtain/protocol';
 import { Router } from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
 import type { ChallengeBoard } from './challenges.ts';
 import { LobbyError } from './lobby-error.ts';
@@ -77,8 +77,11 @@ export function lobbyRouter(
   metrics: Metrics,
   bots: BotCapacity,
   challenges: ChallengeBoard,
+  /** The per-address write limit (lobbyWriteLimit), run before every route. */
+  writeLimit: Middleware,
 ): Router {
   const router = new Router();
+  router.use(writeLimit);
 
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };

@@ -5,6 +5,7 @@ import {
   rematchRequestSchema,
 } from '@iron-curtain/protocol';
 import { Router } from '@koa/router';
+import type { Middleware } from 'koa';
 import { jsonBody, matchParam, parse } from './lobby-routes.ts';
 import { replayRecordOf } from './match-record.ts';
 import type { Lobby } from './matches.ts';
@@ -18,8 +19,11 @@ export function matchRouter(
   store: Store,
   rematches: RematchDesk,
   referee: Referee,
+  /** The per-address write limit (lobbyWriteLimit), run before every route. */
+  writeLimit: Middleware,
 ): Router {
   const router = new Router();
+  router.use(writeLimit);
 
   router.post(apiRoutes.rematch.route, async (ctx) => {
     const matchID = matchParam(ctx);

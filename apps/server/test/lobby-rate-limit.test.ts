@@ -1,4 +1,4 @@
-import type { CreateMatchResponse, MatchList } from '@iron-curtain/protocol';
+import { apiRoutes, type CreateMatchResponse, type MatchList } from '@iron-curtain/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, startServer, type TestServer } from './support.ts';
 
@@ -69,5 +69,57 @@ describe('a client flooding the lobby with writes', () => {
     const list = await request(`${server.url}/api/matches`, 'GET', undefined, from(FLOODER));
     expect(list.status).toBe(200);
     expect((await create(NEIGHBOUR, 'Carla')).status).toBe(201);
+  });
+});
+
+describe('the write limit, whatever the spelling of the path', () => {
+  // Every route that writes, with a match id that does not exist: the limit is spent before
+  // the handler runs, so each attempt counts whatever the handler would answer.
+  const writeRoutes = [
+    apiRoutes.matches,
+    apiRoutes.botMatches,
+    apiRoutes.decks,
+    apiRoutes.join.path('NoSuchMatch1'),
+    apiRoutes.leave.path('NoSuchMatch1'),
+    apiRoutes.rematch.path('NoSuchMatch1'),
+    apiRoutes.claim.path('NoSuchMatch1'),
+  ];
+  const mixedCase = (path: string) =>
+    [...path].map((c, i) => (i % 2 === 0 ? c.toUpperCase() : c.toLowerCase())).join('');
+  const spellings = {
+    lower: (path: string) => path,
+    upper: (path: string) => path.toUpperCase(),
+    mixed: mixedCase,
+  };
+  const post = (path: string, address: string) =>
+    request(`${server.url}${path}`, 'POST', { bad: true }, from(address));
+
+  let next = 1;
+  for (const route of writeRoutes) {
+    for (const [spelling, spell] of Object.entries(spellings)) {
+      it(`counts POST ${spell(route)} (${spelling} case) and refuses it past the limit`, async () => {
+        const address = `198.18.0.${next++}`;
+        for (let i = 0; i < LIMIT; i++) {
+          const answer = await post(spell(route), address);
+          // The router serves the spelling: the handler answers, not the web client's 404.
+          expect(answer.status, answer.text).not.toBe(429);
+          expect(answer.text).toContain('"error"');
+        }
+        const refused = await post(spell(route), address);
+        expect(refused.status, refused.text).toBe(429);
+        expect(refused.body).toMatchObject({ error: { code: 'RATE_LIMITED' } });
+      });
+    }
+  }
+
+  it('counts the spellings of one address together', async () => {
+    const address = '198.18.1.1';
+    const route = apiRoutes.matches;
+    const answers = [];
+    for (const spell of [...Object.values(spellings), spellings.upper]) {
+      answers.push((await post(spell(route), address)).status);
+    }
+    expect(answers.slice(0, LIMIT)).not.toContain(429);
+    expect(answers.slice(LIMIT)).toEqual([429]);
   });
 });
