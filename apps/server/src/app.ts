@@ -93,9 +93,9 @@ export function createApp(
     presence,
     time,
     awaySince: (match, seat) => game.awaySince(match, seat),
-    perAddress: config.OPEN_CHALLENGES_PER_ADDRESS,
+    places: limiters.challengePlaces(config.OPEN_CHALLENGES_PER_ADDRESS),
     awayMs: config.CHALLENGE_AWAY_SECONDS * 1000,
-    streamsPerAddress: config.SOCKETS_PER_ADDRESS,
+    streams: limiters.heldConnections('challenge-streams', config.SOCKETS_PER_ADDRESS),
   });
   const lobby = new Lobby(
     store,

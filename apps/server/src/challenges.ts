@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import type { Seat } from '@iron-curtain/game';
 import { CHALLENGES_EVENT, type ChallengeList, type OpenChallenge } from '@iron-curtain/protocol';
 import type { Context } from 'koa';
+import type { ChallengePlaces } from './challenge-places.ts';
+import type { HeldSockets } from './held-sockets.ts';
 import { LobbyError } from './lobby-error.ts';
 import type { PresenceBook } from './presence.ts';
 import type { MatchRecord, Store } from './storage/index.ts';
@@ -18,12 +21,12 @@ export interface ChallengeBoardDeps {
   time: TimeSource;
   /** Since when a disconnected seat counts as away (the game service's reckoning). */
   awaySince: (match: MatchRecord, seat: Seat) => number;
-  /** Open challenges one address may have listed at once (OPEN_CHALLENGES_PER_ADDRESS). */
-  perAddress: number;
+  /** Open challenges each address has listed, at most OPEN_CHALLENGES_PER_ADDRESS (across instances with Redis). */
+  places: ChallengePlaces;
   /** A challenge whose creator has been away longer than this leaves the list (CHALLENGE_AWAY_SECONDS). */
   awayMs: number;
-  /** Live lists one address may follow at once on this instance (SOCKETS_PER_ADDRESS). */
-  streamsPerAddress: number;
+  /** Live lists each address follows, at most SOCKETS_PER_ADDRESS (across instances with Redis). */
+  streams: HeldSockets;
   refreshMs?: number;
 }
 
@@ -33,9 +36,7 @@ export interface ChallengeBoardDeps {
  * home pages that follow it as server-sent events, when it changes.
  */
 export class ChallengeBoard {
-  /** Who created each open challenge on this instance, for the per-address cap. */
-  private readonly creators = new Map<string, string>();
-  private readonly streams = new Map<PassThrough, string>();
+  private readonly streams = new Set<PassThrough>();
   private last = '';
   private timer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> | null = null;
@@ -71,25 +72,35 @@ export class ChallengeBoard {
     return { challenges, at: new Date(now).toISOString() };
   }
 
-  /** Refuses a new open challenge from an address that already has its share listed. */
-  async admit(address: string): Promise<void> {
-    const listed = new Set((await this.list()).challenges.map((c) => c.matchID));
-    for (const [matchID] of this.creators) {
-      if (!listed.has(matchID)) this.creators.delete(matchID);
-    }
-    const own = [...this.creators.values()].filter((a) => a === address).length;
-    if (own >= this.deps.perAddress) {
+  /**
+   * Creates an open challenge for an address that has not its share listed yet: its place is
+   * taken before the match exists, so requests sent together cannot all pass the check.
+   */
+  async create<T extends { matchID: string }>(
+    address: string,
+    create: () => Promise<T>,
+  ): Promise<T> {
+    const place = await this.deps.places.take(
+      address,
+      async () => new Set((await this.list()).challenges.map((c) => c.matchID)),
+    );
+    if (!place) {
       throw new LobbyError(
         429,
         'TOO_MANY_CHALLENGES',
-        `this address already has ${own} open challenges; wait until one is taken or cancel one`,
+        'this address has its share of open challenges listed; wait until one is taken or cancel one',
       );
     }
-  }
-
-  created(matchID: string, address: string): void {
-    this.creators.set(matchID, address);
+    let created: T;
+    try {
+      created = await create();
+    } catch (error) {
+      await place.release();
+      throw error;
+    }
+    await place.named(created.matchID);
     this.changed();
+    return created;
   }
 
   /** Something that may change the list happened here: tell the followers if it did. */
@@ -118,13 +129,14 @@ export class ChallengeBoard {
       return;
     }
     const address = ctx.ip;
-    const own = [...this.streams.values()].filter((a) => a === address).length;
-    if (own >= this.deps.streamsPerAddress) {
+    const stream = new PassThrough();
+    const id = randomUUID();
+    if (!(await this.deps.streams.take(address, id))) {
       throw new LobbyError(429, 'RATE_LIMITED', 'too many live lists open from this address');
     }
-    const stream = new PassThrough();
-    this.streams.set(stream, address);
+    this.streams.add(stream);
     const stop = () => {
+      this.deps.streams.release(address, id);
       this.streams.delete(stream);
       stream.end();
       if (this.streams.size === 0) {
@@ -133,6 +145,8 @@ export class ChallengeBoard {
       }
     };
     ctx.req.once('close', stop);
+    // A client gone while its place was taken: give the place back at once.
+    if (ctx.req.socket.destroyed) stop();
     ctx.compress = false;
     ctx.set('Cache-Control', 'no-cache');
     // nginx buffers proxied answers by default: an event would wait there.
@@ -149,7 +163,7 @@ export class ChallengeBoard {
 
   close(): void {
     this.stopTimer();
-    for (const stream of this.streams.keys()) stream.end();
+    for (const stream of this.streams) stream.end();
     this.streams.clear();
   }
 
@@ -160,14 +174,14 @@ export class ChallengeBoard {
     if (key === this.last) return;
     this.last = key;
     const event = `event: ${CHALLENGES_EVENT}\ndata: ${JSON.stringify(list)}\n\n`;
-    for (const stream of this.streams.keys()) stream.write(event);
+    for (const stream of this.streams) stream.write(event);
   }
 
   private startTimer(): void {
     if (this.timer) return;
     this.timer = setInterval(() => {
       // A comment line keeps proxies from closing a quiet stream.
-      for (const stream of this.streams.keys()) stream.write(': still here\n\n');
+      for (const stream of this.streams) stream.write(': still here\n\n');
       this.changed();
     }, this.deps.refreshMs ?? REFRESH_MS);
     this.timer.unref();

@@ -105,12 +105,11 @@ export function lobbyRouter(
     const request = parse(createMatchRequestSchema, await jsonBody(ctx));
     if (request.opponent !== 'human' && bots.full) throw botsBusy();
     const open = request.visibility === 'open' && request.opponent === 'human';
-    if (open) await challenges.admit(ctx.ip);
-    const created =
-      request.opponent === 'human'
+    const created = open
+      ? await challenges.create(ctx.ip, () => lobby.create(request))
+      : request.opponent === 'human'
         ? await lobby.create(request)
         : await bots.create(() => lobby.create(request));
-    if (open) challenges.created(created.matchID, ctx.ip);
     ctx.status = 201;
     ctx.body = created;
     metrics.matchesCreated.inc();

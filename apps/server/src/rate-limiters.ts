@@ -5,6 +5,11 @@ import {
   RateLimiterRedis,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
+import {
+  type ChallengePlaces,
+  localChallengePlaces,
+  redisChallengePlaces,
+} from './challenge-places.ts';
 import { type HeldSockets, localHeldSockets, redisHeldSockets } from './held-sockets.ts';
 import type { Logger } from './logger.ts';
 
@@ -87,6 +92,25 @@ export class RateLimiters {
       : localHeldSockets(limit);
     this.held.push(held);
     return held;
+  }
+
+  /**
+   * Connections of another kind held per address, at most `limit` each, counted like sockets
+   * under a name of their own (the live lists of open challenges).
+   */
+  heldConnections(name: string, limit: number): HeldSockets {
+    const held = this.redis
+      ? redisHeldSockets(this.redis, `${this.prefix}:${name}`, limit)
+      : localHeldSockets(limit);
+    this.held.push(held);
+    return held;
+  }
+
+  /** The open challenges each address has listed, at most `limit` (see challenge-places.ts). */
+  challengePlaces(limit: number): ChallengePlaces {
+    return this.redis
+      ? redisChallengePlaces(this.redis, this.prefix, limit)
+      : localChallengePlaces(limit);
   }
 
   close(): void {

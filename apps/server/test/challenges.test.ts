@@ -9,11 +9,13 @@ import {
 } from '@iron-curtain/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
+import { openPostgresStore } from '../src/storage/postgres.ts';
 import { ManualTime } from './manual-time.ts';
 import {
   dropSchema,
   GameClient,
   openTestStore,
+  POSTGRES_URL,
   request,
   type StoreKind,
   startServer,
@@ -32,7 +34,11 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('open challenges on %s', (k
     server = await startServer({
       store: await openTestStore(kind, where),
       time,
-      env: { OPEN_CHALLENGES_PER_ADDRESS: '2', CHALLENGE_AWAY_SECONDS: String(AWAY_SECONDS) },
+      env: {
+        OPEN_CHALLENGES_PER_ADDRESS: '2',
+        CHALLENGE_AWAY_SECONDS: String(AWAY_SECONDS),
+        TRUST_PROXY: 'true',
+      },
     });
   });
   afterAll(async () => {
@@ -130,6 +136,28 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('open challenges on %s', (k
     await cancel(again);
   });
 
+  it('admits exactly its cap of open challenges from one address sending many at once', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        request<CreateMatchResponse>(
+          `${server.url}/api/matches`,
+          'POST',
+          { name: `Ann ${i}`, visibility: 'open' },
+          { 'x-forwarded-for': '203.0.113.20' },
+        ),
+      ),
+    );
+    const created = answers.filter((a) => a.status === 201).map((a) => a.body);
+    expect(created).toHaveLength(2);
+    for (const refused of answers.filter((a) => a.status !== 201)) {
+      expect(refused.status).toBe(429);
+      expect(errorResponseSchema.parse(refused.body).error.code).toBe('TOO_MANY_CHALLENGES');
+    }
+    const own = (await list()).challenges.filter((c) => c.creator.startsWith('Ann '));
+    expect(own.map((c) => c.matchID).sort()).toEqual(created.map((c) => c.matchID).sort());
+    for (const challenge of created) await cancel(challenge);
+  });
+
   // Last: it moves the server's clock past the real one.
   it('keeps a challenge while its creator is connected, drops it once they have been away too long', async () => {
     const present = await create({ visibility: 'open' });
@@ -202,6 +230,82 @@ describe('the live list of open challenges', () => {
     });
     expect((await stream.next()).challenges).toEqual([]);
     await stream.close();
+  });
+});
+
+describe('with Redis, several instances', () => {
+  const schema = uniqueSchema();
+  const servers: TestServer[] = [];
+  beforeAll(async () => {
+    const env = {
+      TRUST_PROXY: 'true',
+      DATABASE_URL: POSTGRES_URL,
+      DATABASE_SCHEMA: schema,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      SOCKETS_PER_ADDRESS: '2',
+    };
+    for (let i = 0; i < 2; i++) {
+      servers.push(
+        await startServer({ env, store: await openPostgresStore(POSTGRES_URL, schema) }),
+      );
+    }
+  });
+  afterAll(async () => {
+    for (const server of servers) await server.close();
+    await dropSchema(schema);
+  });
+
+  it('admit exactly OPEN_CHALLENGES_PER_ADDRESS open challenges of one address between them, sent at once', async () => {
+    const [a, b] = servers as [TestServer, TestServer];
+    const cap = a.config.OPEN_CHALLENGES_PER_ADDRESS;
+    expect(cap).toBe(3);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        request<CreateMatchResponse>(
+          `${(i % 2 === 0 ? a : b).url}/api/matches`,
+          'POST',
+          { name: `Dora ${i}`, visibility: 'open' },
+          { 'x-forwarded-for': '203.0.113.30' },
+        ),
+      ),
+    );
+    const created = answers.filter((answer) => answer.status === 201);
+    expect(created).toHaveLength(cap);
+    for (const refused of answers.filter((answer) => answer.status !== 201)) {
+      expect(errorResponseSchema.parse(refused.body).error.code).toBe('TOO_MANY_CHALLENGES');
+    }
+    // Another address is not held back by it.
+    const other = await request(
+      `${b.url}/api/matches`,
+      'POST',
+      { name: 'Emil', visibility: 'open' },
+      { 'x-forwarded-for': '203.0.113.31' },
+    );
+    expect(other.status).toBe(201);
+  });
+
+  it('count the live lists one address follows on all of them against SOCKETS_PER_ADDRESS', async () => {
+    const [a, b] = servers as [TestServer, TestServer];
+    const from = { 'x-forwarded-for': '203.0.113.32' };
+    const open = async (server: TestServer) => {
+      const controller = new AbortController();
+      const response = await fetch(`${server.url}/api/challenges/stream`, {
+        headers: from,
+        signal: controller.signal,
+      });
+      return { status: response.status, close: () => controller.abort() };
+    };
+    const first = await open(a);
+    const second = await open(b);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const third = await fetch(`${a.url}/api/challenges/stream`, { headers: from });
+    expect(third.status).toBe(429);
+    expect(errorResponseSchema.parse(await third.json()).error.code).toBe('RATE_LIMITED');
+    const fourth = await fetch(`${b.url}/api/challenges/stream`, { headers: from });
+    expect(fourth.status).toBe(429);
+    await fourth.body?.cancel();
+    first.close();
+    second.close();
   });
 });
 
