@@ -1,5 +1,6 @@
 import {
   applyMove,
+  builtInDeck,
   gameoverOf,
   type IronCurtainGame,
   ironCurtainFor,
@@ -14,6 +15,7 @@ import {
 import type { RefusedMessage, StateFrame } from '@iron-curtain/protocol';
 import type { LogEntry as BgioLogEntry, State as BgioState } from 'boardgame.io';
 import { CreateGameReducer, InitializeGame } from 'boardgame.io/internal';
+import { LRUCache } from 'lru-cache';
 import { setupDataOf } from './decks.ts';
 import { switchClock } from './match-clock.ts';
 import { withPlainMoves } from './plain-moves.ts';
@@ -48,14 +50,23 @@ interface Played {
   reduce: ReturnType<typeof CreateGameReducer>;
 }
 
+/** Uploaded decks' contexts whose reducer is kept, the most recently used. */
+const UPLOADED_REDUCERS = 64;
+
 // A match's deck and variants never change: its Game, context and reducer are built once per
 // distinct context (keyed by the match record's deck hash and variants, so no setup is parsed
-// per move).
-const played = new Map<string, Played>();
+// per move). The built-in decks' are kept for good; an uploaded deck's while recently used,
+// so that uploads cannot grow the heap (a match on an evicted deck rebuilds it).
+const builtInPlayed = new Map<string, Played>();
+const uploadedPlayed = new LRUCache<string, Played>({ max: UPLOADED_REDUCERS });
+
+/** How many contexts' reducers are kept now (the memory test watches it). */
+export const cachedReducers = (): number => builtInPlayed.size + uploadedPlayed.size;
 
 /** The Game, rules context and reducer a match is played with. */
 export function playedWith(match: Pick<MatchRecord, 'deck' | 'variants' | 'setupData'>): Played {
   const key = `${match.deck.hash}:${match.variants.aftermathCap}:${match.variants.finalScoringOrder}`;
+  const played = builtInDeck(match.deck.hash) ? builtInPlayed : uploadedPlayed;
   let entry = played.get(key);
   if (!entry) {
     const { game, rules } = ironCurtainFor(setupDataOf(match));

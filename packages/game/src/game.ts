@@ -1,4 +1,6 @@
 import type { Game, LongFormMove } from 'boardgame.io';
+import { LRUCache } from 'lru-cache';
+import { BUILT_IN_DECKS } from './deck/built-in.ts';
 import { applyMove } from './rules.ts';
 import { type RulesContext, rulesKey } from './rules-context.ts';
 import { createState, parseSetupData, rulesOf, type SetupData } from './setup.ts';
@@ -94,12 +96,21 @@ function createIronCurtain(rules: RulesContext): IronCurtainGame {
   };
 }
 
+/** Uploaded decks' contexts whose Game is kept, the most recently used: each holds its deck index. */
+const UPLOADED_GAMES = 64;
+
 // A context never changes, so one Game (and one context object, whose deck index is built
-// once) serves every match played under it.
-const games = new Map<string, { game: IronCurtainGame; rules: RulesContext }>();
+// once) serves every match played under it. The built-in decks' contexts are few and kept for
+// good; those of uploaded decks, as many as there are uploads, only while recently used.
+const builtIn = new Map<string, { game: IronCurtainGame; rules: RulesContext }>();
+const uploaded = new LRUCache<string, { game: IronCurtainGame; rules: RulesContext }>({
+  max: UPLOADED_GAMES,
+});
+const BUILT_IN_HASHES = new Set(BUILT_IN_DECKS.map((deck) => deck.hash));
 
 function entryFor(rules: RulesContext) {
   const key = rulesKey(rules);
+  const games = BUILT_IN_HASHES.has(rules.deck.hash) ? builtIn : uploaded;
   let entry = games.get(key);
   if (!entry) {
     entry = { game: createIronCurtain(rules), rules };
@@ -107,6 +118,9 @@ function entryFor(rules: RulesContext) {
   }
   return entry;
 }
+
+/** How many contexts' Games are kept now (the memory test watches it). */
+export const cachedGames = (): number => builtIn.size + uploaded.size;
 
 /** The boardgame.io Game for a rules context (one object per distinct context). */
 export const ironCurtain = (rules: RulesContext): IronCurtainGame => entryFor(rules).game;

@@ -3,6 +3,7 @@ export { parseEffect } from './deck/effects.ts';
 export * from './deck/index.ts';
 export { indexDeck } from './deck-index.ts';
 export {
+  cachedGames,
   type Gameover,
   gameoverOf,
   INVALID_MOVE,
