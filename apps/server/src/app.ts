@@ -86,6 +86,11 @@ export function createApp(
     time,
     graceMs,
     limits,
+    chatLinesPerAddress: limiters.create({
+      name: 'chat-lines',
+      points: config.CHAT_LINES_PER_ADDRESS_PER_MINUTE,
+      duration: 60,
+    }),
   });
   const finish: FinishMatch = (matchID, result, now) => game.finish(matchID, result, now);
   const challenges = new ChallengeBoard({

@@ -106,6 +106,8 @@ export const envSchema = z.object({
   SERVED_OVER_TLS: flag,
   /** Players and spectators may write free text in the match chat; false: quick phrases only. */
   CHAT_FREE_TEXT: flagOn,
+  /** Chat lines one client address may say per minute, however many sockets it opens (shared through Redis). */
+  CHAT_LINES_PER_ADDRESS_PER_MINUTE: positiveInt.default(60),
   /** Unfinished matches nobody touched (no join, move or end) for this many days are removed. */
   UNFINISHED_MATCH_DAYS: positiveInt.default(7),
   /** Finished matches are removed this many days after they ended; unset: kept for replays. */

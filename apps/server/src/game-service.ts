@@ -6,6 +6,7 @@ import {
   MAX_MESSAGE_BYTES,
   ServerEvents,
 } from '@iron-curtain/protocol';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { Server } from 'socket.io';
 import type { Config } from './config.ts';
 import type { ConnectionLimits } from './connection-limits.ts';
@@ -46,7 +47,11 @@ type MessageHandler = (
 
 export type GameServiceConfig = Pick<
   Config,
-  'ALLOWED_ORIGINS' | 'RATE_LIMIT_PER_SECOND' | 'RATE_LIMIT_BURST' | 'CHAT_FREE_TEXT'
+  | 'ALLOWED_ORIGINS'
+  | 'RATE_LIMIT_PER_SECOND'
+  | 'RATE_LIMIT_BURST'
+  | 'CHAT_FREE_TEXT'
+  | 'TRUST_PROXY'
 >;
 
 export interface GameServiceDeps {
@@ -67,6 +72,8 @@ export interface GameServiceDeps {
   graceMs?: number;
   /** Per-address limits at the door; without them only the per-socket rate applies. */
   limits?: ConnectionLimits;
+  /** Chat lines per client address (see MatchChat); without it only each socket's count applies. */
+  chatLinesPerAddress?: RateLimiterAbstract;
 }
 
 /**
@@ -147,6 +154,7 @@ export class GameService {
       fanout,
       time,
       config: deps.config,
+      linesPerAddress: deps.chatLinesPerAddress,
       refuse: this.guard.answer.bind(this.guard),
     });
     this.clocks = new MatchClocks({

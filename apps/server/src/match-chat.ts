@@ -11,8 +11,9 @@ import {
   type RefusedMessage,
   ServerEvents,
 } from '@iron-curtain/protocol';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Config } from './config.ts';
+import { clientAddress } from './connection-limits.ts';
 import type { Fanout, FanoutMessage } from './fanout.ts';
 import { type AckFn, type GameNamespace, type GameSocket, matchRoom } from './game-sockets.ts';
 import type { Logger } from './logger.ts';
@@ -33,7 +34,12 @@ export interface MatchChatDeps {
   logger: Logger;
   fanout: Fanout;
   time: TimeSource;
-  config: Pick<Config, 'CHAT_FREE_TEXT'>;
+  config: Pick<Config, 'CHAT_FREE_TEXT' | 'TRUST_PROXY'>;
+  /**
+   * Lines per client address (CHAT_LINES_PER_ADDRESS_PER_MINUTE, across instances with Redis):
+   * sockets cost nothing to open, spectators' least of all.
+   */
+  linesPerAddress?: RateLimiterAbstract;
   /** Tells a socket why its chat message did nothing (in its acknowledgement when it asked for one). */
   refuse: (socket: GameSocket, error: RefusedMessage, ack?: AckFn) => void;
 }
@@ -116,7 +122,7 @@ export class MatchChat {
       refuse(socket, { code: 'CHAT_OFF', message: "the match's creator turned the chat off" }, ack);
       return;
     }
-    if (await spend(this.lines, socket.id)) {
+    if (await this.tooFast(socket)) {
       refuse(socket, { code: 'CHAT_TOO_FAST', message: 'too many chat lines; wait a moment' }, ack);
       return;
     }
@@ -135,6 +141,17 @@ export class MatchChat {
     ack?.({ ok: true });
     this.deliver(match, wireLine(line));
     fanout.publish({ kind: 'chat', matchID: match.matchID, line: wireLine(line) });
+  }
+
+  /** Whether the socket, or its address with all its sockets, has said its share for now. */
+  private async tooFast(socket: GameSocket): Promise<boolean> {
+    if (await spend(this.lines, socket.id)) return true;
+    const { linesPerAddress, config } = this.deps;
+    if (!linesPerAddress) return false;
+    return (
+      (await spend(linesPerAddress, clientAddress(socket.request, config.TRUST_PROXY))) !==
+      undefined
+    );
   }
 
   /** The creator turns the chat off or on; a seat mutes or unmutes its opponent. */

@@ -4,6 +4,7 @@ import { openSqliteStore } from './sqlite.ts';
 import type { Store } from './store.ts';
 
 export type * from './store.ts';
+export { CHAT_LINES_KEPT } from './store.ts';
 
 /** Postgres when DATABASE_URL is set, otherwise the embedded SQLite file under DATA_DIR. */
 export async function openStore(

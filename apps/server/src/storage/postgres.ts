@@ -22,6 +22,7 @@ import type {
   StoredDeck,
   StoredState,
 } from './store.ts';
+import { CHAT_LINES_KEPT } from './store.ts';
 
 type Row = Record<string, unknown>;
 
@@ -524,7 +525,14 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
          RETURNING id`,
         [line.matchID, line.room, line.seat, line.phrase ?? null, line.text ?? null, line.at],
       );
-      return rows[0] ? { ...line, id: Number(rows[0].id) } : undefined;
+      if (!rows[0]) return undefined;
+      await pool.query(
+        `DELETE FROM ${S}.chat_lines WHERE match_id = $1 AND room = $2 AND id <= (
+           SELECT id FROM ${S}.chat_lines WHERE match_id = $1 AND room = $2
+           ORDER BY id DESC OFFSET $3 LIMIT 1)`,
+        [line.matchID, line.room, CHAT_LINES_KEPT],
+      );
+      return { ...line, id: Number(rows[0].id) };
     },
 
     async readChat(matchID) {

@@ -25,6 +25,7 @@ import type {
   StoredDeck,
   StoredState,
 } from './store.ts';
+import { CHAT_LINES_KEPT } from './store.ts';
 import { walSync } from './wal-sync.ts';
 
 // A CommonJS module whose exports Node's ESM loader cannot see by name.
@@ -542,8 +543,8 @@ export function openSqliteStore(dataDir: string): Store {
     },
 
     async addChatLine(line) {
-      const { changes, lastInsertRowid } = await write(() =>
-        run(
+      const { changes, lastInsertRowid } = await write(() => {
+        const added = run(
           `INSERT INTO chat_lines (match_id, room, seat, phrase, text, at)
          SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM matches WHERE match_id = ?)`,
           [
@@ -555,8 +556,15 @@ export function openSqliteStore(dataDir: string): Store {
             line.at,
             line.matchID,
           ],
-        ),
-      );
+        );
+        run(
+          `DELETE FROM chat_lines WHERE match_id = ? AND room = ? AND id <= (
+             SELECT id FROM chat_lines WHERE match_id = ? AND room = ?
+             ORDER BY id DESC LIMIT 1 OFFSET ?)`,
+          [line.matchID, line.room, line.matchID, line.room, CHAT_LINES_KEPT],
+        );
+        return added;
+      });
       return changes === 1 ? { ...line, id: Number(lastInsertRowid) } : undefined;
     },
 

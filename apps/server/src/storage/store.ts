@@ -88,6 +88,9 @@ export interface MatchRecord {
   chatOff?: boolean;
 }
 
+/** Lines of each chat room a match keeps, the newest: a sync sends no more. */
+export const CHAT_LINES_KEPT = 200;
+
 /** One line of a match's chat, as stored. */
 export interface ChatRecord {
   /** Increasing in the order lines were stored (across matches; a match's lines sort by it). */
@@ -201,7 +204,10 @@ export interface Store {
   listDecks(): Promise<StoredDeck[]>;
   /** The match's moves in order. */
   readMoves(matchID: string): Promise<MoveRecord[]>;
-  /** Appends a line to the match's chat; answers it with its id (undefined: no such match). */
+  /**
+   * Appends a line to the match's chat, dropping its room's lines older than the last
+   * CHAT_LINES_KEPT; answers it with its id (undefined: no such match).
+   */
   addChatLine(line: Omit<ChatRecord, 'id'>): Promise<ChatRecord | undefined>;
   /** The match's chat in order. */
   readChat(matchID: string): Promise<ChatRecord[]>;
