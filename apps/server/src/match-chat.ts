@@ -107,7 +107,7 @@ export class MatchChat {
         const message =
           problem === 'CHAT_TOO_LONG'
             ? `a chat line is at most ${MAX_CHAT_CHARS} characters`
-            : 'a chat line is plain text: no control characters, no markup';
+            : 'a chat line is plain visible text on one line: no control characters, separators, markup or piled-up marks';
         refuse(socket, { code: problem, message }, ack);
         return;
       }

@@ -159,6 +159,9 @@ describe('match chat through the socket API', () => {
     await expectRefused(server, c, sayText(c, '<img src=x onerror=alert(1)>'), 'CHAT_BAD_TEXT');
     await expectRefused(server, c, sayText(c, 'a &lt; b'), 'CHAT_BAD_TEXT');
     await expectRefused(server, c, sayText(c, '   '), 'CHAT_BAD_TEXT');
+    await expectRefused(server, c, sayText(c, '\u200B\u200D\u2060 \u3164'), 'CHAT_BAD_TEXT');
+    await expectRefused(server, c, sayText(c, 'one\u2028two'), 'CHAT_BAD_TEXT');
+    await expectRefused(server, c, sayText(c, `Z${'\u0336'.repeat(30)}`), 'CHAT_BAD_TEXT');
     await expectRefused(server, c, sayPhrase(c, 'insult'), 'BAD_MESSAGE');
     await expectRefused(server, c, say(c, { kind: 'text', text: 'x', extra: 1 }), 'BAD_MESSAGE');
     await expectRefused(

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { matchIdSchema, seatSchema } from './lobby.ts';
+import { plainTextProblem } from './plain-text.ts';
 
 /** Quick phrases: the wire carries the id, each client shows it in its reader's language. */
 export const chatPhrases = [
@@ -93,7 +94,7 @@ export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
 export const chatRefusalCodes = [
   'CHAT_TOO_LONG',
-  /** Empty, or with control characters, direction overrides or markup. */
+  /** Not plain visible text on one line (see plainTextProblem). */
   'CHAT_BAD_TEXT',
   'CHAT_TOO_FAST',
   'CHAT_OFF',
@@ -101,16 +102,9 @@ export const chatRefusalCodes = [
 ] as const;
 export type ChatRefusalCode = (typeof chatRefusalCodes)[number];
 
-// Control characters (newlines too: a line is one line), and the bidirectional overrides
-// that would make a line read other than it is written.
-const CONTROL = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
-// Anything that looks like a tag, a comment or an entity: plain text only.
-const MARKUP = /<\s*[/!?a-zA-Z]|&[#a-zA-Z0-9]+;/;
-
 /** Why a line of free text cannot be said, or null when it can (both sides check it). */
 export function chatTextProblem(text: string): ChatRefusalCode | null {
-  const trimmed = text.trim();
-  if (trimmed.length === 0 || CONTROL.test(text) || MARKUP.test(text)) return 'CHAT_BAD_TEXT';
-  if ([...trimmed].length > MAX_CHAT_CHARS) return 'CHAT_TOO_LONG';
+  if (plainTextProblem(text)) return 'CHAT_BAD_TEXT';
+  if ([...text.trim()].length > MAX_CHAT_CHARS) return 'CHAT_TOO_LONG';
   return null;
 }

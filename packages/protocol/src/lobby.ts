@@ -2,13 +2,21 @@ import { variantsSchema } from '@iron-curtain/game';
 // zod's tree-shakable form: these schemas run in the browser too, where all of zod would
 // be a third of the match page's first download.
 import { z } from 'zod/mini';
+import { plainTextProblem } from './plain-text.ts';
 
 export const matchIdSchema = z.string().check(z.regex(/^[A-Za-z0-9_-]{8,64}$/, 'not a match id'));
 export const seatSchema = z.enum(['0', '1']);
 export const sideSchema = z.enum(['US', 'USSR']);
-export const playerNameSchema = z
-  .string()
-  .check(z.trim(), z.minLength(1, 'enter a name'), z.maxLength(24, 'at most 24 characters'));
+export const playerNameSchema = z.string().check(
+  z.trim(),
+  z.minLength(1, 'enter a name'),
+  z.maxLength(24, 'at most 24 characters'),
+  z.refine((name) => plainTextProblem(name) !== 'blank', 'enter a name'),
+  z.refine(
+    (name) => plainTextProblem(name) !== 'notPlain',
+    'plain text only: no control characters, markup or piled-up accents',
+  ),
+);
 /** Secrets handed to one seat; at least 128 bits, base64url. */
 export const credentialsSchema = z.string().check(z.minLength(22), z.maxLength(128));
 

@@ -1,0 +1,29 @@
+/**
+ * What the server stores and shows other people as text (chat lines, player names, uploaded
+ * decks' names) is plain text on one line: this is the one rule, checked on both sides.
+ */
+
+// Control characters (newlines too), the line and paragraph separators, and the bidirectional
+// overrides that would make a text read other than it is written.
+const CONTROL = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+// Anything that looks like a tag, a comment or an entity.
+const MARKUP = /<\s*[/!?a-zA-Z]|&[#a-zA-Z0-9]+;/;
+// What shows nothing on its own: spaces, format and other ignorable characters (zero-width
+// spaces and joiners, fillers, tags, variation selectors), combining marks, the Braille blank.
+const INVISIBLE = /[\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cf}\p{M}\u2800]/gu;
+/** Combining marks one character may carry: scripts need up to three or four, "zalgo" piles more. */
+export const MAX_COMBINING_RUN = 4;
+const MARK_PILE = new RegExp(`\\p{M}{${MAX_COMBINING_RUN + 1},}`, 'u');
+
+export type PlainTextProblem =
+  /** Nothing visible: empty, or spaces and invisible characters only. */
+  | 'blank'
+  /** Control characters, separators, direction overrides, markup or piled-up marks. */
+  | 'notPlain';
+
+/** Why a text is not plain visible text on one line, or null when it is. */
+export function plainTextProblem(text: string): PlainTextProblem | null {
+  if (CONTROL.test(text) || MARKUP.test(text) || MARK_PILE.test(text)) return 'notPlain';
+  if (text.replace(INVISIBLE, '').length === 0) return 'blank';
+  return null;
+}
