@@ -11,6 +11,7 @@ import {
   isReconstructed,
   loadDeck,
 } from '@iron-curtain/game';
+import { plainTextProblem } from '@iron-curtain/protocol';
 import { LobbyError } from './lobby-error.ts';
 import type { DeckInfo, MatchRecord, Store } from './storage/index.ts';
 
@@ -104,6 +105,21 @@ export class DeckLibrary {
     } catch (error) {
       if (!(error instanceof DeckError)) throw error;
       throw new LobbyError(400, 'BAD_DECK', 'the deck file has errors', error.issues);
+    }
+    // What /api/decks lists to every visitor is plain text, by the rule for player names.
+    const unplain = (['id', 'version', 'name'] as const).filter((field) =>
+      plainTextProblem(deck[field]),
+    );
+    if (unplain.length > 0) {
+      throw new LobbyError(
+        400,
+        'BAD_DECK',
+        'the deck file has errors',
+        unplain.map((path) => ({
+          path,
+          message: 'plain text only: no control characters, markup or piled-up accents, not blank',
+        })),
+      );
     }
     const file = deckFileSchema.parse(json);
     const canonical = canonicalJson(file);

@@ -125,7 +125,13 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the chat history on %s', (
     const at = new Date().toISOString();
     const said = CHAT_LINES_KEPT + 50;
     for (let i = 0; i < said; i++) {
-      await server.store.addChatLine({ matchID, room: 'spectators', seat: null, text: `s${i}`, at });
+      await server.store.addChatLine({
+        matchID,
+        room: 'spectators',
+        seat: null,
+        text: `s${i}`,
+        at,
+      });
     }
     for (let i = 0; i < 3; i++) {
       await server.store.addChatLine({ matchID, room: 'players', seat: '0', text: `p${i}`, at });

@@ -40,6 +40,29 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('uploaded decks on the %s s
     expect(huge.status).toBe(413);
   });
 
+  it('refuses a deck whose id, version or name is not plain text, and lists nothing of it', async () => {
+    const cases = [
+      { field: 'name', value: '<img src=x onerror=alert(1)>' },
+      { field: 'name', value: 'Printed &amp; checked' },
+      { field: 'name', value: '\u200B\u200B' },
+      { field: 'version', value: 'v1\u202Egnp' },
+      { field: 'id', value: 'deck\u2028two' },
+    ];
+    for (const { field, value } of cases) {
+      const answer = await request<Refusal>(`${server().url}/api/decks`, 'POST', {
+        ...corrected(),
+        [field]: value,
+      });
+      expect(answer.status, value).toBe(400);
+      expect(answer.body.error.code).toBe('BAD_DECK');
+      expect(answer.body.error.issues).toEqual([{ path: field, message: expect.any(String) }]);
+    }
+    const list = await request<DeckList>(`${server().url}/api/decks`, 'GET');
+    expect(list.text).not.toContain('<img');
+    expect(list.text).not.toContain('&amp;');
+    expect(list.body.decks).toHaveLength(BUILT_IN_DECKS.length);
+  });
+
   it('stores a valid deck once, lists it, and deals a match from it', async () => {
     const first = await request<DeckUploadResponse>(
       `${server().url}/api/decks`,
