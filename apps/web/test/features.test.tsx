@@ -7,7 +7,11 @@ import { formatClock, MatchClock } from '../src/features/clock/MatchClock.tsx';
 import { DeckUploadPage } from '../src/features/decks/DeckUploadPage.tsx';
 import { BotDemo } from '../src/features/opponent/BotDemo.tsx';
 import { FollowRematch, RematchOffer } from '../src/features/rematch/Rematch.tsx';
-import { ReplayImportPage } from '../src/features/replay/ReplayImportPage.tsx';
+import {
+  MAX_RECORD_FILE_BYTES,
+  ReplayImportPage,
+  readRecordFile,
+} from '../src/features/replay/ReplayImportPage.tsx';
 import { loadSeat } from '../src/match/seatStore.ts';
 
 const MATCH = 'match-0001';
@@ -241,6 +245,27 @@ describe('importing a record file', () => {
     expect(alert.textContent).toContain('moves.0');
     fireEvent.change(input, { target: { files: [file('not json')] } });
     await screen.findByText('This file is not JSON.');
+  });
+
+  it('refuses a file over the size limit with the limit in words, without reading it', async () => {
+    const read = vi.fn(() => Promise.reject(new Error('the file was read')));
+    const huge = Object.defineProperties(file('{}', 'huge.json'), {
+      size: { value: MAX_RECORD_FILE_BYTES + 1 },
+      text: { value: read },
+      arrayBuffer: { value: read },
+      stream: { value: read },
+    });
+    expect(await readRecordFile(huge)).toEqual({ tooLarge: true });
+    render(<ReplayImportPage />);
+    fireEvent.change(screen.getByLabelText('Record file'), { target: { files: [huge] } });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe(
+      `This file is larger than ${MAX_RECORD_FILE_BYTES / 1024 / 1024} MB, the most a record file may be.`,
+    );
+    expect(read).not.toHaveBeenCalled();
+    // A file of the limit itself is read.
+    const fits = Object.defineProperty(file('{}'), 'size', { value: MAX_RECORD_FILE_BYTES });
+    expect(await readRecordFile(fits)).not.toEqual({ tooLarge: true });
   });
 
   it('replays a valid record move by move', async () => {

@@ -644,6 +644,7 @@ export const de: Resources = {
     intro: 'Lege ein Partieprotokoll (.json) hier ab oder wähle eines aus.',
     choose: 'Protokolldatei',
     notJson: 'Diese Datei ist kein JSON.',
+    tooLarge: 'Diese Datei ist größer als {{mb}} MB, mehr darf eine Protokolldatei nicht sein.',
   },
   decksPage: {
     title: 'Kartensätze',

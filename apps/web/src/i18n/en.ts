@@ -641,6 +641,7 @@ export const en: Resources = {
     intro: 'Drop a match record (.json) here, or choose one.',
     choose: 'Record file',
     notJson: 'This file is not JSON.',
+    tooLarge: 'This file is larger than {{mb}} MB, the most a record file may be.',
   },
   decksPage: {
     title: 'Decks',

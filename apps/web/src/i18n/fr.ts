@@ -651,6 +651,7 @@ export const fr: Resources = {
     intro: 'Déposez ici un fichier de partie (.json), ou choisissez-en un.',
     choose: 'Fichier de partie',
     notJson: 'Ce fichier n’est pas du JSON.',
+    tooLarge: 'Ce fichier dépasse {{mb}} Mo, la taille maximale d’un fichier de partie.',
   },
   decksPage: {
     title: 'Paquets',

@@ -652,6 +652,7 @@ export const pl: Resources = {
     intro: 'Upuść tutaj zapis partii (.json) albo go wybierz.',
     choose: 'Plik zapisu',
     notJson: 'Ten plik nie jest w formacie JSON.',
+    tooLarge: 'Ten plik jest większy niż {{mb}} MB, a tyle najwyżej może mieć plik zapisu.',
   },
   decksPage: {
     title: 'Talie',

@@ -6,14 +6,23 @@ import type { AnalysisFileErrorCode, MatchAnalysis } from '@iron-curtain/protoco
 import { useState } from 'react';
 import { ReplayViewer } from './ReplayViewer.tsx';
 
+/**
+ * The largest record file the page reads: a whole match with its deck and analysis is a few
+ * hundred kB, and a browser tab reading a file of any size could be made to hang.
+ */
+export const MAX_RECORD_FILE_BYTES = 4 * 1024 * 1024;
+
 /** Reads a record file, plain or saved with its analysis, or says why it is neither. */
 export async function readRecordFile(
   file: Blob,
 ): Promise<
   | { record: MatchRecord; analysis: MatchAnalysis | null }
   | { notJson: true }
+  | { tooLarge: true }
   | { code: AnalysisFileErrorCode; issues: string[] }
 > {
+  // Refused by its size alone, before a byte of it is read.
+  if (file.size > MAX_RECORD_FILE_BYTES) return { tooLarge: true };
   let json: unknown;
   try {
     json = JSON.parse(await file.text());
@@ -50,7 +59,12 @@ export function ReplayImportPage() {
       setProblem(
         'notJson' in read
           ? { title: t('importPage.notJson'), issues: [] }
-          : { title: t(`analysis.fileErrors.${read.code}`), issues: read.issues },
+          : 'tooLarge' in read
+            ? {
+                title: t('importPage.tooLarge', { mb: MAX_RECORD_FILE_BYTES / 1024 / 1024 }),
+                issues: [],
+              }
+            : { title: t(`analysis.fileErrors.${read.code}`), issues: read.issues },
       );
     }
   };
