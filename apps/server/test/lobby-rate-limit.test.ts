@@ -90,6 +90,7 @@ describe('the write limit, whatever the spelling of the path', () => {
     lower: (path: string) => path,
     upper: (path: string) => path.toUpperCase(),
     mixed: mixedCase,
+    'upper, with a trailing slash': (path: string) => `${path.toUpperCase()}/`,
   };
   const post = (path: string, address: string) =>
     request(`${server.url}${path}`, 'POST', { bad: true }, from(address));
@@ -97,7 +98,7 @@ describe('the write limit, whatever the spelling of the path', () => {
   let next = 1;
   for (const route of writeRoutes) {
     for (const [spelling, spell] of Object.entries(spellings)) {
-      it(`counts POST ${spell(route)} (${spelling} case) and refuses it past the limit`, async () => {
+      it(`counts POST ${spell(route)} (${spelling}) and refuses it past the limit`, async () => {
         const address = `198.18.0.${next++}`;
         for (let i = 0; i < LIMIT; i++) {
           const answer = await post(spell(route), address);
@@ -116,7 +117,7 @@ describe('the write limit, whatever the spelling of the path', () => {
     const address = '198.18.1.1';
     const route = apiRoutes.matches;
     const answers = [];
-    for (const spell of [...Object.values(spellings), spellings.upper]) {
+    for (const spell of [spellings.lower, spellings.upper, spellings.mixed, spellings.upper]) {
       answers.push((await post(spell(route), address)).status);
     }
     expect(answers.slice(0, LIMIT)).not.toContain(429);
