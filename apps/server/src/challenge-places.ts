@@ -22,7 +22,7 @@ export interface Place {
   release(): Promise<void>;
 }
 
-/** An address's places: created challenges by the stamp they were named at, and pending ones. */
+/** Each address's places: created challenges by the stamp they were named at, and pending ones. */
 class LocalPlaces {
   private readonly created = new Map<string, Map<string, number>>();
   private readonly pending = new Map<string, Set<string>>();
@@ -34,10 +34,14 @@ class LocalPlaces {
   }
 
   take(address: string, member: string, stamp: number, listed: ReadonlySet<string>, limit: number) {
-    const created = this.created.get(address) ?? new Map<string, number>();
-    for (const [matchID, at] of created) {
-      if (at < stamp && !listed.has(matchID)) created.delete(matchID);
+    // Every address's places whose match has left the list go, so none is kept for good.
+    for (const [owner, places] of this.created) {
+      for (const [matchID, at] of places) {
+        if (at < stamp && !listed.has(matchID)) places.delete(matchID);
+      }
+      if (places.size === 0) this.created.delete(owner);
     }
+    const created = this.created.get(address) ?? new Map<string, number>();
     const pending = this.pending.get(address) ?? new Set<string>();
     if (created.size + pending.size >= limit) return false;
     pending.add(member);
@@ -168,18 +172,9 @@ export function redisChallengePlaces(redis: Redis, prefix: string, limit: number
               .then((n) => n === 1)
               .catch(() => undefined)
           : undefined;
-      // Redis decided: the local count only follows it (it decides while Redis is away).
-      const counted = local.take(
-        address,
-        member,
-        stamp,
-        shown,
-        inRedis === undefined ? limit : Infinity,
-      );
-      if (!(inRedis ?? counted)) {
-        local.release(address, member);
-        return undefined;
-      }
+      if (inRedis === false) return undefined;
+      // Taken in Redis, the local count only follows; it decides alone while Redis is away.
+      if (!local.take(address, member, stamp, shown, inRedis ? Infinity : limit)) return undefined;
       return {
         async named(matchID) {
           local.named(address, member, matchID);

@@ -158,6 +158,27 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('open challenges on %s', (k
     for (const challenge of created) await cancel(challenge);
   });
 
+  it('gives the place back when a create fails', async () => {
+    const from = { 'x-forwarded-for': '203.0.113.21' };
+    for (let i = 0; i < 3; i++) {
+      const failed = await request(
+        `${server.url}/api/matches`,
+        'POST',
+        { name: 'Ann', visibility: 'open', deckId: 'no-such-deck' },
+        from,
+      );
+      expect(errorResponseSchema.parse(failed.body).error.code).toBe('UNKNOWN_DECK');
+    }
+    const created = await request<CreateMatchResponse>(
+      `${server.url}/api/matches`,
+      'POST',
+      { name: 'Ann', visibility: 'open' },
+      from,
+    );
+    expect(created.status).toBe(201);
+    await cancel(created.body);
+  });
+
   // Last: it moves the server's clock past the real one.
   it('keeps a challenge while its creator is connected, drops it once they have been away too long', async () => {
     const present = await create({ visibility: 'open' });
