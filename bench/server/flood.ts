@@ -126,7 +126,7 @@ async function serverRefusals(metricsPort: number): Promise<number> {
 }
 
 /** The server, alone or behind nginx (deploy/nginx.conf, both upstreams that one server). */
-async function start(kind: TargetKind, way: Way): Promise<{ target: Target; metricsPort: number }> {
+async function serve(kind: TargetKind, way: Way): Promise<{ target: Target; metricsPort: number }> {
   const metricsPort = await freePort();
   const env = {
     ...PRODUCTION_LIMITS,
@@ -151,7 +151,7 @@ async function start(kind: TargetKind, way: Way): Promise<{ target: Target; metr
 }
 
 async function measure(kind: TargetKind, way: Way, attacker?: Attacker): Promise<FloodRun> {
-  const { target, metricsPort } = await start(kind, way);
+  const { target, metricsPort } = await serve(kind, way);
   try {
     const pool = await ClientPool.open(target, {
       mode: 'paced',
