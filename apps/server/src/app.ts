@@ -150,6 +150,7 @@ export function createApp(
   koa.use(around.allowedMethods());
   koa.use(webClient(config.WEB_DIST));
   http.on('request', koa.callback());
+  limits.guardDoor(http);
 
   let metricsListener: MetricsListener | undefined;
   return {

@@ -1,4 +1,9 @@
-import type { IncomingMessage, ServerOptions } from 'node:http';
+import type {
+  Server as HttpServer,
+  IncomingMessage,
+  ServerOptions,
+  ServerResponse,
+} from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Counter } from 'prom-client';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -33,6 +38,18 @@ export type ConnectionRefusal =
 const CONNECT_WINDOW_SECONDS = 10;
 /** A socket dropped for flooding costs its address this share of its window's connections. */
 const FLOOD_PENALTY_SHARE = 0.25;
+/**
+ * How long an address refused for the sockets it holds is turned away at the door without
+ * asking the count again (with Redis, a round trip): one of its sockets closing here lifts it.
+ */
+const HELD_BAR_MS = 1_000;
+/** The whole answer to a handshake turned away at the door: the least HTTP allows. */
+const TOO_MANY_REQUESTS =
+  'HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n';
+const TOO_MANY_HEADERS = { Connection: 'close', 'Content-Length': '0' } as const;
+/** Where socket.io answers: the only path the door guards (the lobby has its own limit). */
+const SOCKET_PATH = '/socket.io/';
+const ignore = () => undefined;
 
 /**
  * The address a request comes from: the TCP peer, or behind a trusted proxy the last
@@ -41,15 +58,53 @@ const FLOOD_PENALTY_SHARE = 0.25;
  */
 export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
   if (trustProxy) {
-    const forwarded = req.headers['x-forwarded-for'];
-    const last = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? ''))
-      .split(',')
-      .map((a) => a.trim())
-      .filter((a) => a.length > 0)
-      .at(-1);
-    if (last) return last;
+    const header: string | string[] | undefined = req.headers['x-forwarded-for'];
+    const forwarded = Array.isArray(header) ? header.join(',') : header;
+    // From the end, without splitting: every handshake of a flood asks this.
+    let end = forwarded?.length ?? 0;
+    while (forwarded && end > 0) {
+      const comma = forwarded.lastIndexOf(',', end - 1);
+      const entry = forwarded.slice(comma + 1, end).trim();
+      if (entry.length > 0) return entry;
+      end = comma;
+    }
   }
   return req.socket.remoteAddress ?? 'unknown';
+}
+
+/**
+ * Addresses this instance knows to be over a budget, each until when (performance.now()),
+ * and how many of their handshakes were turned away meanwhile. Two generations of at least
+ * `generationMs` each: an address never seen again is forgotten without a timer or a sweep.
+ */
+class Bars {
+  private current = new Map<string, number>();
+  private previous = new Map<string, number>();
+  private rotatedAt = performance.now();
+  /** Handshakes turned away and not yet counted in the metrics. */
+  turnedAway = 0;
+
+  constructor(private readonly generationMs: number) {}
+
+  bar(address: string, forMs: number): void {
+    const now = performance.now();
+    if (now - this.rotatedAt >= this.generationMs) {
+      this.previous = this.current;
+      this.current = new Map();
+      this.rotatedAt = now;
+    }
+    this.current.set(address, now + Math.min(forMs, this.generationMs));
+  }
+
+  lift(address: string): void {
+    this.current.delete(address);
+    this.previous.delete(address);
+  }
+
+  barred(address: string, now: number): boolean {
+    const until = this.current.get(address) ?? this.previous.get(address);
+    return until !== undefined && until > now;
+  }
 }
 
 /** Node's HTTP timeouts: a request whose headers or body crawl in (slowloris) is closed. */
@@ -79,6 +134,9 @@ export class ConnectionLimits {
    * per socket, with its `once` wrapper, was heap every idle socket kept.
    */
   private readonly onDisconnect: (this: Socket) => void;
+  /** Addresses over their budget of new sockets, and over their share of sockets held. */
+  private readonly connectBars = new Bars(CONNECT_WINDOW_SECONDS * 1000);
+  private readonly heldBars = new Bars(HELD_BAR_MS);
 
   constructor(
     private readonly config: ConnectionLimitsConfig,
@@ -86,18 +144,31 @@ export class ConnectionLimits {
     metrics: Metrics,
     private readonly logger: Logger,
   ) {
+    const bars = [
+      ['CONNECTS_PER_ADDRESS', this.connectBars],
+      ['SOCKETS_PER_ADDRESS', this.heldBars],
+    ] as const;
     this.refusals = new Counter({
       name: 'ic_limits_refused_total',
       help: 'Connections, sockets and lobby requests a limit refused or closed, by reason',
       labelNames: ['reason'] as const,
       registers: [metrics.registry],
+      // Handshakes turned away at the door are added when the metrics are read, not one by one.
+      collect() {
+        for (const [reason, bar] of bars) {
+          if (bar.turnedAway > 0) this.inc({ reason }, bar.turnedAway);
+          bar.turnedAway = 0;
+        }
+      },
     });
     this.held = limiters.heldSockets(config.SOCKETS_PER_ADDRESS);
     const limits = this;
     this.onDisconnect = function (this: Socket) {
       clearTimeout(limits.syncDeadlines.get(this.id));
       limits.syncDeadlines.delete(this.id);
-      limits.held.release(clientAddress(this.request, limits.config.TRUST_PROXY), this.id);
+      const address = clientAddress(this.request, limits.config.TRUST_PROXY);
+      limits.held.release(address, this.id);
+      limits.heldBars.lift(address);
     };
     this.connectPoints = config.SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND * CONNECT_WINDOW_SECONDS;
     this.connects = limiters.create({
@@ -117,17 +188,70 @@ export class ConnectionLimits {
     this.logger.debug({ address, reason }, 'connection refused');
   }
 
-  /** Whether a new socket from this request may open: the reason when not. */
+  /**
+   * Whether a new socket from this request may open: the reason when not. A refused address is
+   * barred at the door (see `guardDoor`) for as long as the refusal holds.
+   */
   async admit(req: IncomingMessage): Promise<ConnectionRefusal | undefined> {
     const address = clientAddress(req, this.config.TRUST_PROXY);
-    let refusal: ConnectionRefusal | undefined;
     if (await this.held.full(address)) {
-      refusal = 'SOCKETS_PER_ADDRESS';
-    } else if (await spend(this.connects, address)) {
-      refusal = 'CONNECTS_PER_ADDRESS';
+      this.heldBars.bar(address, HELD_BAR_MS);
+      this.refused('SOCKETS_PER_ADDRESS', address);
+      return 'SOCKETS_PER_ADDRESS';
     }
-    if (refusal) this.refused(refusal, address);
-    return refusal;
+    const spent = await spend(this.connects, address);
+    if (spent) {
+      this.connectBars.bar(address, spent.msBeforeNext);
+      this.refused('CONNECTS_PER_ADDRESS', address);
+      return 'CONNECTS_PER_ADDRESS';
+    }
+    return undefined;
+  }
+
+  /**
+   * Puts the door in front of socket.io on `http` (call once socket.io and the lobby listen on
+   * it): a handshake to the socket path from an address this instance knows to be over its
+   * budget is answered 429 and closed before engine.io parses it, builds its response and error
+   * objects or asks `admit`, with no log line; only a count, added to the metrics when read.
+   * The WebSocket upgrade is the handshake our clients use; a polling handshake gets the same.
+   */
+  guardDoor(http: HttpServer): void {
+    const upgrades = http.listeners('upgrade') as ((...args: unknown[]) => void)[];
+    const requests = http.listeners('request') as ((...args: unknown[]) => void)[];
+    http.removeAllListeners('upgrade');
+    http.removeAllListeners('request');
+    http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (this.turnsAway(req)) {
+        // As engine.io aborts an upgrade: one write, then the socket is gone (no half-open
+        // socket left to the client).
+        socket.on('error', ignore);
+        socket.write(TOO_MANY_REQUESTS);
+        socket.destroy();
+        return;
+      }
+      for (const listener of upgrades) listener.call(http, req, socket, head);
+    });
+    http.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (this.turnsAway(req)) {
+        res.writeHead(429, TOO_MANY_HEADERS).end();
+        return;
+      }
+      for (const listener of requests) listener.call(http, req, res);
+    });
+  }
+
+  /** Whether this handshake's address is barred here: counted when so. */
+  private turnsAway(req: IncomingMessage): boolean {
+    if (req.url?.startsWith(SOCKET_PATH) !== true) return false;
+    const address = clientAddress(req, this.config.TRUST_PROXY);
+    const now = performance.now();
+    const bars = this.connectBars.barred(address, now)
+      ? this.connectBars
+      : this.heldBars.barred(address, now)
+        ? this.heldBars
+        : undefined;
+    if (bars) bars.turnedAway += 1;
+    return bars !== undefined;
   }
 
   /**
@@ -140,6 +264,7 @@ export class ConnectionLimits {
     const address = clientAddress(socket.request, this.config.TRUST_PROXY);
     void this.held.take(address, socket.id).then((taken) => {
       if (!taken) {
+        this.heldBars.bar(address, HELD_BAR_MS);
         this.refused('SOCKETS_PER_ADDRESS', address);
         socket.disconnect(true);
       } else if (socket.disconnected) {

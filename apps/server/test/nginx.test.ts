@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { legalMoves, type Move, type Seat } from '@iron-curtain/game';
@@ -61,10 +62,11 @@ function startServerAt(port: number): Promise<Running> {
     TRUST_PROXY: 'true',
     RATE_LIMIT_PER_SECOND: '1000',
     RATE_LIMIT_BURST: '1000',
-    // Every socket of this test comes through nginx from 127.0.0.1: a restart's reconnects on
-    // top of the matches just opened would pass the default per-address new-socket budget.
-    SOCKETS_PER_ADDRESS: '100000',
-    SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '100000',
+    // Every socket of this test comes through nginx from 127.0.0.1, with the servers' own
+    // per-address socket budgets and nginx's: restarts, where every client reconnects at
+    // once, fit in both.
+    SOCKETS_PER_ADDRESS: '200',
+    SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '10',
   } as Record<string, string>);
 }
 
@@ -220,6 +222,43 @@ async function badOrigins(): Promise<number> {
   return counts.reduce((a, b) => a + b, 0);
 }
 
+/** Handshakes, sockets and requests the servers' limits refused, over both servers. */
+async function serverRefusals(): Promise<number> {
+  const counts = await Promise.all(
+    servers.map(async (s) => {
+      const text = (await request(s.metricsUrl, 'GET')).text;
+      let total = 0;
+      for (const [, n] of text.matchAll(/^ic_limits_refused_total\{[^}]*\} (\d+)$/gm)) {
+        total += Number(n);
+      }
+      return total;
+    }),
+  );
+  return counts.reduce((a, b) => a + b, 0);
+}
+
+/** A socket.io WebSocket handshake from a local address: the status nginx or a server answered. */
+function upgradeFrom(localAddress: string): Promise<{ status: number; socket: net.Socket }> {
+  const { port } = new URL(nginx.url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: '127.0.0.1', port: Number(port), localAddress }, () => {
+      socket.write(
+        'GET /socket.io/?EIO=4&transport=websocket&matchID=burst HTTP/1.1\r\n' +
+          `Host: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+          'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+      );
+    });
+    let head = '';
+    socket.on('data', (chunk) => {
+      head += chunk.toString('latin1');
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(head);
+      if (status) resolve({ status: Number(status[1]), socket });
+    });
+    socket.on('error', reject);
+    socket.on('close', () => reject(new Error(`closed before an answer: ${head}`)));
+  });
+}
+
 /** Nothing acknowledged was lost, and the spectator was shown every state, in order. */
 async function expectWhole(match: Match): Promise<void> {
   const stored = await store.readMoves(match.matchID);
@@ -359,6 +398,25 @@ describe('the scale profile through nginx', () => {
     expect(refused.status).toBe('rejected');
     expect(foreign.socket.connected).toBe(false);
     expect(await badOrigins()).toBe(refusedBefore + 1);
+  });
+
+  it('refuses a burst of sockets from one address itself: 429 to the excess, the servers never see it', async () => {
+    const refusedBefore = await serverRefusals();
+    // Nginx admits 50 new sockets at once per address, then 5 a second (deploy/nginx.conf).
+    const started = Date.now();
+    const answers = await Promise.all(Array.from({ length: 150 }, () => upgradeFrom('127.0.0.4')));
+    const seconds = (Date.now() - started) / 1000;
+    const admitted = answers.filter((a) => a.status === 101);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(admitted.length + refused.length).toBe(150);
+    expect(admitted.length).toBeGreaterThanOrEqual(50);
+    expect(admitted.length).toBeLessThanOrEqual(50 + Math.ceil(5 * seconds) + 1);
+    // Only nginx answered the refused ones: no server counted a refusal.
+    expect(await serverRefusals()).toBe(refusedBefore);
+    // Another address behind the same nginx still gets in.
+    const other = await upgradeFrom('127.0.0.5');
+    expect(other.status).toBe(101);
+    for (const a of [...answers, other]) a.socket.destroy();
   });
 
   it('counts lobby writes per client address, not per nginx, and a client cannot pick its address', async () => {

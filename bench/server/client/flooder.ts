@@ -1,8 +1,9 @@
 /**
  * The flood: a client process whose sockets all come from one address (127.0.0.2) and send
  * moves as fast as the connection takes them, never waiting for an answer. A socket that is
- * dropped or refused tries again at once, as an attacker would. Told to stop over IPC, it
- * reports what it sent and what the server did with it.
+ * dropped or refused tries again after `retryMs` (the `paced` attacker: 20 ms), or at once
+ * (`reconnecting`: 0, the next turn of the event loop), as an attacker would. Told to stop over
+ * IPC, it reports what it sent and what the server did with it.
  */
 import { io, type Socket } from 'socket.io-client';
 
@@ -11,6 +12,8 @@ export const FLOOD_ADDRESS = '127.0.0.2';
 export interface FloodTask {
   base: string;
   sockets: number;
+  /** How long a dropped or refused socket waits before it tries again; 0: at once. */
+  retryMs: number;
 }
 
 export interface FloodResult {
@@ -74,7 +77,7 @@ function flood(socket: Socket, matchID: string): void {
   pump();
 }
 
-function open(base: string, matchID: string, credentials: string): void {
+function open(base: string, matchID: string, credentials: string, retryMs: number): void {
   const socket = io(`${base}/game`, {
     transports: ['websocket'],
     forceNew: true,
@@ -82,8 +85,12 @@ function open(base: string, matchID: string, credentials: string): void {
     localAddress: FLOOD_ADDRESS,
   } as Parameters<typeof io>[1]);
   sockets.push(socket);
+  const connect = () => {
+    if (!stopping) socket.connect();
+  };
   const again = () => {
-    if (!stopping) setTimeout(() => socket.connect(), 20);
+    if (retryMs === 0) setImmediate(connect);
+    else setTimeout(connect, retryMs);
   };
   socket.on('connect', () => {
     result.connected += 1;
@@ -105,13 +112,13 @@ function open(base: string, matchID: string, credentials: string): void {
 
 process.on('message', async (message: { type: 'start'; task: FloodTask } | { type: 'stop' }) => {
   if (message.type === 'start') {
-    const { base, sockets: count } = message.task;
+    const { base, sockets: count, retryMs } = message.task;
     const created = await postJson<{ matchID: string; credentials: string }>(
       `${base}/api/matches`,
       { name: 'flood', side: 'US' },
     );
     startedAt = performance.now();
-    for (let i = 0; i < count; i++) open(base, created.matchID, created.credentials);
+    for (let i = 0; i < count; i++) open(base, created.matchID, created.credentials, retryMs);
     process.send?.({ type: 'started' });
     return;
   }

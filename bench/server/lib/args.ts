@@ -12,20 +12,33 @@ export interface CommonOptions {
 
 /**
  * Parses the flags every benchmark takes (--targets, --workers, --cpu-prof, --collect) plus its own
- * numeric options, each with a default; a bad value stops the run with a clear message.
+ * numeric options, each with a default, and its own lists (comma-separated words, each with a
+ * default, in `lists`); a bad value stops the run with a clear message.
  */
-export function parseOptions<K extends string>(
+export function parseOptions<K extends string, L extends string = never>(
   defaults: Record<K, number> & { workers: number },
-): CommonOptions & Record<K, number> {
+  listDefaults: Record<L, string> = {} as Record<L, string>,
+): CommonOptions & Record<K, number> & { lists: Record<L, string[]> } {
   const numeric = Object.keys(defaults) as K[];
+  const listed = Object.keys(listDefaults) as L[];
   const { values } = parseArgs({
     options: {
       targets: { type: 'string', default: TARGET_KINDS.join(',') },
       'cpu-prof': { type: 'boolean', default: false },
       collect: { type: 'boolean', default: false },
       ...Object.fromEntries(numeric.map((k) => [k, { type: 'string' as const }])),
+      ...Object.fromEntries(
+        listed.map((l) => [l, { type: 'string' as const, default: listDefaults[l] }]),
+      ),
     },
   });
+  const lists = {} as Record<L, string[]>;
+  for (const l of listed) {
+    lists[l] = String((values as Record<string, unknown>)[l])
+      .split(',')
+      .map((w) => w.trim())
+      .filter((w) => w.length > 0);
+  }
   const targets = String(values.targets)
     .split(',')
     .map((t) => t.trim())
@@ -44,6 +57,7 @@ export function parseOptions<K extends string>(
   }
   return {
     ...numbers,
+    lists,
     targets: targets as TargetKind[],
     cpuProf: Boolean(values['cpu-prof']),
     collect: Boolean(values.collect),
