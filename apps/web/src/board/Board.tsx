@@ -15,6 +15,7 @@ import { useReducedMotion } from '../app/motion.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { CardFace, useCubeStatus } from './CardFace.tsx';
 import { type Choices, cellKey } from './choices.ts';
+import { regionStyle } from './regionStyle.ts';
 import { useRules } from './rules.tsx';
 import { flyIn } from './tableMotion.ts';
 
@@ -45,6 +46,8 @@ export interface BoardProps {
   lastPlayed: CardId | null;
   /** The region that just scored: its cards light up in turn. */
   scoring?: string | null;
+  /** Shown beside the zoom buttons: the key to the table. */
+  legend?: ReactNode;
   disabled: boolean;
   onCell: (cell: Cell) => void;
   onCard: (cardId: CardId) => void;
@@ -100,6 +103,7 @@ export function Board({
   pickFrom,
   lastPlayed,
   scoring = null,
+  legend,
   disabled,
   onCell,
   onCard,
@@ -155,6 +159,7 @@ export function Board({
         fullHeight={full.height}
         compactWidth={compact.width}
         compactHeight={compact.height}
+        legend={legend}
       >
         {(compact) => {
           const [cellW, cellH] = compact ? [COMPACT_W, COMPACT_H] : [CELL_W, CELL_H];
@@ -171,6 +176,29 @@ export function Board({
               aria-label={t('board.table')}
               style={sizeOf(cellW, cellH)}
             >
+              {/* Each card's region under it, half a gap wider: a region's neighbouring cards
+                  merge into one coloured ground, so a region reads as a group. */}
+              {view.table.map((placed) => {
+                const region = deck.card(placed.cardId).region;
+                const cell = at(placed);
+                return (
+                  <span
+                    key={`ground-${placed.cardId}`}
+                    className={`region-ground${region === scoring ? ' scoring' : ''}`}
+                    data-ground={region}
+                    aria-hidden="true"
+                    style={
+                      {
+                        left: cell.left - GAP / 2,
+                        top: cell.top - GAP / 2,
+                        width: cell.width + GAP,
+                        height: cell.height + GAP,
+                        '--region': regionStyle(deck.region(region)).colour,
+                      } as CSSProperties
+                    }
+                  />
+                );
+              })}
               {view.table.map((placed) => {
                 const card = deck.card(placed.cardId);
                 const noteKey = cardNote(placed.cardId, choices, pickFrom);
@@ -357,6 +385,7 @@ function Viewport({
   fullHeight,
   compactWidth,
   compactHeight,
+  legend,
   children,
 }: {
   /** The table's size with full cards, and with compact ones. */
@@ -364,6 +393,7 @@ function Viewport({
   fullHeight: number;
   compactWidth: number;
   compactHeight: number;
+  legend: ReactNode;
   /** The table, with full or compact cards. */
   children: (compact: boolean) => ReactNode;
 }) {
@@ -458,6 +488,7 @@ function Viewport({
         >
           {t('board.fit')}
         </button>
+        {legend}
       </div>
       {/* The frame scrolls: a focusable, named group lets keyboard users scroll it with the arrows. */}
       <section

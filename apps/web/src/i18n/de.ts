@@ -2,6 +2,29 @@ import type { Resources } from './en.ts';
 
 /** German texts. The German rulebook's words: "kontrollieren" is our dominate, "dominieren" our control. */
 export const de: Resources = {
+  seatPanels: {
+    label: '{{side}}: {{name}}',
+    toMove: 'Am Zug',
+    supply: 'Einflussmarker im Vorrat',
+    hand: 'Karten auf der Hand',
+    aftermath: 'Nachwirkungskarte',
+    aftermathNone: 'noch keine',
+    aftermathHidden: 'Nachwirkungskarte, verdeckt',
+    round: 'Runde {{round}} · {{plays}} von {{of}} Karten gespielt',
+    regionsNow: 'Regionen: was jede jetzt werten würde',
+    regionNow: '{{region}} jetzt: {{side}} +{{count}}',
+    regionEven: '{{region}} jetzt: ausgeglichen',
+    nowShort: 'jetzt {{side}} +{{count}}',
+    evenShort: 'jetzt ausgeglichen',
+    gain: '{{side}} +{{count}}',
+    now: 'Jetzt',
+    placed: '{{placed}}/{{size}}',
+    scored: 'gewertet',
+    keyLabel: 'Legende zum Tisch',
+    keyDominate: 'Tönung: kontrolliert (mehr Marker, 1 IP)',
+    keyControl:
+      'Rahmen und Schild: dominiert (2 Marker mehr; ein Marker dort kostet die andere Seite 2)',
+  },
   app: {
     title: 'Eiserner Vorhang',
     tagline: 'Das Kartenspiel des Kalten Krieges für zwei, live im Browser.',

@@ -9,6 +9,28 @@
  * "dominate" (kontrollieren) and "control" (dominieren).
  */
 export const en: Resources = {
+  seatPanels: {
+    label: '{{side}}: {{name}}',
+    toMove: 'To move',
+    supply: 'Cubes in supply',
+    hand: 'Cards in hand',
+    aftermath: 'Aftermath card',
+    aftermathNone: 'none yet',
+    aftermathHidden: 'Aftermath card, face down',
+    round: 'Round {{round}} · {{plays}} of {{of}} cards played',
+    regionsNow: 'Regions: what each would score now',
+    regionNow: '{{region}} now: {{side}} +{{count}}',
+    regionEven: '{{region}} now: even',
+    nowShort: 'now {{side}} +{{count}}',
+    evenShort: 'now even',
+    gain: '{{side}} +{{count}}',
+    now: 'Now',
+    placed: '{{placed}}/{{size}}',
+    scored: 'scored',
+    keyLabel: 'Key to the table',
+    keyDominate: 'Tint: dominates (more cubes, 1 IP)',
+    keyControl: 'Border and shield: controls (2 more cubes; a cube there costs the other side 2)',
+  },
   app: {
     title: 'Iron Curtain',
     tagline: 'The two-player Cold War card game, live in the browser.',

@@ -2,6 +2,29 @@ import type { Resources } from './en.ts';
 
 /** French texts ("Rideau de fer"): dominate is "dominer", control is "contrôler". */
 export const fr: Resources = {
+  seatPanels: {
+    label: '{{side}} : {{name}}',
+    toMove: 'À jouer',
+    supply: 'Cubes en réserve',
+    hand: 'Cartes en main',
+    aftermath: 'Carte de conséquences',
+    aftermathNone: 'pas encore',
+    aftermathHidden: 'Carte de conséquences, face cachée',
+    round: 'Manche {{round}} · {{plays}} cartes jouées sur {{of}}',
+    regionsNow: 'Régions : ce que chacune rapporterait maintenant',
+    regionNow: '{{region}} maintenant : {{side}} +{{count}}',
+    regionEven: '{{region}} maintenant : égalité',
+    nowShort: 'maintenant {{side}} +{{count}}',
+    evenShort: 'maintenant égalité',
+    gain: '{{side}} +{{count}}',
+    now: 'Maintenant',
+    placed: '{{placed}}/{{size}}',
+    scored: 'décomptée',
+    keyLabel: 'Légende de la table',
+    keyDominate: 'Teinte : domine (plus de cubes, 1 PI)',
+    keyControl:
+      "Bordure et bouclier : contrôle (2 cubes de plus ; un cube y coûte 2 à l'autre camp)",
+  },
   app: {
     title: 'Rideau de fer',
     tagline: 'Le jeu de cartes de la guerre froide pour deux, en direct dans le navigateur.',

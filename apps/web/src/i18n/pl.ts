@@ -2,6 +2,29 @@ import type { Resources } from './en.ts';
 
 /** Polish texts ("Żelazna Kurtyna"): dominate is "dominować", control is "kontrolować". */
 export const pl: Resources = {
+  seatPanels: {
+    label: '{{side}}: {{name}}',
+    toMove: 'Jego ruch',
+    supply: 'Znaczniki w zapasie',
+    hand: 'Karty na ręce',
+    aftermath: 'Karta następstw',
+    aftermathNone: 'jeszcze brak',
+    aftermathHidden: 'Karta następstw, zakryta',
+    round: 'Runda {{round}} · zagrano {{plays}} z {{of}} kart',
+    regionsNow: 'Regiony: ile każdy dałby teraz',
+    regionNow: '{{region}} teraz: {{side}} +{{count}}',
+    regionEven: '{{region}} teraz: remis',
+    nowShort: 'teraz {{side}} +{{count}}',
+    evenShort: 'teraz remis',
+    gain: '{{side}} +{{count}}',
+    now: 'Teraz',
+    placed: '{{placed}}/{{size}}',
+    scored: 'podliczony',
+    keyLabel: 'Legenda stołu',
+    keyDominate: 'Odcień: dominuje (więcej znaczników, 1 PI)',
+    keyControl:
+      'Ramka i tarcza: kontroluje (o 2 znaczniki więcej; znacznik tam kosztuje drugą stronę 2)',
+  },
   app: {
     title: 'Żelazna Kurtyna',
     tagline: 'Dwuosobowa karcianka z czasów zimnej wojny, na żywo w przeglądarce.',
