@@ -60,11 +60,11 @@ async function checkEverySize(page: Page, who: 'player' | 'spectator', moment: s
   for (const size of DESKTOPS) {
     await page.setViewportSize(size);
     // The table refits to the new frame; the animations of the refit and of the move settle.
-    await page.waitForFunction(
-      () => document.documentElement.scrollHeight <= innerHeight,
-      undefined,
-      { timeout: 5_000 },
-    ).catch(() => undefined);
+    await page
+      .waitForFunction(() => document.documentElement.scrollHeight <= innerHeight, undefined, {
+        timeout: 5_000,
+      })
+      .catch(() => undefined);
     await motionDone(page);
     const at = await placement(page);
     const legible = await tableLegibility(page);

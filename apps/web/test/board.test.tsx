@@ -183,7 +183,7 @@ describe('the table for a player', () => {
     expect(document.querySelector('.round-line')?.textContent).toContain('Reserve: 8 cards');
   });
 
-  it("shows the aftermath card face down to the other seat and face up to its own", () => {
+  it('shows the aftermath card face down to the other seat and face up to its own', () => {
     const state = { ...newMatch(), aftermath: { '0': 'iran', '1': 'poland' } } as State;
     renderView(state, '0');
     const own = screen.getByRole('region', { name: 'US: Ann' });
@@ -216,7 +216,7 @@ describe('the table for a player', () => {
     expect(key.textContent).toContain('costs the other side 2');
   });
 
-  it('says in the page title when it is the viewer\'s turn, and no longer once it is not', () => {
+  it("says in the page title when it is the viewer's turn, and no longer once it is not", () => {
     const state = newMatch();
     const seat = state.decision?.seat as Seat;
     const other: Seat = seat === '0' ? '1' : '0';

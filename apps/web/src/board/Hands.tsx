@@ -86,12 +86,23 @@ function HandCard({ cardId, playable, selected, disabled, onSelect, children }: 
 }
 
 /** A hand the viewer may not see: card backs and how many. */
-export function HiddenHand({ side, count, name }: { side: Side; count: number; name: string }) {
+export function HiddenHand({
+  side,
+  count,
+  name,
+  quiet = false,
+}: {
+  side: Side;
+  count: number;
+  name: string;
+  /** The backs alone on screen (a player's panel counts them): the sentence for screen readers. */
+  quiet?: boolean;
+}) {
   const { t } = useTranslation();
   const words = useGameWords();
   return (
     <div className="hidden-hand" data-hidden-hand={side}>
-      <span className="hidden-hand-label">
+      <span className={quiet ? 'hidden-hand-label sr-only' : 'hidden-hand-label'}>
         <Flag side={side} /> {t('board.hiddenHand', { side: words.side(side), name, count })}
       </span>
       <span className="backs" aria-hidden="true">

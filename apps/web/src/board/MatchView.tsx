@@ -205,7 +205,10 @@ export function MatchView({
             <Track marker={view.marker} />
             <RoundLine view={view} />
           </div>
-          <RegionStrip view={view} scoring={scoring} />
+          <div className="match-strip">
+            <RegionStrip view={view} scoring={scoring} />
+            <TableKey />
+          </div>
           {!waitingForOpponent && <Announcer view={view} seat={seat} recent={recent} />}
           <div ref={boardArea} className="match-board">
             <Board
@@ -218,7 +221,6 @@ export function MatchView({
               pickFrom={pickFrom?.from ?? null}
               lastPlayed={lastPlayed}
               scoring={scoring}
-              legend={<TableKey />}
               disabled={blocked}
               onCell={onCell}
               onCard={onCard}

@@ -81,25 +81,25 @@ export function PlayerPanel({ view, seat, viewer, names, live }: PlayerPanelProp
       {toMove && <p className="player-turn">{t('seatPanels.toMove')}</p>}
       <dl className="player-counts">
         <div data-count="supply">
-          <dt>{t('seatPanels.supply')}</dt>
+          <CountLabel text={t('seatPanels.supply')} />
           <dd>
             <Cube side={side} />
             <span className="count">{supply}</span>
           </dd>
         </div>
         <div data-count="hand">
-          <dt>{t('seatPanels.hand')}</dt>
+          <CountLabel text={t('seatPanels.hand')} />
           <dd>
             {viewer === seat ? (
               <span className="mini-card" aria-hidden="true" />
             ) : (
-              <HiddenHand side={side} count={hand} name={names[seat]} />
+              <HiddenHand side={side} count={hand} name={names[seat]} quiet />
             )}
             <span className="count">{hand}</span>
           </dd>
         </div>
         <div data-count="aftermath">
-          <dt>{t('seatPanels.aftermath')}</dt>
+          <CountLabel text={t('seatPanels.aftermath')} />
           <dd>
             {aftermath === null ? (
               <span className="none">{t('seatPanels.aftermathNone')}</span>
@@ -114,5 +114,17 @@ export function PlayerPanel({ view, seat, viewer, names, live }: PlayerPanelProp
         </div>
       </dl>
     </section>
+  );
+}
+
+/** What a count is: on screen beside it (not on a phone's narrow panel), always for screen readers. */
+function CountLabel({ text }: { text: string }) {
+  return (
+    <dt>
+      <span className="count-label" aria-hidden="true">
+        {text}
+      </span>
+      <span className="sr-only">{text}</span>
+    </dt>
   );
 }

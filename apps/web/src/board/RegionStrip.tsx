@@ -2,6 +2,7 @@ import { indexDeck, regionScore, type State } from '@iron-curtain/game';
 import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useGameWords } from '../i18n/gameWords.ts';
+import { Flag } from './Flag.tsx';
 import { regionStyle } from './regionStyle.ts';
 import { useRules } from './rules.tsx';
 
@@ -50,14 +51,15 @@ export function RegionStrip({ view, scoring = null }: { view: State; scoring?: s
               className={`region-chip-now${towards ? ` ${towards.toLowerCase()}` : ''}`}
               aria-hidden="true"
             >
-              {scored
-                ? t('seatPanels.scored')
-                : towards
-                  ? t('seatPanels.nowShort', {
-                      side: words.side(towards),
-                      count: Math.abs(score.delta),
-                    })
-                  : t('seatPanels.evenShort')}
+              {scored ? (
+                t('seatPanels.scored')
+              ) : towards ? (
+                <>
+                  <Flag side={towards} size={16} />+{Math.abs(score.delta)}
+                </>
+              ) : (
+                '='
+              )}
             </span>
           </li>
         );

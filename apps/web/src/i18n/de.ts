@@ -14,8 +14,6 @@ export const de: Resources = {
     regionsNow: 'Regionen: was jede jetzt werten würde',
     regionNow: '{{region}} jetzt: {{side}} +{{count}}',
     regionEven: '{{region}} jetzt: ausgeglichen',
-    nowShort: 'jetzt {{side}} +{{count}}',
-    evenShort: 'jetzt ausgeglichen',
     gain: '{{side}} +{{count}}',
     now: 'Jetzt',
     placed: '{{placed}}/{{size}}',

@@ -21,8 +21,6 @@ export const en: Resources = {
     regionsNow: 'Regions: what each would score now',
     regionNow: '{{region}} now: {{side}} +{{count}}',
     regionEven: '{{region}} now: even',
-    nowShort: 'now {{side}} +{{count}}',
-    evenShort: 'now even',
     gain: '{{side}} +{{count}}',
     now: 'Now',
     placed: '{{placed}}/{{size}}',

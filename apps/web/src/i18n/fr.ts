@@ -14,8 +14,6 @@ export const fr: Resources = {
     regionsNow: 'Régions : ce que chacune rapporterait maintenant',
     regionNow: '{{region}} maintenant : {{side}} +{{count}}',
     regionEven: '{{region}} maintenant : égalité',
-    nowShort: 'maintenant {{side}} +{{count}}',
-    evenShort: 'maintenant égalité',
     gain: '{{side}} +{{count}}',
     now: 'Maintenant',
     placed: '{{placed}}/{{size}}',

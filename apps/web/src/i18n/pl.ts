@@ -14,8 +14,6 @@ export const pl: Resources = {
     regionsNow: 'Regiony: ile każdy dałby teraz',
     regionNow: '{{region}} teraz: {{side}} +{{count}}',
     regionEven: '{{region}} teraz: remis',
-    nowShort: 'teraz {{side}} +{{count}}',
-    evenShort: 'teraz remis',
     gain: '{{side}} +{{count}}',
     now: 'Teraz',
     placed: '{{placed}}/{{size}}',
