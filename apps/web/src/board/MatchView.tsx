@@ -205,10 +205,7 @@ export function MatchView({
             <Track marker={view.marker} />
             <RoundLine view={view} />
           </div>
-          <div className="match-strip">
-            <RegionStrip view={view} scoring={scoring} />
-            <TableKey />
-          </div>
+          <RegionStrip view={view} scoring={scoring} />
           {!waitingForOpponent && <Announcer view={view} seat={seat} recent={recent} />}
           <div ref={boardArea} className="match-board">
             <Board
@@ -225,6 +222,7 @@ export function MatchView({
               onCell={onCell}
               onCard={onCard}
             />
+            <TableKey />
           </div>
           {(prompt || (seat !== null && !view.result)) && (
             <div className="match-dock">

@@ -58,7 +58,7 @@ export function RegionStrip({ view, scoring = null }: { view: State; scoring?: s
                   <Flag side={towards} size={16} />+{Math.abs(score.delta)}
                 </>
               ) : (
-                '='
+                '±0'
               )}
             </span>
           </li>
