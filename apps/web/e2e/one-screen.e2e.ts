@@ -15,6 +15,8 @@ const DESKTOPS = [
   { width: 1920, height: 1080 },
 ] as const;
 const PHONE = { width: 390, height: 844 };
+/** Narrower than a desktop: the column folds under the table. */
+const TABLET = { width: 900, height: 1000 };
 
 const suite = e2eSuite('one-screen', { RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_BURST: '200' });
 
@@ -94,11 +96,11 @@ async function checkEverySize(page: Page, who: 'player' | 'spectator', moment: s
   }
 }
 
-/** Screenshots at the three desktop sizes and the phone, in both themes. */
+/** Screenshots at the three desktop sizes and the phone, in both themes (and a tablet's width in light). */
 async function shootEverySize(page: Page, name: string) {
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    for (const size of [...DESKTOPS, PHONE]) {
+    for (const size of [...DESKTOPS, PHONE, ...(colorScheme === 'light' ? [TABLET] : [])]) {
       await page.setViewportSize(size);
       await motionDone(page);
       await suite.shot(page, `${name}-${size.width}x${size.height}-${colorScheme}`, {
