@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { detectLanguage, setLanguage } from './i18n/i18n.ts';
+import './fonts.css';
 import './styles.css';
 import { SiteNav } from './app/SiteNav.tsx';
 import { connectEarly } from './match/earlyClient.ts';

@@ -154,19 +154,78 @@ describe('the table for a player', () => {
     expect(opponent.querySelectorAll('.card-back')).toHaveLength(4);
   });
 
-  it('shows supplies, reserve, aftermath and region progress', () => {
+  it("shows each player's panel: side and name, cubes in supply, cards in hand, aftermath card, the seat to move", () => {
     const { state } = midRound();
     renderView(state, '1');
-    const piles = screen.getByRole('region', { name: 'Supplies and piles' });
-    expect(piles.textContent).toContain('US supply: 23 cubes');
-    expect(piles.textContent).toContain('USSR supply: 21 cubes');
-    expect(piles.textContent).toContain('Reserve: 8 cards');
-    expect(piles.textContent).toContain('Aftermath pile: 0 cards');
+    const panel = (name: string) => screen.getByRole('region', { name });
+    const count = (region: HTMLElement, what: string) =>
+      region.querySelector(`[data-count="${what}"] .count`)?.textContent;
+    const us = panel('US: Ann');
+    const ussr = panel('USSR: Boris');
+    expect(count(us, 'supply')).toBe('23');
+    expect(count(ussr, 'supply')).toBe('21');
+    expect(count(us, 'hand')).toBe('5');
+    expect(count(ussr, 'hand')).toBe('4');
+    // Boris's own hand is his to see; Ann's shows as backs.
+    expect(us.querySelectorAll('[data-hidden-hand] .card-back')).toHaveLength(5);
+    expect(ussr.querySelector('[data-hidden-hand]')).toBeNull();
+    expect(ussr.textContent).toContain('Boris (you)');
+    expect(within(us).getByText('none yet')).toBeTruthy();
+    const toMove = state.decision?.seat;
+    expect(us.dataset.toMove).toBe(String(toMove === '0'));
+    expect(ussr.dataset.toMove).toBe(String(toMove === '1'));
+    expect(within(toMove === '0' ? us : ussr).getByText('To move')).toBeTruthy();
+    // The opponent's panel on top, the viewer's own at the bottom of the column.
+    const order = [...document.querySelectorAll('.player-panel')].map((p) =>
+      p.getAttribute('data-player'),
+    );
+    expect(order).toEqual(['0', '1']);
+    expect(document.querySelector('.round-line')?.textContent).toContain('Reserve: 8 cards');
+  });
+
+  it('shows the aftermath card face down to the other seat and face up to its own', () => {
+    const state = { ...newMatch(), aftermath: { '0': 'iran', '1': 'poland' } } as State;
+    renderView(state, '0');
+    const own = screen.getByRole('region', { name: 'US: Ann' });
+    const other = screen.getByRole('region', { name: 'USSR: Boris' });
+    expect(own.querySelector('[data-aftermath]')?.textContent).toBe('Iran');
+    expect(within(other).getByRole('img', { name: 'Aftermath card, face down' })).toBeTruthy();
+    expect(other.textContent).not.toContain('Poland');
+  });
+
+  it('shows the region progress and, as the engine scores it, what each region would score now', () => {
+    const { state } = midRound();
+    renderView(state, '1');
+    const bonus = RULES.deck.regions.find((r) => r.id === 'middle-east')?.bonus as number;
     const middleEast = document.querySelector('[data-region="middle-east"]') as HTMLElement;
-    const bonus = RULES.deck.regions.find((r) => r.id === 'middle-east')?.bonus;
-    expect(middleEast.textContent).toBe(`◆ Middle East1/2${bonus}◇ (reconstructed)USSR`);
+    expect(middleEast.textContent).toBe(
+      `◆ Middle East1/2${bonus}◇ (reconstructed)USSRUSSR +${bonus + 1}`,
+    );
     const europe = document.querySelector('[data-region="europe"]') as HTMLElement;
-    expect(europe.textContent).toBe('★ Europe1/63–');
+    expect(europe.textContent).toBe('★ Europe1/63––');
+    const chip = document.querySelector('[data-region-now="middle-east"]') as HTMLElement;
+    expect(chip.dataset.leader).toBe('USSR');
+    expect(chip.textContent).toContain(`Middle East now: USSR +${bonus + 1}`);
+    expect(chip.textContent).toContain('1/2');
+    expect(
+      (document.querySelector('[data-region-now="europe"]') as HTMLElement).textContent,
+    ).toContain('Europe now: even');
+    // The key to the table is on screen, not behind a hover.
+    const key = screen.getAllByRole('list', { name: 'Key to the table' })[0] as HTMLElement;
+    expect(key.textContent).toContain('dominates');
+    expect(key.textContent).toContain('costs the other side 2');
+  });
+
+  it("says in the page title when it is the viewer's turn, and no longer once it is not", () => {
+    const state = newMatch();
+    const seat = state.decision?.seat as Seat;
+    const other: Seat = seat === '0' ? '1' : '0';
+    const { unmount } = renderView(state, seat);
+    expect(document.title).toBe('● Your turn · Iron Curtain');
+    unmount();
+    expect(document.title).toBe('Iron Curtain');
+    renderView(state, other);
+    expect(document.title).toBe('Iron Curtain');
   });
 
   it('says that the default deck is partly a reconstruction', () => {

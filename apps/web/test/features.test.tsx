@@ -3,7 +3,7 @@ import type { ClockState, Presence } from '@iron-curtain/protocol';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ClaimWin } from '../src/features/abandon/ClaimWin.tsx';
-import { formatClock, MatchClock } from '../src/features/clock/MatchClock.tsx';
+import { formatClock, SeatClock } from '../src/features/clock/SeatClock.tsx';
 import { DeckUploadPage } from '../src/features/decks/DeckUploadPage.tsx';
 import { BotDemo } from '../src/features/opponent/BotDemo.tsx';
 import { FollowRematch, RematchOffer } from '../src/features/rematch/Rematch.tsx';
@@ -72,18 +72,19 @@ describe('the match clock', () => {
       running: '0',
     };
     render(
-      <MatchClock
-        clock={clock}
-        receivedAt={Date.now()}
-        sides={{ '0': 'US', '1': 'USSR' }}
-        names={{ '0': 'Ann', '1': 'Boris' }}
-      />,
+      <>
+        <SeatClock seat="0" clock={clock} receivedAt={Date.now()} label="US (Ann): " />
+        <SeatClock seat="1" clock={clock} receivedAt={Date.now()} label="USSR (Boris): " />
+      </>,
     );
-    expect(screen.getByText('US (Ann): 1:05')).toBeTruthy();
-    expect(screen.getByText('USSR (Boris): 0:30')).toBeTruthy();
+    const timers = () => screen.getAllByRole('timer').map((timer) => timer.textContent);
+    expect(timers()).toEqual(['US (Ann): 1:05', 'USSR (Boris): 0:30']);
     act(() => vi.advanceTimersByTime(5_000));
-    expect(screen.getByText('US (Ann): 1:00')).toBeTruthy();
-    expect(screen.getByText('USSR (Boris): 0:30')).toBeTruthy();
+    expect(timers()).toEqual(['US (Ann): 1:00', 'USSR (Boris): 0:30']);
+    expect(screen.getAllByRole('timer').map((timer) => timer.dataset.running)).toEqual([
+      'true',
+      'false',
+    ]);
   });
 });
 
@@ -282,7 +283,10 @@ describe('importing a record file', () => {
   });
 
   it('names the players as the live match does, and by side for a record saved without names', async () => {
-    const piles = () => document.querySelector('.piles')?.textContent ?? '';
+    const piles = () =>
+      [...document.querySelectorAll('.player-panel [data-hidden-hand]')]
+        .map((hand) => hand.textContent)
+        .join(' ');
     const named = { ...shortRecord(), names: { '0': 'Ann', '1': 'Boris' } };
     const { unmount } = render(<ReplayImportPage />);
     fireEvent.change(screen.getByLabelText('Record file'), {

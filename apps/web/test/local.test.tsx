@@ -102,7 +102,9 @@ describe('the tutorial', () => {
   });
   it('names the learner and the computer, not the sides twice', () => {
     render(<TutorialPage />);
-    const piles = document.querySelector('.piles')?.textContent ?? '';
+    const piles = [...document.querySelectorAll('.player-panel [data-hidden-hand]')]
+      .map((hand) => hand.textContent)
+      .join(' ');
     expect(piles).toContain('USSR (The computer)');
     expect(piles).not.toContain('USSR (USSR)');
   });

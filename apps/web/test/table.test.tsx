@@ -32,12 +32,20 @@ const panels = [
 ];
 
 describe('the panels beside the table', () => {
-  it('on a desktop shows every panel, a mounted extra panel among them', () => {
+  it('on a desktop shows them as tabs beside the table, the first chosen, every panel mounted', () => {
     screenLike({ phone: false, reduce: false });
     render(<SidePanels panels={panels} />);
-    expect(screen.getByText('the regions')).toBeTruthy();
-    expect(screen.getByText('the chat')).toBeTruthy();
-    expect(screen.queryByRole('tab')).toBeNull();
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual([
+      'Regions',
+      'Log',
+      'Chat',
+    ]);
+    expect(screen.getByRole('tabpanel').textContent).toBe('the regions');
+    // The others stay mounted (a chat keeps its lines), hidden until chosen.
+    expect(screen.getByText('the chat', { ignore: false }).closest('[hidden]')).not.toBeNull();
+    fireEvent.click(screen.getByRole('tab', { name: 'Chat' }));
+    expect(screen.getByRole('tabpanel').textContent).toBe('the chat');
+    expect(screen.getByRole('tab', { name: 'Chat' }).getAttribute('aria-selected')).toBe('true');
   });
 
   it('on a phone keeps them a tap away: one tab each, the chosen one opens, Close folds it', () => {
@@ -102,32 +110,24 @@ describe("the chat's unread count", () => {
     expect(tab().getAttribute('aria-label')).toBe('Chat, 1 unread');
   });
 
-  it('on a desktop: a chat scrolled out of view gets a button with the count, gone once in view', () => {
+  it('on a desktop: the chat tab counts lines that arrive while another tab is chosen', () => {
     screenLike({ phone: false, reduce: false });
-    let report: (ratio: number) => void = () => undefined;
-    vi.stubGlobal(
-      'IntersectionObserver',
-      class {
-        constructor(callback: (entries: { intersectionRatio: number }[]) => void) {
-          report = (ratio) => act(() => callback([{ intersectionRatio: ratio }]));
-        }
-        observe() {}
-        disconnect() {}
-      },
-    );
     const chat = receivedStore();
     render(
-      <SidePanels panels={panels.map((p) => (p.id === 'chat' ? { ...p, received: chat } : p))} />,
+      <SidePanels
+        initial="chat"
+        panels={panels.map((p) => (p.id === 'chat' ? { ...p, received: chat } : p))}
+      />,
     );
-    chat.arrive(0);
-    report(0);
+    const tab = () => screen.getByRole('tab', { name: /^Chat/ });
     chat.arrive(2);
-    const jump = screen.getByRole('button', { name: 'Chat, 2 unread' });
-    expect(jump).toBeTruthy();
-    report(1);
-    expect(screen.queryByRole('button', { name: /unread/ })).toBeNull();
     chat.arrive(3);
-    expect(screen.queryByRole('button', { name: /unread/ })).toBeNull();
+    expect(tab().getAttribute('aria-label')).toBeNull();
+    fireEvent.click(screen.getByRole('tab', { name: 'Log' }));
+    chat.arrive(5);
+    expect(tab().getAttribute('aria-label')).toBe('Chat, 2 unread');
+    fireEvent.click(tab());
+    expect(tab().getAttribute('aria-label')).toBeNull();
   });
 });
 

@@ -15,6 +15,7 @@ import { useReducedMotion } from '../app/motion.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { CardFace, useCubeStatus } from './CardFace.tsx';
 import { type Choices, cellKey } from './choices.ts';
+import { regionStyle } from './regionStyle.ts';
 import { useRules } from './rules.tsx';
 import { flyIn } from './tableMotion.ts';
 
@@ -31,6 +32,8 @@ const COMPACT_BELOW = 0.92;
  * stay at 12 px or more. A table wider than the frame at this zoom pans instead of shrinking.
  */
 const LEGIBLE_SCALE = 0.8;
+/** Compact faces grow up to this in a large frame: a wide screen's room goes to the cards. */
+const COMPACT_FIT_MAX = 1.3;
 const MIN_SCALE = 0.3;
 const MAX_SCALE = 1.6;
 
@@ -171,6 +174,29 @@ export function Board({
               aria-label={t('board.table')}
               style={sizeOf(cellW, cellH)}
             >
+              {/* Each card's region under it, half a gap wider: a region's neighbouring cards
+                  merge into one coloured ground, so a region reads as a group. */}
+              {view.table.map((placed) => {
+                const region = deck.card(placed.cardId).region;
+                const cell = at(placed);
+                return (
+                  <span
+                    key={`ground-${placed.cardId}`}
+                    className={`region-ground${region === scoring ? ' scoring' : ''}`}
+                    data-ground={region}
+                    aria-hidden="true"
+                    style={
+                      {
+                        left: cell.left - GAP / 2,
+                        top: cell.top - GAP / 2,
+                        width: cell.width + GAP,
+                        height: cell.height + GAP,
+                        '--region': regionStyle(deck.region(region)).colour,
+                      } as CSSProperties
+                    }
+                  />
+                );
+              })}
               {view.table.map((placed) => {
                 const card = deck.card(placed.cardId);
                 const noteKey = cardNote(placed.cardId, choices, pickFrom);
@@ -375,20 +401,24 @@ function Viewport({
   const [width, height] = view.compact ? [compactWidth, compactHeight] : [fullWidth, fullHeight];
 
   // Fit: full cards while they stay legible, then compact cards, as large as the frame allows.
-  // Compact stays once chosen (a table only grows): the side panels fold away for it, and the
-  // wider frame must not flip the table back and forth. Pressing Fit chooses afresh.
+  // Compact stays once chosen while the table grows, so choosing a card (its cells widen the
+  // table) does not flip the faces back and forth; a new size of the frame (the window's)
+  // chooses afresh, as pressing Fit does.
   const fitView = useCallback(
     (wasCompact: boolean) => {
       const el = frame.current;
       if (!el || el.clientWidth === 0 || el.clientHeight === 0) {
         return { scale: 1, compact: wasCompact };
       }
-      const scaleFor = (w: number, h: number) =>
-        Math.min(el.clientWidth / w, el.clientHeight / h, 1);
+      const scaleFor = (w: number, h: number, max = 1) =>
+        Math.min(el.clientWidth / w, el.clientHeight / h, max);
       const fullScale = scaleFor(fullWidth, fullHeight);
       return !wasCompact && fullScale >= COMPACT_BELOW
         ? { scale: fullScale, compact: false }
-        : { scale: Math.max(LEGIBLE_SCALE, scaleFor(compactWidth, compactHeight)), compact: true };
+        : {
+            scale: Math.max(LEGIBLE_SCALE, scaleFor(compactWidth, compactHeight, COMPACT_FIT_MAX)),
+            compact: true,
+          };
     },
     [fullWidth, fullHeight, compactWidth, compactHeight],
   );
@@ -396,23 +426,29 @@ function Viewport({
   // The same fit keeps the same state: the first layout and the observer's first report must
   // not render the whole table again.
   const refit = useCallback(
-    () =>
+    (afresh: boolean) =>
       setView((v) => {
-        const next = fitView(v.compact);
+        const next = fitView(afresh ? false : v.compact);
         return next.scale === v.scale && next.compact === v.compact ? v : next;
       }),
     [fitView],
   );
 
   useLayoutEffect(() => {
-    if (fit) refit();
+    if (fit) refit(false);
   }, [fit, refit]);
 
+  // The frame's size when last measured: an observer's first report is not a new size.
+  const measured = useRef({ width: 0, height: 0 });
   useEffect(() => {
     const el = frame.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(() => {
-      if (fit) refit();
+      const size = { width: el.clientWidth, height: el.clientHeight };
+      const resized =
+        size.width !== measured.current.width || size.height !== measured.current.height;
+      measured.current = size;
+      if (fit) refit(resized);
     });
     observer.observe(el);
     return () => observer.disconnect();

@@ -5,7 +5,6 @@ import {
   type Seat,
   type Side,
   type State,
-  supplyOf,
 } from '@iron-curtain/game';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -87,12 +86,23 @@ function HandCard({ cardId, playable, selected, disabled, onSelect, children }: 
 }
 
 /** A hand the viewer may not see: card backs and how many. */
-export function HiddenHand({ side, count, name }: { side: Side; count: number; name: string }) {
+export function HiddenHand({
+  side,
+  count,
+  name,
+  quiet = false,
+}: {
+  side: Side;
+  count: number;
+  name: string;
+  /** The backs alone on screen (a player's panel counts them): the sentence for screen readers. */
+  quiet?: boolean;
+}) {
   const { t } = useTranslation();
   const words = useGameWords();
   return (
     <div className="hidden-hand" data-hidden-hand={side}>
-      <span className="hidden-hand-label">
+      <span className={quiet ? 'hidden-hand-label sr-only' : 'hidden-hand-label'}>
         <Flag side={side} /> {t('board.hiddenHand', { side: words.side(side), name, count })}
       </span>
       <span className="backs" aria-hidden="true">
@@ -102,52 +112,5 @@ export function HiddenHand({ side, count, name }: { side: Side; count: number; n
         ))}
       </span>
     </div>
-  );
-}
-
-interface PilesProps {
-  view: State;
-  seat: Seat | null;
-  names: Record<Seat, string>;
-}
-
-/** Supplies, the hands the viewer cannot see, the reserve and the aftermath pile. */
-export function Piles({ view, seat, names }: PilesProps) {
-  const { t } = useTranslation();
-  const rules = useRules();
-  const words = useGameWords();
-  const seats: Seat[] = ['0', '1'];
-  const aftermath = seats.map((s) => view.aftermath[s]).filter((c) => c !== null);
-  const known = aftermath.filter((c) => c !== HIDDEN_CARD);
-  return (
-    <section className="panel piles" aria-label={t('board.piles')}>
-      <h2>{t('board.piles')}</h2>
-      <ul className="supplies">
-        {seats.map((s) => {
-          const side = view.sides[s];
-          return (
-            <li key={s} data-supply={side}>
-              <span className={`cube ${side === 'US' ? 'us' : 'ussr'}`} aria-hidden="true" />{' '}
-              {t('board.supply', { side: words.side(side), count: supplyOf(view, side) })}
-            </li>
-          );
-        })}
-      </ul>
-      {seats
-        .filter((s) => s !== seat)
-        .map((s) => (
-          <HiddenHand key={s} side={view.sides[s]} count={view.hands[s].length} name={names[s]} />
-        ))}
-      <p data-pile="reserve">{t('board.reserve', { count: view.reserve.length })}</p>
-      <p data-pile="aftermath">
-        {t('board.aftermath', { count: aftermath.length })}
-        {known.length > 0 &&
-          view.finalScoring === null &&
-          seat !== null &&
-          t('board.aftermathYours', {
-            cards: words.list(known.map((id) => words.cardName(rules.deck, id))),
-          })}
-      </p>
-    </section>
   );
 }

@@ -1,14 +1,16 @@
+import './layout.css';
 import {
   type CardId,
   type Cell,
   isReconstructed,
   type LogEntry,
   type MoveName,
+  PLAYS_PER_ROUND,
   type RulesContext,
   type Seat,
   type State,
 } from '@iron-curtain/game';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useReducedMotion } from '../app/motion.ts';
 import { Announcer } from './Announcer.tsx';
@@ -16,12 +18,15 @@ import { Board } from './Board.tsx';
 import { choicesFor, noChoices } from './choices.ts';
 import { DecisionPrompt } from './DecisionPrompt.tsx';
 import { EndScreen } from './EndScreen.tsx';
-import { OwnHand, Piles } from './Hands.tsx';
+import { OwnHand } from './Hands.tsx';
 import { MoveLog, RecentEntries } from './MoveLog.tsx';
+import { PlayerPanel, type SeatsLive } from './PlayerPanel.tsx';
+import { RegionStrip } from './RegionStrip.tsx';
 import { Regions } from './Regions.tsx';
 import { RulesProvider } from './rules.tsx';
 import { type SidePanel, SidePanels, usePhone } from './SidePanels.tsx';
 import { TableOptions, useTableCues } from './TableCues.tsx';
+import { TableKey } from './TableKey.tsx';
 import { Track } from './Track.tsx';
 import { rememberOrigin, skipOnInput } from './tableMotion.ts';
 
@@ -42,10 +47,16 @@ export interface MatchViewProps {
   /** A seat is still free: the table is shown, but nobody decides anything yet. */
   waitingForOpponent?: boolean;
   /**
-   * More panels beside the table (the chat): after the supplies, regions and log, in the side
-   * column on a desktop and as tabs on a phone.
+   * More panels beside the table (the chat): tabs before the log and the regions, the first of
+   * them shown at first.
    */
   panels?: SidePanel[];
+  /** Who is here and the clock, for the players' panels (a live match only). */
+  live?: SeatsLive;
+  /** What else a live match shows beside the table (claiming the win, rematch, the deck). */
+  aside?: ReactNode;
+  /** The connection's bar, at the top of the side column. */
+  bar?: ReactNode;
   onMove: (move: MoveName, args: unknown[]) => void;
 }
 
@@ -61,6 +72,9 @@ export function MatchView({
   connected,
   waitingForOpponent = false,
   panels = [],
+  live,
+  aside,
+  bar,
   onMove,
 }: MatchViewProps) {
   const { t } = useTranslation();
@@ -172,6 +186,11 @@ export function MatchView({
     />
   );
 
+  // The viewer's own seat sits at the bottom of the column, the opponent's at the top; a
+  // spectator sees the seats in the lobby's order.
+  const below: Seat = seat ?? '1';
+  const above: Seat = below === '0' ? '1' : '0';
+
   return (
     <RulesProvider value={rules}>
       <div
@@ -179,32 +198,36 @@ export function MatchView({
         className="match-view"
         data-seat={seat ?? 'spectator'}
         data-table-waiting={waitingForOpponent || undefined}
+        data-over={view.result ? true : undefined}
       >
-        <Track marker={view.marker} />
-        {view.result && <EndScreen view={view} names={names} />}
-        <RecentEntries entries={recent} deck={rules.deck} />
-        {!waitingForOpponent && <Announcer view={view} seat={seat} recent={recent} />}
         <div className="match-main">
-          <div className="match-board">
-            <div ref={boardArea}>
-              <Board
-                // The table starts afresh when play begins: the waiting state's small frame
-                // must not leave the table on compact cards.
-                key={waitingForOpponent ? 'waiting' : 'playing'}
-                view={view}
-                choices={boardChoices}
-                selectedCard={selectedCard}
-                pickFrom={pickFrom?.from ?? null}
-                lastPlayed={lastPlayed}
-                scoring={scoring}
-                disabled={blocked}
-                onCell={onCell}
-                onCard={onCard}
-              />
-            </div>
+          <div className="match-head">
+            <Track marker={view.marker} />
+            <RoundLine view={view} />
+          </div>
+          <RegionStrip view={view} scoring={scoring} />
+          {!waitingForOpponent && <Announcer view={view} seat={seat} recent={recent} />}
+          <div ref={boardArea} className="match-board">
+            <Board
+              // The table starts afresh when play begins: the waiting state's small frame
+              // must not leave the table on compact cards.
+              key={waitingForOpponent ? 'waiting' : 'playing'}
+              view={view}
+              choices={boardChoices}
+              selectedCard={selectedCard}
+              pickFrom={pickFrom?.from ?? null}
+              lastPlayed={lastPlayed}
+              scoring={scoring}
+              disabled={blocked}
+              onCell={onCell}
+              onCard={onCard}
+            />
+            <TableKey />
+          </div>
+          {(prompt || (seat !== null && !view.result)) && (
             <div className="match-dock">
               {prompt}
-              {seat !== null && (
+              {seat !== null && !view.result && (
                 <OwnHand
                   view={view}
                   seat={seat}
@@ -215,21 +238,39 @@ export function MatchView({
                 />
               )}
             </div>
-          </div>
+          )}
+        </div>
+        <div className="match-side">
+          {bar}
+          <PlayerPanel view={view} seat={above} viewer={seat} names={names} live={live} />
+          {view.result && (
+            <div className="match-result">
+              <EndScreen view={view} names={names} />
+            </div>
+          )}
+          <RecentEntries entries={recent} deck={rules.deck} />
+          {aside}
           <SidePanels
+            initial={panels[0]?.id ?? 'log'}
             panels={[
-              {
-                id: 'supplies',
-                label: t('table.tabSupplies'),
-                content: <Piles view={view} seat={seat} names={names} />,
-              },
-              { id: 'regions', label: t('table.tabRegions'), content: <Regions view={view} /> },
+              ...panels,
               {
                 id: 'log',
                 label: t('table.tabLog'),
                 content: <MoveLog log={log} deck={rules.deck} />,
               },
-              ...panels,
+              {
+                id: 'regions',
+                label: t('table.tabRegions'),
+                content: (
+                  <>
+                    <Regions view={view} />
+                    {isReconstructed(rules.deck) && (
+                      <p className="deck-note">{t('board.deckNote', { name: rules.deck.name })}</p>
+                    )}
+                  </>
+                ),
+              },
               {
                 id: 'options',
                 label: t('table.options'),
@@ -237,11 +278,22 @@ export function MatchView({
               },
             ]}
           />
+          <PlayerPanel view={view} seat={below} viewer={seat} names={names} live={live} />
         </div>
-        {isReconstructed(rules.deck) && (
-          <p className="deck-note">{t('board.deckNote', { name: rules.deck.name })}</p>
-        )}
       </div>
     </RulesProvider>
+  );
+}
+
+/** Which round, how many cards of it are played, and how many wait in the reserve. */
+function RoundLine({ view }: { view: State }) {
+  const { t } = useTranslation();
+  return (
+    <p className="round-line">
+      <span>
+        {t('seatPanels.round', { round: view.round, plays: view.plays, of: PLAYS_PER_ROUND })}
+      </span>
+      <span>{t('board.reserve', { count: view.reserve.length })}</span>
+    </p>
   );
 }

@@ -3,8 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { Reconstructed, RegionTag } from './CardFace.tsx';
 import { useRules } from './rules.tsx';
+import { TableKey } from './TableKey.tsx';
 
-/** Each region's progress (placed/size), bonus, whether it scored during play and who leads it now. */
+/** Each region's progress (placed/size), bonus, whether it scored during play, who leads it and what it would score now; the key to the table. */
 export function Regions({ view }: { view: State }) {
   const { t } = useTranslation();
   const rules = useRules();
@@ -20,6 +21,7 @@ export function Regions({ view }: { view: State }) {
             <th scope="col">{t('board.placed')}</th>
             <th scope="col">{t('board.bonus')}</th>
             <th scope="col">{t('board.leads')}</th>
+            <th scope="col">{t('seatPanels.now')}</th>
           </tr>
         </thead>
         <tbody>
@@ -41,11 +43,20 @@ export function Regions({ view }: { view: State }) {
                   <Reconstructed status={region.status.bonus} />
                 </td>
                 <td>{score.bonusTo ? words.side(score.bonusTo) : '–'}</td>
+                <td data-now={score.delta}>
+                  {score.delta === 0
+                    ? '–'
+                    : t('seatPanels.gain', {
+                        side: words.side(score.delta > 0 ? 'US' : 'USSR'),
+                        count: Math.abs(score.delta),
+                      })}
+                </td>
               </tr>
             );
           })}
         </tbody>
       </table>
+      <TableKey />
     </section>
   );
 }

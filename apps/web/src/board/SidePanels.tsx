@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
+import { type ReactNode, useEffect, useId, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMediaQuery } from '../app/motion.ts';
 
@@ -42,26 +42,53 @@ function useUnreadLabel(label: string, unread: number): string | undefined {
 }
 
 /**
- * The panels beside the table: on a desktop a column, all shown; on a phone a row of tabs, the
- * chosen panel opening as a sheet over the bottom of the screen.
+ * The panels beside the table, as tabs: on a desktop a box of the side column, the chosen panel
+ * scrolling inside it; on a phone a row of tabs at the bottom of the screen, the chosen panel
+ * opening as a sheet over the table. Every panel stays mounted, so a hidden chat keeps counting.
  */
-export function SidePanels({ panels }: { panels: SidePanel[] }) {
+export function SidePanels({ panels, initial }: { panels: SidePanel[]; initial?: string }) {
   const { t } = useTranslation();
   const phone = usePhone();
+  const [chosen, setChosen] = useState<string>(initial ?? panels[0]?.id ?? '');
   const [open, setOpen] = useState<string | null>(null);
   const base = useId();
   if (!phone) {
     return (
-      <aside className="match-side">
+      <div className="side-tabs">
+        <div className="panel-tabs" role="tablist" aria-label={t('table.panels')}>
+          {panels.map((panel) => (
+            <PanelTab
+              key={panel.id}
+              panel={panel}
+              id={`${base}-${panel.id}`}
+              sheet={`${base}-panel-${panel.id}`}
+              open={chosen === panel.id}
+              onToggle={() => setChosen(panel.id)}
+            />
+          ))}
+        </div>
         {panels.map((panel) => (
-          <DesktopPanel key={panel.id} panel={panel} />
+          <div
+            key={panel.id}
+            className="side-panel"
+            role="tabpanel"
+            // A panel scrolls inside its box: reachable by keyboard, as the tabs pattern asks.
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling tab panel
+            tabIndex={0}
+            id={`${base}-panel-${panel.id}`}
+            aria-labelledby={`${base}-${panel.id}`}
+            data-panel={panel.id}
+            hidden={chosen !== panel.id}
+          >
+            {panel.content}
+          </div>
         ))}
-      </aside>
+      </div>
     );
   }
   const shown = panels.find((p) => p.id === open);
   return (
-    <aside className="match-side phone">
+    <div className="side-tabs phone">
       <div className="panel-tabs" role="tablist" aria-label={t('table.panels')}>
         {panels.map((panel) => (
           <PanelTab
@@ -88,7 +115,7 @@ export function SidePanels({ panels }: { panels: SidePanel[] }) {
           {shown.content}
         </div>
       )}
-    </aside>
+    </div>
   );
 }
 
@@ -124,42 +151,5 @@ function PanelTab({
         </span>
       )}
     </button>
-  );
-}
-
-/**
- * A panel of the desktop's column. One that receives things and is scrolled out of view gets
- * a button at the bottom of the window with the count, which brings it into view.
- */
-function DesktopPanel({ panel }: { panel: SidePanel }) {
-  const box = useRef<HTMLDivElement>(null);
-  const [inView, setInView] = useState(true);
-  const received = panel.received !== undefined;
-  useEffect(() => {
-    const element = box.current;
-    if (!received || !element || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver(
-      ([entry]) => setInView(entry ? entry.intersectionRatio >= 0.5 : true),
-      { threshold: 0.5 },
-    );
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [received]);
-  const unread = useUnread(panel.received, inView);
-  const label = useUnreadLabel(panel.label, unread);
-  return (
-    <div ref={box} className="side-panel" data-panel={panel.id}>
-      {panel.content}
-      {label && (
-        <button
-          type="button"
-          className="unread-jump"
-          data-unread={unread}
-          onClick={() => box.current?.scrollIntoView({ block: 'center' })}
-        >
-          {label}
-        </button>
-      )}
-    </div>
   );
 }

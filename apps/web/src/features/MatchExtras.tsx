@@ -6,7 +6,6 @@ import { useEffect, useState } from 'react';
 import { Link } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
 import { ClaimWin } from './abandon/ClaimWin.tsx';
-import { MatchClock } from './clock/MatchClock.tsx';
 import { FollowRematch, RematchOffer } from './rematch/Rematch.tsx';
 
 export interface MatchExtrasProps {
@@ -18,7 +17,6 @@ export interface MatchExtrasProps {
   clock: ClockState | null;
   clockAt: number;
   sides: Record<Seat, Side> | null;
-  names: Record<Seat, string>;
   /** The deck the match is dealt from, as the table has it. */
   deck: Deck | null;
 }
@@ -34,7 +32,7 @@ function DeckLine({ deck }: { deck: Deck }) {
   );
 }
 
-/** Everything around the table: clock, claiming the win, rematch, replay, the deck in use. */
+/** Everything around the table: claiming the win, rematch, replay, the deck in use. */
 export function MatchExtras({
   matchID,
   seat,
@@ -43,7 +41,6 @@ export function MatchExtras({
   clock,
   clockAt,
   sides,
-  names,
   deck,
 }: MatchExtrasProps) {
   const { t } = useTranslation();
@@ -56,15 +53,6 @@ export function MatchExtras({
   const finished = status === 'finished';
   return (
     <div className="match-extras">
-      {clock && sides && (
-        <MatchClock
-          clock={clock}
-          receivedAt={clockAt}
-          sides={sides}
-          names={names}
-          stopped={finished}
-        />
-      )}
       {seat !== null && credentials && presence && status === 'playing' && (
         <ClaimWin
           matchID={matchID}

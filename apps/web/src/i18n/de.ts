@@ -2,6 +2,27 @@ import type { Resources } from './en.ts';
 
 /** German texts. The German rulebook's words: "kontrollieren" is our dominate, "dominieren" our control. */
 export const de: Resources = {
+  seatPanels: {
+    label: '{{side}}: {{name}}',
+    toMove: 'Am Zug',
+    supply: 'Einflussmarker im Vorrat',
+    hand: 'Karten auf der Hand',
+    aftermath: 'Nachwirkungskarte',
+    aftermathNone: 'noch keine',
+    aftermathHidden: 'Nachwirkungskarte, verdeckt',
+    round: 'Runde {{round}} · {{plays}} von {{of}} Karten gespielt',
+    regionsNow: 'Regionen: was jede jetzt werten würde',
+    regionNow: '{{region}} jetzt: {{side}} +{{count}}',
+    regionEven: '{{region}} jetzt: ausgeglichen',
+    gain: '{{side}} +{{count}}',
+    now: 'Jetzt',
+    placed: '{{placed}}/{{size}}',
+    scored: 'gewertet',
+    keyLabel: 'Legende zum Tisch',
+    keyDominate: 'Tönung: kontrolliert (mehr Marker, 1 IP)',
+    keyControl:
+      'Rahmen und Schild: dominiert (2 Marker mehr; ein Marker dort kostet die andere Seite 2)',
+  },
   app: {
     title: 'Eiserner Vorhang',
     tagline: 'Das Kartenspiel des Kalten Krieges für zwei, live im Browser.',
@@ -186,10 +207,7 @@ export const de: Resources = {
     reconnecting: 'Verbindung verloren, verbinde neu…',
     offline: 'Offline',
     joining: 'Trete der Partie bei…',
-    seat: 'Platz {{n}}',
     you: ' (du)',
-    connected: 'verbunden',
-    notConnected: 'nicht verbunden',
     onlineMark: '● online',
     away: '○ abwesend',
     watching_one: '{{count}} sieht zu',
@@ -221,14 +239,8 @@ export const de: Resources = {
     noCards: 'Keine Karten auf der Hand.',
     hiddenHand_one: '{{side}} ({{name}}): {{count}} Karte auf der Hand',
     hiddenHand_other: '{{side}} ({{name}}): {{count}} Karten auf der Hand',
-    piles: 'Vorräte und Stapel',
-    supply_one: 'Vorrat {{side}}: {{count}} Einflussmarker',
-    supply_other: 'Vorrat {{side}}: {{count}} Einflussmarker',
     reserve_one: 'Reserve: {{count}} Karte',
     reserve_other: 'Reserve: {{count}} Karten',
-    aftermath_one: 'Nachwirkung: {{count}} Karte',
-    aftermath_other: 'Nachwirkung: {{count}} Karten',
-    aftermathYours: ' (deine: {{cards}})',
     regions: 'Regionen',
     region: 'Region',
     placed: 'Ausgelegt',
@@ -447,7 +459,6 @@ export const de: Resources = {
   table: {
     aftermathPile: 'Der Nachwirkungsstapel',
     panels: 'Neben dem Tisch',
-    tabSupplies: 'Vorrat',
     tabRegions: 'Regionen',
     tabLog: 'Verlauf',
     close: 'Schließen',
@@ -586,9 +597,7 @@ export const de: Resources = {
     },
   },
   clock: {
-    label: 'Uhren',
     seat: '{{side}} ({{name}}): {{time}}',
-    running: 'läuft',
   },
   demo: {
     title: 'Dem Computer zusehen',

@@ -69,6 +69,24 @@ export function MatchScreen({
     (presence.players['0'].name === null || presence.players['1'].name === null);
   const waiting = seatFree && !ended;
 
+  const bar = (
+    <ConnectionBar
+      connection={game.connection}
+      synced={game.synced}
+      presence={presence}
+      seat={seat}
+    >
+      {seat !== null && credentials && presence && !ended && (
+        <LeaveMatch
+          matchID={matchID}
+          seat={seat}
+          credentials={credentials}
+          playing={presence.status !== 'waiting' && !opponentMissing}
+        />
+      )}
+    </ConnectionBar>
+  );
+
   if (game.fatal) {
     return (
       <main className="page match-page">
@@ -96,13 +114,7 @@ export function MatchScreen({
       data-pending={game.pending}
       data-synced={game.synced}
     >
-      <ConnectionBar
-        connection={game.connection}
-        synced={game.synced}
-        presence={presence}
-        sides={view?.sides ?? null}
-        seat={seat}
-      />
+      {!(view && game.rules) && bar}
       {waiting &&
         ((opponentMissing && waitingNote) || (
           <section className="panel waiting" aria-label={t('match.invite')}>
@@ -118,17 +130,6 @@ export function MatchScreen({
         </div>
       )}
       {ended && !view?.result && <EarlyEnd result={presence?.result ?? null} />}
-      <MatchExtras
-        matchID={matchID}
-        seat={seat}
-        credentials={credentials}
-        presence={presence}
-        clock={game.clock}
-        clockAt={game.clockAt}
-        sides={view?.sides ?? null}
-        names={names}
-        deck={game.rules?.deck ?? null}
-      />
       {view && game.rules ? (
         <MatchView
           rules={game.rules}
@@ -140,6 +141,20 @@ export function MatchScreen({
           pending={game.pending}
           connected={game.connection === 'online' && game.synced}
           waitingForOpponent={waiting}
+          bar={bar}
+          live={{ presence, clock: game.clock, clockAt: game.clockAt, stopped: ended }}
+          aside={
+            <MatchExtras
+              matchID={matchID}
+              seat={seat}
+              credentials={credentials}
+              presence={presence}
+              clock={game.clock}
+              clockAt={game.clockAt}
+              sides={view?.sides ?? null}
+              deck={game.rules?.deck ?? null}
+            />
+          }
           onMove={(move: MoveName, args: unknown[]) => client.makeMove(move, args)}
           panels={[
             {
@@ -156,14 +171,6 @@ export function MatchScreen({
         />
       ) : (
         <p className="loading">{t('match.loading')}</p>
-      )}
-      {seat !== null && credentials && presence && !ended && (
-        <LeaveMatch
-          matchID={matchID}
-          seat={seat}
-          credentials={credentials}
-          playing={presence.status !== 'waiting' && !opponentMissing}
-        />
       )}
     </main>
   );

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorWords } from '../../i18n/errorWords.ts';
 import { lobby } from '../../lobby/api.ts';
-import { timeLeft } from '../clock/MatchClock.tsx';
+import { timeLeft } from '../clock/SeatClock.tsx';
 import { useNow } from '../useNow.ts';
 
 export interface ClaimWinProps {

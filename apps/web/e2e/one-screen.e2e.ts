@@ -1,0 +1,200 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { boardShown, isOver, motionDone, offered, refusal, synced, tableCards } from './drive.ts';
+import { ARTIFACTS } from './harness.ts';
+import { tableLegibility } from './layout.ts';
+import { e2eSuite } from './suite.ts';
+
+// Issue 31: the whole match on one screen on a desktop, for a player and a spectator, from the
+// first card to the seventeenth; the phone keeps its own layout. Read from the page's layout.
+const DESKTOPS = [
+  { width: 1366, height: 768 },
+  { width: 1440, height: 900 },
+  { width: 1920, height: 1080 },
+] as const;
+const PHONE = { width: 390, height: 844 };
+/** Narrower than a desktop: the column folds under the table. */
+const TABLET = { width: 900, height: 1000 };
+
+const suite = e2eSuite('one-screen', { RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_BURST: '200' });
+
+interface Created {
+  matchID: string;
+  links: { invite: string; spectate: string };
+}
+
+/** Where the things a player needs are, against the window, and how tall the document is. */
+interface Placement {
+  window: { width: number; height: number };
+  document: number;
+  prompt: { top: number; bottom: number } | null;
+  promptButtons: { top: number; bottom: number }[];
+  hand: { top: number; bottom: number } | null;
+  panels: { top: number; bottom: number }[];
+  chatInput: { top: number; bottom: number } | null;
+}
+
+const PLACEMENT = `(() => {
+  const box = (el) => {
+    if (!el || el.getClientRects().length === 0) return null;
+    const r = el.getBoundingClientRect();
+    return { top: Math.round(r.top), bottom: Math.round(r.bottom) };
+  };
+  return {
+    window: { width: innerWidth, height: innerHeight },
+    document: document.documentElement.scrollHeight,
+    prompt: box(document.querySelector('.match-dock .prompt')),
+    promptButtons: [...document.querySelectorAll('.match-dock .prompt button')].map(box).filter(Boolean),
+    hand: box(document.querySelector('.own-hand')),
+    panels: [...document.querySelectorAll('.player-panel')].map(box),
+    chatInput: box(document.querySelector('.chat-form input')),
+  };
+})()`;
+
+const placement = (page: Page) => page.evaluate(PLACEMENT) as Promise<Placement>;
+
+const measured: Record<string, unknown>[] = [];
+
+/** Checks one page at every desktop size (and shoots it, light and dark, with the phone). */
+async function checkEverySize(page: Page, who: 'player' | 'spectator', moment: string) {
+  for (const size of DESKTOPS) {
+    await page.setViewportSize(size);
+    // The table refits to the new frame; the animations of the refit and of the move settle.
+    await page
+      .waitForFunction(() => document.documentElement.scrollHeight <= innerHeight, undefined, {
+        timeout: 5_000,
+      })
+      .catch(() => undefined);
+    await motionDone(page);
+    const at = await placement(page);
+    const legible = await tableLegibility(page);
+    const where = `${who} ${moment} ${size.width}x${size.height}`;
+    measured.push({ who, moment, size: `${size.width}x${size.height}`, ...at, legible });
+    console.log(
+      `one-screen: ${where}: document ${at.document}, prompt y ${at.prompt?.top ?? '-'}, hand y ${at.hand?.top ?? '-'}-${at.hand?.bottom ?? '-'}, chat input y ${at.chatInput?.top ?? '-'}, names ${legible.name.toFixed(1)} px, cards ${legible.cards}`,
+    );
+    expect(at.document, `${where}: no page scroll`).toBeLessThanOrEqual(size.height);
+    const inside = (box: { top: number; bottom: number } | null, what: string) => {
+      expect(box, `${where}: ${what} shown`).not.toBeNull();
+      expect(box?.top, `${where}: ${what} top`).toBeGreaterThanOrEqual(0);
+      expect(box?.bottom, `${where}: ${what} bottom`).toBeLessThanOrEqual(size.height);
+    };
+    if (moment !== 'end') inside(at.prompt, 'the prompt');
+    for (const button of at.promptButtons) inside(button, 'a button of the prompt');
+    if (who === 'player' && moment !== 'end') inside(at.hand, 'the hand');
+    expect(at.panels, `${where}: both players' panels`).toHaveLength(2);
+    for (const panel of at.panels) inside(panel, "a player's panel");
+    inside(at.chatInput, 'the chat input');
+    expect(legible.name, `${where}: card names`).toBeGreaterThanOrEqual(12);
+    expect(legible.command, `${where}: command values`).toBeGreaterThanOrEqual(12);
+    const names = await page
+      .locator('.player-name')
+      .evaluateAll((els) => els.map((el) => Number.parseFloat(getComputedStyle(el).fontSize)));
+    expect(Math.min(...names), `${where}: players' names`).toBeGreaterThanOrEqual(12);
+  }
+}
+
+/** Screenshots at the three desktop sizes and the phone, in both themes (and a tablet's width in light). */
+async function shootEverySize(page: Page, name: string) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    for (const size of [...DESKTOPS, PHONE, ...(colorScheme === 'light' ? [TABLET] : [])]) {
+      await page.setViewportSize(size);
+      await motionDone(page);
+      await suite.shot(page, `${name}-${size.width}x${size.height}-${colorScheme}`, {
+        fullPage: false,
+      });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A match against the computer, opened as its creator (the USSR, who chooses who goes first). */
+async function openAgainstComputer(page: Page): Promise<Created> {
+  const response = await fetch(`${suite.server.url}/api/matches`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Ann', side: 'USSR', opponent: 'easy' }),
+  });
+  const created = (await response.json()) as Created & Record<string, unknown>;
+  await page.goto('/');
+  await page.evaluate(
+    ([key, value]) => localStorage.setItem(key as string, value as string),
+    [`iron-curtain:seat:${created.matchID}`, JSON.stringify({ ...created, name: 'Ann' })],
+  );
+  await page.goto(`/match/${created.matchID}`);
+  await synced(page);
+  await boardShown(page);
+  return created;
+}
+
+/** Clicks the first cell or choice offered until `done` says stop (or the match ends). */
+async function playUntil(page: Page, done: () => Promise<boolean>) {
+  for (let clicks = 0; clicks < 400; clicks++) {
+    if (await done()) return;
+    const deadline = Date.now() + 20_000;
+    let choices = await offered(page);
+    while (choices.length === 0) {
+      if (await isOver(page)) return;
+      const refused = await refusal(page);
+      if (refused) throw new Error(`refused: ${refused}`);
+      if (Date.now() > deadline) throw new Error('the table offers nothing');
+      await sleep(50);
+      choices = await offered(page);
+    }
+    if (await done()) return;
+    const cells = choices.filter((c) => c.kind === 'cell');
+    const pick = (cells[0] ?? choices[0]) as (typeof choices)[number];
+    await page.locator('[data-choice]:not([disabled])').nth(pick.index).click();
+    await page.locator('main[data-pending="false"]').waitFor();
+  }
+  throw new Error('the match did not get there');
+}
+
+describe('the whole match on one screen', () => {
+  it('keeps the prompt, the hand, both panels and the chat in the window at 1366x768, 1440x900 and 1920x1080, from the start to the end', async () => {
+    const context = await suite.context({ viewport: DESKTOPS[0] });
+    await context.addInitScript(`localStorage.setItem('iron-curtain:language', 'en')`);
+    const ann = await context.newPage();
+    const created = await openAgainstComputer(ann);
+    const watcher = await context.newPage();
+    await watcher.goto(created.links.spectate);
+    await synced(watcher);
+    await boardShown(watcher);
+
+    // The start: Ann, the USSR, chooses who goes first.
+    await ann.getByRole('button', { name: 'The USSR goes first' }).waitFor();
+    await checkEverySize(ann, 'player', 'start');
+    await checkEverySize(watcher, 'spectator', 'start');
+    await shootEverySize(ann, 'player-start');
+
+    // Mid-match: ten cards on the table, and Ann to play one from her hand.
+    const handOffered = ann.locator('.own-hand [data-choice="hand"]:not([disabled])');
+    await playUntil(
+      ann,
+      async () => (await tableCards(ann)).length >= 10 && (await handOffered.count()) > 0,
+    );
+    expect((await tableCards(ann)).length).toBeGreaterThanOrEqual(10);
+    await checkEverySize(ann, 'player', 'mid');
+    await checkEverySize(watcher, 'spectator', 'mid');
+    await shootEverySize(ann, 'player-mid');
+    await shootEverySize(watcher, 'spectator-mid');
+
+    // The end: seventeen cards (or fewer, when the track ended it early) and the result.
+    await playUntil(ann, () => isOver(ann));
+    await ann.getByRole('region', { name: 'Result' }).waitFor();
+    await watcher.getByRole('region', { name: 'Result' }).waitFor();
+    await checkEverySize(ann, 'player', 'end');
+    await checkEverySize(watcher, 'spectator', 'end');
+    await shootEverySize(ann, 'player-end');
+
+    fs.writeFileSync(
+      path.join(ARTIFACTS, 'one-screen-positions.json'),
+      `${JSON.stringify(measured, null, 2)}\n`,
+    );
+  });
+});
