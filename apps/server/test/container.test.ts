@@ -30,7 +30,7 @@ import {
  * The compose tool is Debian's docker-compose 1.29 talking to podman's Docker-compatible API.
  * Two lines differ from the files an operator runs with Docker, both in copies made here:
  * - `name: iron-curtain` (the project's name; a current Compose reads it, 1.29's schema
- *   refuses it) becomes `--project-name iron-curtain`;
+ *   refuses it) becomes `--project-name` (with this run's id added);
  * - deploy/nginx.conf's `resolver 127.0.0.11` (Docker's DNS) becomes podman's, which answers
  *   on the network's gateway, `host.containers.internal`.
  * Podman runs health checks from systemd timers; this machine has no systemd, so the test
@@ -38,7 +38,12 @@ import {
  * run`), and podman records the status that compose and the test read.
  */
 const run = promisify(execFile);
-const PROJECT = 'iron-curtain';
+/**
+ * The project's name: the file's own plus this run's, so that two runs on one machine (and an
+ * operator's project) never share containers or the volume.
+ */
+const NAME = 'iron-curtain';
+const PROJECT = `${NAME}-test-${process.pid}`;
 const IMAGE = 'iron-curtain-online:local';
 /** After SIGTERM or SIGKILL of a server, every client of every match is back within this. */
 const RESYNC_BOUND_MS = 2000;
@@ -92,13 +97,13 @@ function composeFile(): string {
     nginxConf.replace('resolver 127.0.0.11 ', 'resolver host.containers.internal '),
   );
   const compose = readRoot('docker-compose.yml');
-  expect(compose.match(new RegExp(`^name: ${PROJECT}$`, 'gm'))).toHaveLength(1);
+  expect(compose.match(new RegExp(`^name: ${NAME}$`, 'gm'))).toHaveLength(1);
   expect(compose.match(/\.\/deploy\/nginx\.conf:/g)).toHaveLength(1);
   const file = path.join(scratch, 'docker-compose.yml');
   fs.writeFileSync(
     file,
     compose
-      .replace(new RegExp(`^name: ${PROJECT}\\n`, 'm'), '')
+      .replace(new RegExp(`^name: ${NAME}\\n`, 'm'), '')
       .replace('./deploy/nginx.conf:', `${path.join(scratch, 'nginx.conf')}:`),
   );
   return file;

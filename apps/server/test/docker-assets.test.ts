@@ -298,6 +298,7 @@ describe('Dockerfile', () => {
       'apps/server/test',
       'packages/game/test',
       'deploy/test',
+      'README.md',
     ]) {
       expect(ignored(p), p).toBe(true);
     }
