@@ -3,15 +3,16 @@ import { format } from 'node:util';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { localFanout, openRedisFanout } from './fanout.ts';
-import { createLogger, type Logger } from './logger.ts';
+import { createLogger, type Logger, readableLogsOn } from './logger.ts';
 import { openStore } from './storage/index.ts';
 
 /** The web client's build, beside this package (apps/web/dist) unless WEB_DIST says otherwise. */
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /**
- * Every line this process writes is JSON through the one logger, for a log shipper to read:
- * libraries' console output and Node's warnings included, and whatever would crash it.
+ * Every line this process writes goes through the one logger (JSON for a log shipper to read,
+ * or readable in a terminal): libraries' console output and Node's warnings included, and
+ * whatever would crash it.
  */
 function logEverything(logger: Logger): void {
   const to =
@@ -69,8 +70,11 @@ async function main(logger: Logger): Promise<void> {
     },
     'listening',
   );
-  // For a person who typed `npm start`; a log shipper reads the JSON line above.
-  if (process.stdout.isTTY) process.stdout.write(`Iron Curtain Online is running at ${url}\n`);
+  // For a person who typed `npm start`: the last line they read (a supervisor reads the
+  // 'listening' entry above).
+  if (readableLogsOn(process.stdout)) {
+    process.stdout.write(`Iron Curtain Online is running at ${url}\n`);
+  }
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -98,7 +102,7 @@ async function main(logger: Logger): Promise<void> {
 }
 
 // Until the configuration is read, at the default level.
-const logger = createLogger({ LOG_LEVEL: 'info' });
+const logger = createLogger({ LOG_LEVEL: 'info' }, { readable: readableLogsOn(process.stdout) });
 logEverything(logger);
 main(logger).catch((error) => {
   logger.fatal({ err: error }, 'the server could not start');

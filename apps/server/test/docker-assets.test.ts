@@ -290,7 +290,16 @@ describe('Dockerfile', () => {
 
   it('.dockerignore keeps installed and built files and the history out of the context', () => {
     const ignored = dockerIgnored();
-    for (const p of ['node_modules', 'apps/server/node_modules', 'apps/web/dist', '.git']) {
+    for (const p of [
+      'node_modules',
+      'apps/server/node_modules',
+      'apps/web/dist',
+      '.git',
+      'apps/server/test',
+      'packages/game/test',
+      'deploy/test',
+      'README.md',
+    ]) {
       expect(ignored(p), p).toBe(true);
     }
     for (const p of ['package.json', 'apps/server/src/main.ts', 'deploy/healthcheck.mjs']) {

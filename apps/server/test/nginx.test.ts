@@ -3,11 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { legalMoves, type Move, type Seat } from '@iron-curtain/game';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-// The web client's own connection code: the test connects exactly as a browser's page does.
-import { GameClient as WebGameClient } from '../../web/src/match/gameClient.ts';
-import { socketTransport } from '../../web/src/match/transport.ts';
 import { bundleServer } from '../scripts/bundle.ts';
 import { openPostgresStore } from '../src/storage/postgres.ts';
 import type { Store } from '../src/storage/store.ts';
@@ -18,10 +14,19 @@ import {
   dropSchema,
   GameClient,
   POSTGRES_URL,
-  prng,
   request,
   uniqueSchema,
 } from './support.ts';
+import {
+  everyone,
+  type Match,
+  openMatch as openMatchAt,
+  over,
+  type Player,
+  resynced,
+  step,
+  stopPlayers,
+} from './watched-match.ts';
 
 /**
  * The compose file's `scale` profile without Docker: deploy/nginx.conf (only the upstream
@@ -46,7 +51,6 @@ const servers: Running[] = [];
 const ports: number[] = [];
 let nginx: Nginx;
 let store: Store;
-const players: Player[] = [];
 const probes: GameClient[] = [];
 
 function startServerAt(port: number): Promise<Running> {
@@ -83,7 +87,7 @@ beforeAll(async () => {
   nginx = await startNginx(ports.map((port) => `127.0.0.1:${port}`));
 }, 60_000);
 afterEach(async () => {
-  for (const p of players.splice(0)) p.client.stop();
+  stopPlayers();
   for (const c of probes.splice(0)) c.close();
   // The next test tells where a match is by the servers' socket counts: start from none.
   const deadline = Date.now() + 10_000;
@@ -100,106 +104,8 @@ afterAll(async () => {
   fs.rmSync(artifacts, { recursive: true, force: true });
 });
 
-/** A seat or a spectator on the web client's GameClient, connected through nginx. */
-class Player {
-  readonly client: WebGameClient;
-  /** Every state id it was shown, in order, each once. */
-  readonly seen: number[] = [];
-  /** When it last lost its connection, and when it was last synced (Date.now()). */
-  droppedAt = 0;
-  syncedAt = 0;
-  private waiters: (() => void)[] = [];
-
-  constructor(
-    matchID: string,
-    readonly seat: Seat | null,
-    credentials?: string,
-  ) {
-    this.client = new WebGameClient(
-      socketTransport(matchID, nginx.url),
-      matchID,
-      seat,
-      credentials,
-    );
-    let synced = false;
-    this.client.subscribe(() => {
-      const snapshot = this.client.getSnapshot();
-      if (snapshot.synced && !synced) this.syncedAt = Date.now();
-      if (!snapshot.synced && synced) this.droppedAt = Date.now();
-      synced = snapshot.synced;
-      if (snapshot.view && snapshot.stateID !== this.seen.at(-1)) this.seen.push(snapshot.stateID);
-      for (const w of this.waiters.splice(0)) w();
-    });
-    players.push(this);
-    this.client.start();
-  }
-
-  get snapshot() {
-    return this.client.getSnapshot();
-  }
-
-  async until(predicate: () => boolean, what: string, ms = 10_000): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (!predicate()) {
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${what}`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-  }
-}
-
-interface Match {
-  matchID: string;
-  seats: Record<Seat, Player>;
-  spectator: Player;
-  /** Moves the server acknowledged, by the state id they produced. */
-  acked: Map<number, Move & { seat: Seat }>;
-  random: () => number;
-}
-
-async function openMatch(seed: number): Promise<Match> {
-  const { created, joined } = await createAndJoin(nginx.url);
-  const { matchID } = created;
-  const match: Match = {
-    matchID,
-    seats: {
-      '0': new Player(matchID, '0', created.credentials),
-      '1': new Player(matchID, '1', joined.credentials),
-    },
-    spectator: new Player(matchID, null),
-    acked: new Map(),
-    random: prng(seed),
-  };
-  await Promise.all(everyone(match).map((p) => p.until(() => p.snapshot.synced, 'the first sync')));
-  return match;
-}
-
-const everyone = (m: Match) => [m.seats['0'], m.seats['1'], m.spectator];
-const over = (m: Match) => (m.seats['0'].snapshot.view?.result ?? null) !== null;
-
-/** One legal move by whoever decides; every client of the match must then show its state. */
-async function step(match: Match): Promise<void> {
-  const seat = match.seats['0'].snapshot.view?.decision?.seat;
-  if (seat === undefined) throw new Error('nobody decides');
-  const mover = match.seats[seat];
-  const { rules, view, stateID } = mover.snapshot;
-  if (!view || !rules) throw new Error('not synced');
-  const moves = legalMoves(rules, view, seat);
-  const move = moves[Math.floor(match.random() * moves.length)] as Move;
-  await mover.client.makeMove(move.move, move.args);
-  const refusal = mover.snapshot.refusal;
-  if (refusal) throw new Error(`move refused: ${refusal.code} ${refusal.message}`);
-  match.acked.set(stateID + 1, { ...move, seat });
-  await Promise.all(
-    everyone(match).map((p) => p.until(() => p.snapshot.stateID >= stateID + 1, 'the new state')),
-  );
-}
+/** A match through nginx: two seats and a spectator on the web client's connection code. */
+const openMatch = (seed: number) => openMatchAt(nginx.url, seed);
 
 /** Open sockets on each server, from its private metrics listener. */
 async function socketsPerServer(): Promise<number[]> {
@@ -281,11 +187,7 @@ async function restart(i: number, signal: 'SIGTERM' | 'SIGKILL', held: Player[])
   const old = servers[i] as Running;
   const signalled = Date.now();
   old.child.kill(signal);
-  const back = Promise.all(
-    held.map((p) =>
-      p.until(() => p.droppedAt >= signalled && p.syncedAt > p.droppedAt, 'its re-sync'),
-    ),
-  );
+  const back = resynced(held, signalled, 10_000);
   expect(await exited(old.child)).toEqual(
     signal === 'SIGTERM' ? { code: 0, signal: null } : { code: null, signal: 'SIGKILL' },
   );
@@ -293,10 +195,9 @@ async function restart(i: number, signal: 'SIGTERM' | 'SIGKILL', held: Player[])
   for (let n = 0; n < 4; n++) {
     expect((await request(`${nginx.url}/api/matches?limit=1`, 'GET')).status).toBe(200);
   }
-  await back;
-  const resynced = Math.max(...held.map((p) => p.syncedAt)) - signalled;
+  const took = await back;
   servers[i] = await startServerAt(ports[i] as number);
-  return resynced;
+  return took;
 }
 
 describe('the scale profile through nginx', () => {
