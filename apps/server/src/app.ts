@@ -18,6 +18,7 @@ import { MatchQueues } from './match-queue.ts';
 import { matchRouter } from './match-routes.ts';
 import { Lobby } from './matches.ts';
 import { createMetrics, type Metrics, type MetricsListener, serveMetrics } from './metrics.ts';
+import { myGamesRouter } from './my-games.ts';
 import { PresenceBook } from './presence.ts';
 import { RateLimiters } from './rate-limiters.ts';
 import { Referee } from './referee.ts';
@@ -145,6 +146,9 @@ export function createApp(
   const around = matchRouter(lobby, store, rematches, referee);
   koa.use(around.routes());
   koa.use(around.allowedMethods());
+  const myGames = myGamesRouter(store, time);
+  koa.use(myGames.routes());
+  koa.use(myGames.allowedMethods());
   koa.use(webClient(config.WEB_DIST));
   http.on('request', koa.callback());
 

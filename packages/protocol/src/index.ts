@@ -4,5 +4,6 @@ export * from './chat.ts';
 export * from './errors.ts';
 export * from './links.ts';
 export * from './lobby.ts';
+export * from './my-games.ts';
 export * from './routes.ts';
 export * from './socket.ts';

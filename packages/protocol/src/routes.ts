@@ -13,6 +13,7 @@ export const apiRoutes = {
   botMatches: '/api/bot-matches',
   challenges: '/api/challenges',
   challengeStream: '/api/challenges/stream',
+  myGames: '/api/my-games',
   match: matchRoute(''),
   join: matchRoute('/join'),
   leave: matchRoute('/leave'),
