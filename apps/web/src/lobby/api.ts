@@ -19,8 +19,11 @@ import {
   leaveMatchResponseSchema,
   type MatchInfo,
   type MatchList,
+  type MyGamesRequest,
+  type MyGamesResponse,
   matchInfoSchema,
   matchListSchema,
+  myGamesResponseSchema,
   type RematchRequest,
   type RematchResponse,
   rematchResponseSchema,
@@ -109,6 +112,9 @@ export const lobby = {
   record: (matchID: string): Promise<unknown> => call(z.unknown(), apiRoutes.record.path(matchID)),
   /** The open challenges now; OpenChallenges follows them live with apiRoutes.challengeStream. */
   listChallenges: (): Promise<ChallengeList> => call(challengeListSchema, apiRoutes.challenges),
+  /** The status of every match this browser holds a seat in: a POST, the credentials in its body. */
+  myGames: (body: MyGamesRequest): Promise<MyGamesResponse> =>
+    call(myGamesResponseSchema, apiRoutes.myGames, body),
   /** A match between two computer players, to watch. */
   botDemo: (body: CreateBotMatchRequest): Promise<CreateBotMatchResponse> =>
     call(createBotMatchResponseSchema, apiRoutes.botMatches, body),
