@@ -9,6 +9,7 @@ import { MatchEngine } from './engine.ts';
 import { errorAnswers } from './error-answers.ts';
 import { type Fanout, localFanout } from './fanout.ts';
 import { GameService } from './game-service.ts';
+import { HANDOVER_REDEEM_LIMIT, handoverRouter } from './handovers.ts';
 import { lobbyWriteLimit } from './lobby-rate-limit.ts';
 import { lobbyRouter } from './lobby-routes.ts';
 import type { Logger } from './logger.ts';
@@ -149,6 +150,9 @@ export function createApp(
   const myGames = myGamesRouter(store, time);
   koa.use(myGames.routes());
   koa.use(myGames.allowedMethods());
+  const handovers = handoverRouter(store, time, limiters.create(HANDOVER_REDEEM_LIMIT));
+  koa.use(handovers.routes());
+  koa.use(handovers.allowedMethods());
   koa.use(webClient(config.WEB_DIST));
   http.on('request', koa.callback());
 

@@ -7,6 +7,7 @@ import {
   matchIdSchema,
   matchResultSchema,
   matchStatusSchema,
+  seatGrantSchema,
   seatSchema,
   sideSchema,
 } from './lobby.ts';
@@ -76,3 +77,33 @@ export const myGamesResponseSchema = z.object({
   at: z.string(),
 });
 export type MyGamesResponse = z.infer<typeof myGamesResponseSchema>;
+
+/** How long a handover code can be redeemed, in ms. */
+export const HANDOVER_TTL_MS = 10 * 60 * 1000;
+
+/** POST /api/handovers: hand the seats this browser holds to another browser. */
+export const handoverRequestSchema = myGamesRequestSchema;
+export type HandoverRequest = MyGamesRequest;
+
+/**
+ * The one-time code (letters and digits, read aloud or typed; dashes and case do not matter),
+ * until when it can be redeemed, and how many seats it carries (those whose credentials held).
+ */
+export const handoverSchema = z.object({
+  code: z.string(),
+  expiresAt: z.string(),
+  seats: z.int().check(z.nonnegative()),
+});
+export type Handover = z.infer<typeof handoverSchema>;
+
+/** POST /api/handovers/redeem: the code, typed or from the link's fragment (never a URL's path or query). */
+export const handoverRedeemRequestSchema = z.strictObject({
+  code: z.string().check(z.minLength(1), z.maxLength(32)),
+});
+export type HandoverRedeemRequest = z.input<typeof handoverRedeemRequestSchema>;
+
+/** The seats handed over, each with its credentials and the name it plays under. */
+export const handoverSeatsSchema = z.object({
+  seats: z.array(z.extend(seatGrantSchema, { name: z.string() })),
+});
+export type HandoverSeats = z.infer<typeof handoverSeatsSchema>;

@@ -14,6 +14,8 @@ export const apiRoutes = {
   challenges: '/api/challenges',
   challengeStream: '/api/challenges/stream',
   myGames: '/api/my-games',
+  handovers: '/api/handovers',
+  handoverRedeem: '/api/handovers/redeem',
   match: matchRoute(''),
   join: matchRoute('/join'),
   leave: matchRoute('/leave'),
