@@ -167,11 +167,12 @@ describe('My games', () => {
     }
   });
 
-  it('asks nothing and shows nothing without a held seat', async () => {
+  it('asks nothing and lists nothing without a held seat, offering only to take games over', async () => {
     document.title = '';
     const calls = answerWith([]);
-    const { container } = render(<MyGames />);
-    await waitFor(() => expect(container.innerHTML).toBe(''));
+    render(<MyGames />);
+    expect(await screen.findByText('Continue games from another device')).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'My games' })).toBeNull();
     expect(calls).toHaveLength(0);
     expect(document.title).toBe('');
   });

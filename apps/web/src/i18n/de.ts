@@ -104,6 +104,22 @@ export const de: Resources = {
     updated: 'Aktualisiert {{when}}',
     refresh: 'Aktualisieren',
   },
+  handover: {
+    give: 'Meine Partien auf ein anderes Gerät mitnehmen',
+    again: 'Neuen Code erzeugen',
+    giveText_one:
+      'Öffne auf dem anderen Gerät diesen Link, scanne den Code oder tippe ihn unter „Partien von einem anderen Gerät fortsetzen“ ein. Er übergibt {{count}} Partie, einmal.',
+    giveText_other:
+      'Öffne auf dem anderen Gerät diesen Link, scanne den Code oder tippe ihn unter „Partien von einem anderen Gerät fortsetzen“ ein. Er übergibt {{count}} Partien, einmal.',
+    link: 'Link für das andere Gerät',
+    qr: 'QR-Code des Links',
+    validFor: 'Gültig noch {{time}}',
+    takeTitle: 'Partien von einem anderen Gerät fortsetzen',
+    code: 'Code',
+    take: 'Partien übernehmen',
+    taken_one: '{{count}} Partie übernommen.',
+    taken_other: '{{count}} Partien übernommen.',
+  },
   join: {
     title: 'Du bist zu einer Partie eingeladen',
     hostPlays: '{{name}} spielt {{side}}',

@@ -110,6 +110,22 @@ export const en: Resources = {
     updated: 'Updated {{when}}',
     refresh: 'Refresh',
   },
+  handover: {
+    give: 'Take my games to another device',
+    again: 'Make a new code',
+    giveText_one:
+      'On the other device, open this link, scan the code, or type it under “Continue games from another device”. It hands over {{count}} game, once.',
+    giveText_other:
+      'On the other device, open this link, scan the code, or type it under “Continue games from another device”. It hands over {{count}} games, once.',
+    link: 'Link for the other device',
+    qr: 'QR code of the link',
+    validFor: 'Valid for {{time}}',
+    takeTitle: 'Continue games from another device',
+    code: 'Code',
+    take: 'Take the games',
+    taken_one: '{{count}} game taken over.',
+    taken_other: '{{count}} games taken over.',
+  },
   join: {
     title: 'You are invited to a match',
     hostPlays: '{{name}} plays {{side}}',

@@ -106,6 +106,25 @@ export const fr: Resources = {
     updated: 'Mise à jour {{when}}',
     refresh: 'Actualiser',
   },
+  handover: {
+    give: 'Emporter mes parties sur un autre appareil',
+    again: 'Créer un nouveau code',
+    giveText_one:
+      'Sur l’autre appareil, ouvrez ce lien, scannez le code ou saisissez-le sous « Reprendre des parties d’un autre appareil ». Il transmet {{count}} partie, une seule fois.',
+    giveText_many:
+      'Sur l’autre appareil, ouvrez ce lien, scannez le code ou saisissez-le sous « Reprendre des parties d’un autre appareil ». Il transmet {{count}} parties, une seule fois.',
+    giveText_other:
+      'Sur l’autre appareil, ouvrez ce lien, scannez le code ou saisissez-le sous « Reprendre des parties d’un autre appareil ». Il transmet {{count}} parties, une seule fois.',
+    link: 'Lien pour l’autre appareil',
+    qr: 'QR code du lien',
+    validFor: 'Valable encore {{time}}',
+    takeTitle: 'Reprendre des parties d’un autre appareil',
+    code: 'Code',
+    take: 'Reprendre les parties',
+    taken_one: '{{count}} partie reprise.',
+    taken_many: '{{count}} parties reprises.',
+    taken_other: '{{count}} parties reprises.',
+  },
   join: {
     title: 'Vous êtes invité à une partie',
     hostPlays: '{{name}} joue {{side}}',

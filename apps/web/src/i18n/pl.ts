@@ -107,6 +107,28 @@ export const pl: Resources = {
     updated: 'Zaktualizowano {{when}}',
     refresh: 'Odśwież',
   },
+  handover: {
+    give: 'Przenieś moje partie na inne urządzenie',
+    again: 'Utwórz nowy kod',
+    giveText_one:
+      'Na drugim urządzeniu otwórz ten link, zeskanuj kod albo wpisz go w „Kontynuuj partie z innego urządzenia”. Przekazuje {{count}} partię, jeden raz.',
+    giveText_few:
+      'Na drugim urządzeniu otwórz ten link, zeskanuj kod albo wpisz go w „Kontynuuj partie z innego urządzenia”. Przekazuje {{count}} partie, jeden raz.',
+    giveText_many:
+      'Na drugim urządzeniu otwórz ten link, zeskanuj kod albo wpisz go w „Kontynuuj partie z innego urządzenia”. Przekazuje {{count}} partii, jeden raz.',
+    giveText_other:
+      'Na drugim urządzeniu otwórz ten link, zeskanuj kod albo wpisz go w „Kontynuuj partie z innego urządzenia”. Przekazuje {{count}} partii, jeden raz.',
+    link: 'Link dla drugiego urządzenia',
+    qr: 'Kod QR linku',
+    validFor: 'Ważny jeszcze {{time}}',
+    takeTitle: 'Kontynuuj partie z innego urządzenia',
+    code: 'Kod',
+    take: 'Przejmij partie',
+    taken_one: 'Przejęto {{count}} partię.',
+    taken_few: 'Przejęto {{count}} partie.',
+    taken_many: 'Przejęto {{count}} partii.',
+    taken_other: 'Przejęto {{count}} partii.',
+  },
   join: {
     title: 'Zaproszono cię do partii',
     hostPlays: '{{name}} gra jako {{side}}',

@@ -10,6 +10,7 @@ import { errorWords } from '../i18n/errorWords.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { heldSeats } from '../match/seatStore.ts';
 import { lobby } from './api.ts';
+import { GiveGames, TakeGames } from './Handover.tsx';
 import './my-games.css';
 
 /** How often the list is asked for again while the page is shown. */
@@ -145,22 +146,35 @@ export function MyGames() {
       document.title = t('app.title');
     };
   }, [waiting, t]);
-  if (list.length === 0 && error === null) return null;
+  const reload = () => void load();
   return (
-    <section className="panel my-games" aria-labelledby="my-games-title">
-      <h2 id="my-games-title">{t('myGames.title')}</h2>
-      {waiting > 0 && (
-        <p className="my-games-count">{t('myGames.waitingForYou', { count: waiting })}</p>
+    <>
+      {(list.length > 0 || error !== null) && (
+        <section className="panel my-games" aria-labelledby="my-games-title">
+          <h2 id="my-games-title">{t('myGames.title')}</h2>
+          {waiting > 0 && (
+            <p className="my-games-count">{t('myGames.waitingForYou', { count: waiting })}</p>
+          )}
+          {error !== null && <p className="error">{error}</p>}
+          <ul>
+            {list.map((game) => (
+              <GameRow
+                key={game.matchID}
+                game={game}
+                receivedAt={games?.receivedAt ?? now}
+                now={now}
+              />
+            ))}
+          </ul>
+          <div className="my-games-actions">
+            <button type="button" className="secondary" onClick={reload}>
+              {t('myGames.refresh')}
+            </button>
+            {list.length > 0 && <GiveGames />}
+          </div>
+        </section>
       )}
-      {error !== null && <p className="error">{error}</p>}
-      <ul>
-        {list.map((game) => (
-          <GameRow key={game.matchID} game={game} receivedAt={games?.receivedAt ?? now} now={now} />
-        ))}
-      </ul>
-      <button type="button" className="secondary" onClick={() => void load()}>
-        {t('myGames.refresh')}
-      </button>
-    </section>
+      <TakeGames onTaken={reload} />
+    </>
   );
 }

@@ -14,6 +14,11 @@ import {
   deckListSchema,
   deckUploadResponseSchema,
   errorResponseSchema,
+  type Handover,
+  type HandoverRequest,
+  type HandoverSeats,
+  handoverSchema,
+  handoverSeatsSchema,
   type JoinMatchRequest,
   type LeaveMatchRequest,
   leaveMatchResponseSchema,
@@ -115,6 +120,12 @@ export const lobby = {
   /** The status of every match this browser holds a seat in: a POST, the credentials in its body. */
   myGames: (body: MyGamesRequest): Promise<MyGamesResponse> =>
     call(myGamesResponseSchema, apiRoutes.myGames, body),
+  /** Hands this browser's seats to another browser: a one-time code, for 10 minutes. */
+  handOver: (body: HandoverRequest): Promise<Handover> =>
+    call(handoverSchema, apiRoutes.handovers, body),
+  /** Takes the seats a code hands over (once). */
+  redeemHandover: (code: string): Promise<HandoverSeats> =>
+    call(handoverSeatsSchema, apiRoutes.handoverRedeem, { code }),
   /** A match between two computer players, to watch. */
   botDemo: (body: CreateBotMatchRequest): Promise<CreateBotMatchResponse> =>
     call(createBotMatchResponseSchema, apiRoutes.botMatches, body),
