@@ -66,4 +66,58 @@ describe('my games', () => {
     await boardShown(ann);
     expect((await offered(ann)).length).toBeGreaterThan(0);
   });
+
+  it('a second browser takes the games over with the one-time link, once, and plays from it', async () => {
+    const annBrowser = await suite.context({ viewport: { width: 1366, height: 768 } });
+    const ann = await annBrowser.newPage();
+    const violations: string[] = [];
+    ann.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
+    });
+    await ann.goto('/');
+    await ann.getByLabel('Your name').fill('Ann');
+    await ann.getByRole('button', { name: 'Easy' }).click();
+    await ann.waitForURL(/\/match\//);
+    await synced(ann);
+    const matchID = new URL(ann.url()).pathname.split('/').pop() as string;
+
+    await ann.goto('/');
+    await ann.locator(`.my-game[data-match="${matchID}"]`).waitFor();
+    await ann.getByRole('button', { name: 'Take my games to another device' }).click();
+    const code = (await ann.locator('.handover-code').getAttribute('data-code')) as string;
+    const link = await ann.getByLabel('Link for the other device').inputValue();
+    expect(new URL(link).hash).toBe(`#handover=${code}`);
+    // The QR code is drawn under the page's security policy: dark and light modules both.
+    await ann.waitForFunction(() => {
+      const canvas = document.querySelector('canvas.handover-qr') as HTMLCanvasElement | null;
+      const data = canvas?.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data;
+      if (!data || canvas.width < 100) return false;
+      let dark = 0;
+      for (let i = 0; i < data.length; i += 4) if ((data[i] as number) < 128) dark += 1;
+      return dark > 100 && dark < data.length / 4 - 100;
+    });
+    await shot(ann, 'handover');
+    expect(violations).toEqual([]);
+
+    const phone = await (await suite.context({ viewport: { width: 390, height: 844 } })).newPage();
+    await phone.goto(link);
+    expect(await phone.getByLabel('Code').inputValue()).toBe(code);
+    expect(new URL(phone.url()).hash).toBe('');
+    await phone.getByRole('button', { name: 'Take the games' }).click();
+    await phone.getByText('1 game taken over.').waitFor();
+    const row = phone.locator(`.my-game[data-match="${matchID}"]`);
+    await row.waitFor();
+    await shot(phone, 'taken-phone');
+    await row.getByRole('link').click();
+    await synced(phone);
+    await boardShown(phone);
+    expect(await phone.locator('[data-seat]').first().getAttribute('data-seat')).toBe('0');
+
+    // Used once, the code hands nothing over again.
+    const again = await (await suite.context()).newPage();
+    await again.goto(link);
+    await again.getByRole('button', { name: 'Take the games' }).click();
+    await again.getByRole('alert').waitFor();
+    expect(await again.locator('.my-game').count()).toBe(0);
+  });
 });
