@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { audit } from './axe.ts';
 import { boardShown, offered, stateID, synced } from './drive.ts';
 import { e2eSuite } from './suite.ts';
 
@@ -7,7 +8,11 @@ const { shot } = suite;
 
 describe('my games', () => {
   it('a player who closed the table finds the match waiting for her first on the home page, and opens it', async () => {
-    const annBrowser = await suite.context({ viewport: { width: 1366, height: 768 } });
+    // Axe is injected as a script: this context lets it in (the next test keeps the policy).
+    const annBrowser = await suite.context({
+      viewport: { width: 1366, height: 768 },
+      bypassCSP: true,
+    });
     let ann = await annBrowser.newPage();
     await ann.goto('/');
     await ann.getByLabel('Your name').fill('Ann');
@@ -55,6 +60,7 @@ describe('my games', () => {
     expect(await rows.nth(1).textContent()).toContain('Waiting for an opponent');
     expect(await ann.title()).toBe('(1) Iron Curtain');
     await ann.getByText('1 match is waiting for you.').waitFor();
+    expect(await audit(ann)).toEqual([]);
     await shot(ann, 'desktop');
     await ann.setViewportSize({ width: 390, height: 844 });
     await shot(ann, 'phone');
