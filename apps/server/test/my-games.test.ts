@@ -140,7 +140,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('my games on the %s store',
   });
 
   it('answers a forged or borrowed credential with an error and nothing of the match', async () => {
-    const { created, joined } = await createAndJoin(server().url);
+    const { created, joined } = await createAndJoin(server().url, { side: 'US' });
     const { matchID } = created;
     const real: Held = { matchID, seat: '0', credentials: created.credentials };
     const forged: Held = { matchID, seat: '0', credentials: newCredentials() };
@@ -181,7 +181,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('my games on the %s store',
     };
     const random = prng(7);
     let checked = 0;
-    // Into round 2, so that aftermath cards are set aside and held back.
+    // On to the end (or 400 moves): through round 2 too, where aftermath cards are held back.
     for (let moves = 0; moves < 400 && seats['0'].gameover === undefined; moves += 1) {
       const G = (await server().store.loadState(matchID))?.G as State;
       for (const seat of ['0', '1'] as const) {
@@ -196,7 +196,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('my games on the %s store',
       expect((await mover.move(pickMove(mover, random))).ok).toBe(true);
       await seats['0'].until(() => (seats['0'].state?.stateID ?? 0) >= target, `state ${target}`);
     }
-    expect(checked).toBeGreaterThan(100);
+    expect(checked).toBeGreaterThan(40);
     seats['0'].close();
     seats['1'].close();
   });
