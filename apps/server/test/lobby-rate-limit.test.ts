@@ -83,6 +83,9 @@ describe('the write limit, whatever the spelling of the path', () => {
     apiRoutes.leave.path('NoSuchMatch1'),
     apiRoutes.rematch.path('NoSuchMatch1'),
     apiRoutes.claim.path('NoSuchMatch1'),
+    apiRoutes.myGames,
+    apiRoutes.handovers,
+    apiRoutes.handoverRedeem,
   ];
   const mixedCase = (path: string) =>
     [...path].map((c, i) => (i % 2 === 0 ? c.toUpperCase() : c.toLowerCase())).join('');

@@ -111,6 +111,13 @@ const MIGRATIONS: ((S: string) => string)[] = [
        END IF;
        RAISE EXCEPTION 'the move log is append-only';
      END $$;`,
+  // Seats handed over to another browser with a one-time code, kept sealed for minutes.
+  (S) => `
+   CREATE TABLE ${S}.handovers (
+     key text PRIMARY KEY,
+     sealed text NOT NULL,
+     expires_at timestamptz NOT NULL
+   );`,
 ];
 
 async function inTransaction<T>(pool: pg.Pool, work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -589,6 +596,25 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
         name,
       ]);
       return String((rows[0] as Row).value);
+    },
+
+    async putHandover(key, sealed, expiresAt, now) {
+      await pool.query(`DELETE FROM ${S}.handovers WHERE expires_at <= $1`, [now]);
+      await pool.query(`INSERT INTO ${S}.handovers (key, sealed, expires_at) VALUES ($1, $2, $3)`, [
+        key,
+        sealed,
+        expiresAt,
+      ]);
+    },
+
+    async takeHandover(key, now) {
+      // One DELETE: of two instances redeeming the same code at once, one gets the row.
+      const { rows } = await pool.query(
+        `DELETE FROM ${S}.handovers WHERE key = $1 RETURNING sealed, expires_at > $2 AS fresh`,
+        [key, now],
+      );
+      const row = rows[0] as Row | undefined;
+      return row?.fresh ? String(row.sealed) : undefined;
     },
 
     async ping() {

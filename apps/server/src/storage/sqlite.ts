@@ -131,6 +131,12 @@ const MIGRATIONS: string[] = [
    CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves
      WHEN (SELECT status FROM matches WHERE match_id = OLD.match_id) IS NOT 'removing'
      BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;`,
+  // Seats handed over to another browser with a one-time code, kept sealed for minutes.
+  `CREATE TABLE handovers (
+     key TEXT PRIMARY KEY,
+     sealed TEXT NOT NULL,
+     expires_at TEXT NOT NULL
+   );`,
 ];
 
 /** Everything stored with a match, children first (the match row goes last). */
@@ -621,6 +627,24 @@ export function openSqliteStore(dataDir: string): Store {
       );
       const row = one('SELECT value FROM server_secrets WHERE name = ?', [name]) as Row;
       return String(row.value);
+    },
+
+    async putHandover(key, sealed, expiresAt, now) {
+      await write(() => {
+        run('DELETE FROM handovers WHERE expires_at <= ?', [now]);
+        run('INSERT INTO handovers (key, sealed, expires_at) VALUES (?, ?, ?)', [
+          key,
+          sealed,
+          expiresAt,
+        ]);
+      });
+    },
+
+    async takeHandover(key, now) {
+      const row = await write(() =>
+        one('DELETE FROM handovers WHERE key = ? RETURNING sealed, expires_at', [key]),
+      );
+      return row && String(row.expires_at) > now ? String(row.sealed) : undefined;
     },
 
     async ping() {

@@ -224,6 +224,13 @@ export interface Store {
    * every instance sharing the store, answers the stored one. Never sent to a client.
    */
   serverSecret(name: string, fresh: string): Promise<string>;
+  /**
+   * Keeps a handover of seats to another browser, sealed with its one-time code, under `key`
+   * until `expiresAt` (ISO); handovers expired at `now` are dropped meanwhile.
+   */
+  putHandover(key: string, sealed: string, expiresAt: string, now: string): Promise<void>;
+  /** Takes a handover out, once, on every instance: undefined when none or it expired at `now`. */
+  takeHandover(key: string, now: string): Promise<string | undefined>;
   /** Throws when the store cannot serve requests. */
   ping(): Promise<void>;
   close(): Promise<void>;

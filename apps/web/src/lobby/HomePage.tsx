@@ -16,6 +16,7 @@ import { errorWords } from '../i18n/errorWords.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { saveSeat } from '../match/seatStore.ts';
 import { lobby } from './api.ts';
+import { MyGames } from './MyGames.tsx';
 import { OpenChallenges } from './OpenChallenges.tsx';
 import { rememberedName, rememberName } from './playerName.ts';
 import { useLobbyAction } from './useLobbyAction.ts';
@@ -289,6 +290,7 @@ export function HomePage() {
           onChange={(e) => setName(e.currentTarget.value)}
         />
       </label>
+      <MyGames />
       <div className="tiles">
         {created ? (
           <Created created={created} />

@@ -14,13 +14,21 @@ import {
   deckListSchema,
   deckUploadResponseSchema,
   errorResponseSchema,
+  type Handover,
+  type HandoverRequest,
+  type HandoverSeats,
+  handoverSchema,
+  handoverSeatsSchema,
   type JoinMatchRequest,
   type LeaveMatchRequest,
   leaveMatchResponseSchema,
   type MatchInfo,
   type MatchList,
+  type MyGamesRequest,
+  type MyGamesResponse,
   matchInfoSchema,
   matchListSchema,
+  myGamesResponseSchema,
   type RematchRequest,
   type RematchResponse,
   rematchResponseSchema,
@@ -109,6 +117,15 @@ export const lobby = {
   record: (matchID: string): Promise<unknown> => call(z.unknown(), apiRoutes.record.path(matchID)),
   /** The open challenges now; OpenChallenges follows them live with apiRoutes.challengeStream. */
   listChallenges: (): Promise<ChallengeList> => call(challengeListSchema, apiRoutes.challenges),
+  /** The status of every match this browser holds a seat in: a POST, the credentials in its body. */
+  myGames: (body: MyGamesRequest): Promise<MyGamesResponse> =>
+    call(myGamesResponseSchema, apiRoutes.myGames, body),
+  /** Hands this browser's seats to another browser: a one-time code, for 10 minutes. */
+  handOver: (body: HandoverRequest): Promise<Handover> =>
+    call(handoverSchema, apiRoutes.handovers, body),
+  /** Takes the seats a code hands over (once). */
+  redeemHandover: (code: string): Promise<HandoverSeats> =>
+    call(handoverSeatsSchema, apiRoutes.handoverRedeem, { code }),
   /** A match between two computer players, to watch. */
   botDemo: (body: CreateBotMatchRequest): Promise<CreateBotMatchResponse> =>
     call(createBotMatchResponseSchema, apiRoutes.botMatches, body),

@@ -31,3 +31,16 @@ export function saveSeat(
   const seat: StoredSeat = { ...grant, ...extra };
   storage.setItem(seatStorageKey(grant.matchID), JSON.stringify(seat));
 }
+
+/** Every seat this browser holds, in no particular order: what My games asks the lobby about. */
+export function heldSeats(storage: Storage = localStorage): StoredSeat[] {
+  const prefix = seatStorageKey('');
+  const seats: StoredSeat[] = [];
+  for (let i = 0; i < storage.length; i += 1) {
+    const key = storage.key(i);
+    if (!key?.startsWith(prefix)) continue;
+    const seat = loadSeat(key.slice(prefix.length), storage);
+    if (seat) seats.push(seat);
+  }
+  return seats;
+}

@@ -1,0 +1,180 @@
+import { builtInDeck, type Seat } from '@iron-curtain/game';
+import type { MyGame, MyGamesResponse } from '@iron-curtain/protocol';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from '../app/router.tsx';
+import { paths } from '../app/routes.ts';
+import { formatClock, timeLeft } from '../features/clock/MatchClock.tsx';
+import { useNow } from '../features/useNow.ts';
+import { errorWords } from '../i18n/errorWords.ts';
+import { useGameWords } from '../i18n/gameWords.ts';
+import { heldSeats } from '../match/seatStore.ts';
+import { lobby } from './api.ts';
+import { GiveGames, TakeGames } from './Handover.tsx';
+import './my-games.css';
+
+/** How often the list is asked for again while the page is shown. */
+const REFRESH_MS = 30_000;
+
+/** Waiting for you first, then waiting for an opponent, then the opponent's turn, then the finished; newest first within each. */
+const GROUPS = ['you', 'waiting', 'opponent', 'finished'] as const;
+const groupOf = (game: MyGame): (typeof GROUPS)[number] =>
+  game.status === 'finished'
+    ? 'finished'
+    : game.status === 'waiting'
+      ? 'waiting'
+      : game.turn === 'you'
+        ? 'you'
+        : 'opponent';
+
+/** The games a page lists, in the order it lists them; the seats the lobby refused are left out. */
+export function orderMyGames(games: MyGamesResponse['games']): MyGame[] {
+  const found = games.filter((g): g is MyGame => !('error' in g));
+  return found.sort(
+    (a, b) =>
+      GROUPS.indexOf(groupOf(a)) - GROUPS.indexOf(groupOf(b)) ||
+      Date.parse(b.updatedAt) - Date.parse(a.updatedAt),
+  );
+}
+
+/** "5 minutes ago" in the reader's language, in the largest whole unit. */
+function ago(language: string, ms: number): string {
+  const format = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
+  const minutes = Math.round(ms / 60_000);
+  if (Math.abs(minutes) < 60) return format.format(-minutes, 'minute');
+  const hours = Math.round(minutes / 60);
+  if (Math.abs(hours) < 24) return format.format(-hours, 'hour');
+  return format.format(-Math.round(hours / 24), 'day');
+}
+
+function GameRow({ game, receivedAt, now }: { game: MyGame; receivedAt: number; now: number }) {
+  const { t, i18n } = useTranslation();
+  const words = useGameWords();
+  const opponent = game.opponent.name ?? t('myGames.nobodyYet');
+  const other: Seat = game.seat === '0' ? '1' : '0';
+  const deck = builtInDeck(game.deck.hash);
+  const move = game.lastMove?.entries[0];
+  const state =
+    game.status === 'waiting'
+      ? t('myGames.waiting')
+      : game.status === 'finished'
+        ? game.result === null
+          ? t('myGames.closed')
+          : game.result.winner === game.seat
+            ? t('myGames.won')
+            : t('myGames.lost', { name: opponent })
+        : game.turn === 'you'
+          ? t('myGames.yourTurn')
+          : t('myGames.theirTurn', { name: opponent });
+  const clock = game.clock && game.status === 'playing' ? game.clock : null;
+  return (
+    <li className="my-game" data-match={game.matchID} data-turn={groupOf(game)}>
+      <Link to={paths.match(game.matchID)} className="my-game-link">
+        <span className="my-game-who">
+          {t('myGames.against', {
+            name: opponent,
+            side: words.side(game.opponent.side),
+            mine: words.side(game.side),
+          })}
+        </span>
+        <strong className="my-game-state">{state}</strong>
+      </Link>
+      {clock && (
+        <span className="my-game-clock" role="timer">
+          {t('myGames.timeLeft', {
+            mine: formatClock(timeLeft(clock, game.seat, receivedAt, now)),
+            theirs: formatClock(timeLeft(clock, other, receivedAt, now)),
+            name: opponent,
+          })}
+        </span>
+      )}
+      {move && deck && (
+        <span className="my-game-move">
+          {t('myGames.lastMove', { move: words.logLine(move, deck) })}
+        </span>
+      )}
+      <span className="my-game-updated">
+        {t('myGames.updated', { when: ago(i18n.language, now - Date.parse(game.updatedAt)) })}
+      </span>
+    </li>
+  );
+}
+
+/**
+ * Every match this browser holds a seat in, the ones waiting for the reader first, with their
+ * count in the page's title. One request asks for all of them; nothing shows when there are none.
+ */
+export function MyGames() {
+  const { t } = useTranslation();
+  const [games, setGames] = useState<{ list: MyGame[]; receivedAt: number } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = useCallback(async () => {
+    const seats = heldSeats().map(({ matchID, seat, credentials }) => ({
+      matchID,
+      seat,
+      credentials,
+    }));
+    if (seats.length === 0) return setGames({ list: [], receivedAt: Date.now() });
+    try {
+      const answer = await lobby.myGames({ seats });
+      setGames({ list: orderMyGames(answer.games), receivedAt: Date.now() });
+      setError(null);
+    } catch (e) {
+      setError(errorWords(t, e));
+    }
+  }, [t]);
+  useEffect(() => {
+    void load();
+    const again = () => {
+      if (document.visibilityState === 'visible') void load();
+    };
+    const timer = setInterval(again, REFRESH_MS);
+    document.addEventListener('visibilitychange', again);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', again);
+    };
+  }, [load]);
+  const list = games?.list ?? [];
+  const waiting = list.filter((g) => groupOf(g) === 'you').length;
+  const ticking = list.some((g) => g.status === 'playing' && g.clock?.running != null);
+  const now = useNow(ticking, 1000);
+  useEffect(() => {
+    if (waiting === 0) return;
+    document.title = t('myGames.pageTitle', { waiting, title: t('app.title') });
+    return () => {
+      document.title = t('app.title');
+    };
+  }, [waiting, t]);
+  const reload = () => void load();
+  return (
+    <>
+      {(list.length > 0 || error !== null) && (
+        <section className="panel my-games" aria-labelledby="my-games-title">
+          <h2 id="my-games-title">{t('myGames.title')}</h2>
+          {waiting > 0 && (
+            <p className="my-games-count">{t('myGames.waitingForYou', { count: waiting })}</p>
+          )}
+          {error !== null && <p className="error">{error}</p>}
+          <ul>
+            {list.map((game) => (
+              <GameRow
+                key={game.matchID}
+                game={game}
+                receivedAt={games?.receivedAt ?? now}
+                now={now}
+              />
+            ))}
+          </ul>
+          <div className="my-games-actions">
+            <button type="button" className="secondary" onClick={reload}>
+              {t('myGames.refresh')}
+            </button>
+            {list.length > 0 && <GiveGames />}
+          </div>
+        </section>
+      )}
+      <TakeGames onTaken={reload} />
+    </>
+  );
+}
