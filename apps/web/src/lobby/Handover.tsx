@@ -2,7 +2,7 @@ import type { Handover } from '@iron-curtain/protocol';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyLink } from '../app/CopyLink.tsx';
-import { formatClock } from '../features/clock/MatchClock.tsx';
+import { formatClock } from '../features/clock/SeatClock.tsx';
 import { useNow } from '../features/useNow.ts';
 import { errorWords } from '../i18n/errorWords.ts';
 import { heldSeats, saveSeat } from '../match/seatStore.ts';

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
-import { formatClock, timeLeft } from '../features/clock/MatchClock.tsx';
+import { formatClock, timeLeft } from '../features/clock/SeatClock.tsx';
 import { useNow } from '../features/useNow.ts';
 import { errorWords } from '../i18n/errorWords.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
