@@ -45,9 +45,21 @@ export interface BoardProps {
   lastPlayed: CardId | null;
   /** The region that just scored: its cards light up in turn. */
   scoring?: string | null;
+  /** Cubes drafted but not yet sent, per card: already in `view`, marked as a draft. */
+  drafted?: Record<CardId, number>;
+  /** A hand card pointed at (hovered or focused): where it may go is shown, not offered. */
+  previewCard?: CardId | null;
+  /** Cells and cards to point at (a better move in the analysis, a tutorial's step). */
+  marks?: TableMarks;
   disabled: boolean;
   onCell: (cell: Cell) => void;
   onCard: (cardId: CardId) => void;
+}
+
+/** What the table points at, besides what the current decision offers. */
+export interface TableMarks {
+  cells: Cell[];
+  cards: CardId[];
 }
 
 /** Time between two cards of a scoring region lighting up. */
@@ -100,6 +112,9 @@ export function Board({
   pickFrom,
   lastPlayed,
   scoring = null,
+  drafted = {},
+  previewCard = null,
+  marks,
   disabled,
   onCell,
   onCard,
@@ -121,7 +136,11 @@ export function Board({
     ? view.table.filter((p) => deck.card(p.cardId).region === scoring).map((p) => p.cardId)
     : [];
   const cells = offeredCells(choices, selectedCard);
-  const all = [...view.table, ...cells];
+  const previewed = !selectedCard && previewCard ? (choices.play.get(previewCard) ?? []) : [];
+  const marked = marks?.cells ?? [];
+  // Every cell a hand card may go to counts for the table's size: pointing at one card, then
+  // another, never rescales the table.
+  const all = [...view.table, ...cells, ...[...choices.play.values()].flat(), ...marked];
   const minX = Math.min(...all.map((c) => c.x));
   const minY = Math.min(...all.map((c) => c.y));
   const cols = Math.max(...all.map((c) => c.x)) - minX + 1;
@@ -190,7 +209,14 @@ export function Board({
                 return (
                   <TableCard
                     key={placed.cardId}
-                    label={note ? `${label}. ${note}` : label}
+                    label={[
+                      label,
+                      drafted[placed.cardId] &&
+                        t('cubeDraft.draftedHere', { n: drafted[placed.cardId] }),
+                      note,
+                    ]
+                      .filter(Boolean)
+                      .join('. ')}
                     style={
                       lit < 0
                         ? at(placed)
@@ -198,6 +224,8 @@ export function Board({
                     }
                     cardId={placed.cardId}
                     scoring={lit >= 0}
+                    marked={marks?.cards.includes(placed.cardId) ?? false}
+                    drafted={drafted[placed.cardId] ?? 0}
                     target={note !== null}
                     moving={moving === placed.cardId}
                     last={lastPlayed === placed.cardId}
@@ -234,6 +262,24 @@ export function Board({
                     ({cell.x}, {cell.y})
                   </span>
                 </button>
+              ))}
+              {previewed.map((cell) => (
+                <div
+                  key={`preview ${cellKey(cell)}`}
+                  className="legal-cell preview"
+                  data-preview-cell={cellKey(cell)}
+                  style={at(cell)}
+                  aria-hidden="true"
+                />
+              ))}
+              {marked.map((cell) => (
+                <div
+                  key={`mark ${cellKey(cell)}`}
+                  className="marked-cell"
+                  data-marked-cell={cellKey(cell)}
+                  style={at(cell)}
+                  aria-hidden="true"
+                />
               ))}
             </section>
           );
@@ -286,6 +332,10 @@ interface TableCardProps {
   last: boolean;
   /** Lit as part of a region scoring. */
   scoring: boolean;
+  /** Pointed at from outside the decision (the analysis, the tutorial). */
+  marked: boolean;
+  /** Cubes drafted here, not yet sent. */
+  drafted: number;
   disabled: boolean;
   onClick: () => void;
   /** A compact card: a tap shows its full face. */
@@ -301,12 +351,24 @@ function TableCard({
   moving,
   last,
   scoring,
+  marked,
+  drafted,
   disabled,
   onClick,
   onShow,
-  children,
+  children: face,
 }: TableCardProps) {
-  const marks = `${moving ? ' moving' : ''}${last ? ' last' : ''}${scoring ? ' scoring' : ''}`;
+  const marks = `${moving ? ' moving' : ''}${last ? ' last' : ''}${scoring ? ' scoring' : ''}${marked ? ' marked' : ''}${drafted > 0 ? ' drafted' : ''}`;
+  const children = (
+    <>
+      {face}
+      {drafted > 0 && (
+        <span className="draft-badge" data-drafted={drafted} aria-hidden="true">
+          +{drafted}
+        </span>
+      )}
+    </>
+  );
   if (!target && onShow) {
     return (
       <button

@@ -8,7 +8,9 @@ import {
 } from '@iron-curtain/game';
 import { useTranslation } from 'react-i18next';
 import { useGameWords } from '../i18n/gameWords.ts';
+import { CubeDraftControls } from './CubeDraftControls.tsx';
 import type { Choices } from './choices.ts';
+import type { CubeDraft } from './cubeDraft.ts';
 import { useRules } from './rules.tsx';
 
 export interface DecisionPromptProps {
@@ -25,6 +27,10 @@ export interface DecisionPromptProps {
   notice: string | null;
   onMove: (move: MoveName, args: unknown[]) => void;
   onCancel: () => void;
+  /** The cubes of this seat's placement step, drafted before they are sent. */
+  draft?: CubeDraft;
+  /** Sends the drafted cubes. */
+  onConfirmDraft?: () => void;
 }
 
 /** Whose turn it is and what they decide; for the deciding seat, the controls of that decision. */
@@ -93,6 +99,8 @@ function Controls({
   blocked,
   onMove,
   onCancel,
+  draft,
+  onConfirmDraft,
 }: DecisionPromptProps) {
   const { t } = useTranslation();
   const words = useGameWords();
@@ -176,6 +184,17 @@ function Controls({
               {t('prompt.otherTarget')}
             </button>
           </div>
+        );
+      }
+      if (draft?.active && onConfirmDraft) {
+        return (
+          <CubeDraftControls
+            decision={d}
+            draft={draft}
+            choices={choices}
+            blocked={blocked}
+            onConfirm={onConfirmDraft}
+          />
         );
       }
       const doubled = [...choices.place.values()].some((t) => t.cost === 2);

@@ -21,10 +21,20 @@ interface OwnHandProps {
   selected: CardId | null;
   disabled: boolean;
   onSelect: (cardId: CardId) => void;
+  /** A card pointed at (hovered or focused), or null when the pointer leaves: the table shows where it may go. */
+  onPreview?: (cardId: CardId | null) => void;
 }
 
 /** The seat's own cards, face up; the playable ones are buttons. */
-export function OwnHand({ view, seat, playable, selected, disabled, onSelect }: OwnHandProps) {
+export function OwnHand({
+  view,
+  seat,
+  playable,
+  selected,
+  disabled,
+  onSelect,
+  onPreview,
+}: OwnHandProps) {
   const { t } = useTranslation();
   const rules = useRules();
   const deck = indexDeck(rules.deck);
@@ -43,6 +53,7 @@ export function OwnHand({ view, seat, playable, selected, disabled, onSelect }: 
               selected={selected === id}
               disabled={disabled}
               onSelect={() => onSelect(id)}
+              onPreview={onPreview}
             >
               <CardFace deck={rules.deck} card={card} region={deck.region(card.region)} />
             </HandCard>
@@ -60,10 +71,19 @@ interface HandCardProps {
   selected: boolean;
   disabled: boolean;
   onSelect: () => void;
+  onPreview: ((cardId: CardId | null) => void) | undefined;
   children: ReactNode;
 }
 
-function HandCard({ cardId, playable, selected, disabled, onSelect, children }: HandCardProps) {
+function HandCard({
+  cardId,
+  playable,
+  selected,
+  disabled,
+  onSelect,
+  onPreview,
+  children,
+}: HandCardProps) {
   if (!playable) {
     return (
       <div className="hand-card" data-card={cardId}>
@@ -80,6 +100,10 @@ function HandCard({ cardId, playable, selected, disabled, onSelect, children }: 
       aria-pressed={selected}
       disabled={disabled}
       onClick={onSelect}
+      onPointerEnter={(event) => event.pointerType === 'mouse' && onPreview?.(cardId)}
+      onPointerLeave={() => onPreview?.(null)}
+      onFocus={() => onPreview?.(cardId)}
+      onBlur={() => onPreview?.(null)}
     >
       {children}
     </button>

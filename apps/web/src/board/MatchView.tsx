@@ -3,6 +3,7 @@ import {
   type Cell,
   isReconstructed,
   type LogEntry,
+  type Move,
   type MoveName,
   type RulesContext,
   type Seat,
@@ -12,8 +13,9 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useReducedMotion } from '../app/motion.ts';
 import { Announcer } from './Announcer.tsx';
-import { Board } from './Board.tsx';
+import { Board, type TableMarks } from './Board.tsx';
 import { choicesFor, noChoices } from './choices.ts';
+import { useCubeDraft } from './cubeDraft.ts';
 import { DecisionPrompt } from './DecisionPrompt.tsx';
 import { EndScreen } from './EndScreen.tsx';
 import { OwnHand, Piles } from './Hands.tsx';
@@ -47,6 +49,10 @@ export interface MatchViewProps {
    */
   panels?: SidePanel[];
   onMove: (move: MoveName, args: unknown[]) => void;
+  /** Sends moves in order (the cubes of a confirmed draft); by default one onMove after another. */
+  onMoves?: (moves: Move[]) => void;
+  /** Cells and cards the table points at (the analysis's better move, a tutorial's step). */
+  marks?: TableMarks;
 }
 
 /** The whole table for one viewer. It renders the view and offers only what legalMoves allows. */
@@ -62,6 +68,10 @@ export function MatchView({
   waitingForOpponent = false,
   panels = [],
   onMove,
+  onMoves = (moves) => {
+    for (const { move, args } of moves) onMove(move, args);
+  },
+  marks,
 }: MatchViewProps) {
   const { t } = useTranslation();
   const choices = useMemo(
@@ -70,6 +80,8 @@ export function MatchView({
   );
   const [selectedCard, setSelectedCard] = useState<CardId | null>(null);
   const [pickFrom, setPickFrom] = useState<{ target: CardId; from: CardId[] } | null>(null);
+  const [previewCard, setPreviewCard] = useState<CardId | null>(null);
+  const draft = useCubeDraft(rules, view, seat, choices);
 
   // A new state ends any half-made choice that is no longer on offer.
   useEffect(() => {
@@ -128,12 +140,13 @@ export function MatchView({
 
   const onCard = (cardId: CardId) => {
     if (pickFrom) {
-      send('placeCube', [pickFrom.target, cardId]);
+      draft.add([pickFrom.target, cardId]);
+      setPickFrom(null);
       return;
     }
-    const place = choices.place.get(cardId);
+    const place = draft.choices.place.get(cardId);
     if (place && place.from.length > 0) setPickFrom({ target: cardId, from: place.from });
-    else if (place) send('placeCube', [cardId]);
+    else if (place) draft.add([cardId]);
     else if (choices.remove.has(cardId)) send('removeCube', [cardId]);
   };
 
@@ -148,7 +161,7 @@ export function MatchView({
   const lastPlay = log.findLast((e) => e.type === 'play' || e.type === 'move');
   const lastPlayed = lastPlay && 'cardId' in lastPlay ? lastPlay.cardId : null;
 
-  const boardChoices = pickFrom ? { ...choices, remove: new Set<CardId>() } : choices;
+  const boardChoices = pickFrom ? { ...draft.choices, remove: new Set<CardId>() } : draft.choices;
 
   const scored = recent.findLast((e) => e.type === 'regionScored');
   const scoring = scored?.type === 'regionScored' ? scored.score.region : null;
@@ -159,16 +172,21 @@ export function MatchView({
     </section>
   ) : (
     <DecisionPrompt
-      view={view}
+      view={draft.view}
       seat={seat}
       names={names}
-      choices={choices}
+      choices={draft.choices}
       selectedCard={selectedCard}
       pickFrom={pickFrom}
       blocked={blocked}
       notice={notice}
       onMove={send}
       onCancel={cancel}
+      draft={draft}
+      onConfirmDraft={() => {
+        setPickFrom(null);
+        onMoves(draft.moves());
+      }}
     />
   );
 
@@ -191,12 +209,15 @@ export function MatchView({
                 // The table starts afresh when play begins: the waiting state's small frame
                 // must not leave the table on compact cards.
                 key={waitingForOpponent ? 'waiting' : 'playing'}
-                view={view}
+                view={draft.view}
                 choices={boardChoices}
                 selectedCard={selectedCard}
                 pickFrom={pickFrom?.from ?? null}
                 lastPlayed={lastPlayed}
                 scoring={scoring}
+                drafted={draft.drafted}
+                previewCard={previewCard}
+                marks={marks}
                 disabled={blocked}
                 onCell={onCell}
                 onCard={onCard}
@@ -212,6 +233,7 @@ export function MatchView({
                   selected={selectedCard}
                   disabled={blocked}
                   onSelect={(id) => setSelectedCard((card) => (card === id ? null : id))}
+                  onPreview={setPreviewCard}
                 />
               )}
             </div>

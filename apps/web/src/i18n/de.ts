@@ -703,4 +703,16 @@ export const de: Resources = {
   panelBadges: {
     unread: '{{label}}, {{count}} ungelesen',
   },
+  cubeDraft: {
+    pointsLeft: 'Befehlspunkte übrig: {{left}} von {{total}}.',
+    cubesLeft: 'Marker zum Infiltrieren übrig: {{left}} von {{total}}.',
+    pick: 'Tippe eine hervorgehobene Karte an, um dort einen Marker vorzumerken; gesetzt wird erst, wenn du bestätigst.',
+    allSpent: 'Alles verteilt: bestätige oder nimm einen Marker zurück.',
+    drafted: 'Vorgemerkte Marker',
+    draftedHere: '{{n}} hier vorgemerkt, noch nicht gesetzt',
+    takeBackFrom: 'Einen vorgemerkten Marker von {{card}} zurücknehmen',
+    takeBackLast: 'Letzten Marker zurücknehmen',
+    confirm: 'Diese Marker setzen ({{n}})',
+    none: 'Keine Marker setzen',
+  },
 };

@@ -703,6 +703,18 @@ export const en: Resources = {
     /** A panel's tab with what arrived while it was not shown (the chat's new lines). */
     unread: '{{label}}, {{count}} unread',
   },
+  cubeDraft: {
+    pointsLeft: 'Command points left: {{left}} of {{total}}.',
+    cubesLeft: 'Cubes left to infiltrate: {{left}} of {{total}}.',
+    pick: 'Tap a highlighted card to put a cube there; nothing is placed until you confirm.',
+    allSpent: 'All spent: confirm, or take a cube back.',
+    drafted: 'Cubes drafted',
+    draftedHere: '{{n}} drafted here, not placed yet',
+    takeBackFrom: 'Take a drafted cube back from {{card}}',
+    takeBackLast: 'Take back the last cube',
+    confirm: 'Place these cubes ({{n}})',
+    none: 'Place no cubes',
+  },
 };
 
 /** The shape of every language's texts; test/i18n.test.ts checks each has exactly English's keys. */

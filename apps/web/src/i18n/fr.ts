@@ -712,4 +712,16 @@ export const fr: Resources = {
   panelBadges: {
     unread: '{{label}}, non lus : {{count}}',
   },
+  cubeDraft: {
+    pointsLeft: 'Points de commandement restants : {{left}} sur {{total}}.',
+    cubesLeft: 'Cubes à infiltrer restants : {{left}} sur {{total}}.',
+    pick: "Touchez une carte en surbrillance pour y prévoir un cube ; rien n'est placé avant votre confirmation.",
+    allSpent: 'Tout est réparti : confirmez, ou reprenez un cube.',
+    drafted: 'Cubes prévus',
+    draftedHere: '{{n}} prévu(s) ici, pas encore placé(s)',
+    takeBackFrom: 'Reprendre un cube prévu sur {{card}}',
+    takeBackLast: 'Reprendre le dernier cube',
+    confirm: 'Placer ces cubes ({{n}})',
+    none: 'Ne placer aucun cube',
+  },
 };

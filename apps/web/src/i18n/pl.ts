@@ -713,4 +713,16 @@ export const pl: Resources = {
   panelBadges: {
     unread: '{{label}}, nieprzeczytane: {{count}}',
   },
+  cubeDraft: {
+    pointsLeft: 'Pozostałe punkty dowodzenia: {{left}} z {{total}}.',
+    cubesLeft: 'Pozostałe znaczniki do infiltracji: {{left}} z {{total}}.',
+    pick: 'Dotknij podświetlonej karty, by zaplanować tam znacznik; nic nie zostanie położone, dopóki nie zatwierdzisz.',
+    allSpent: 'Wszystko rozdzielone: zatwierdź albo cofnij znacznik.',
+    drafted: 'Zaplanowane znaczniki',
+    draftedHere: 'Zaplanowane tutaj: {{n}}, jeszcze nie położone',
+    takeBackFrom: 'Cofnij zaplanowany znacznik z karty {{card}}',
+    takeBackLast: 'Cofnij ostatni znacznik',
+    confirm: 'Połóż te znaczniki ({{n}})',
+    none: 'Nie kładź znaczników',
+  },
 };

@@ -1,5 +1,5 @@
 import { chooseMove } from '@iron-curtain/bots';
-import { type MoveName, type Seat, type SetupData, viewFor } from '@iron-curtain/game';
+import { type Move, type Seat, type SetupData, viewFor } from '@iron-curtain/game';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MatchView } from '../board/MatchView.tsx';
@@ -52,9 +52,10 @@ export function TutorialPage() {
     return () => clearTimeout(timer);
   }, [botToMove, match, state, version]);
 
-  const onMove = (name: MoveName, args: unknown[]) => {
-    const before = log.length;
-    if (match.move(LEARNER, name, args)) setRecentFrom(before);
+  // A batch (the cubes of a confirmed draft) is what the learner just did, as one.
+  const onMoves = (moves: Move[]) => {
+    const before = match.getSnapshot().log.length;
+    if (moves.every(({ move, args }) => match.move(LEARNER, move, args))) setRecentFrom(before);
   };
 
   const hint = state.result
@@ -99,7 +100,8 @@ export function TutorialPage() {
         recent={log.slice(recentFrom)}
         pending={false}
         connected
-        onMove={onMove}
+        onMove={(move, args) => onMoves([{ move, args }])}
+        onMoves={onMoves}
       />
     </main>
   );

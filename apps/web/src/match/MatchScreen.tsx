@@ -141,6 +141,7 @@ export function MatchScreen({
           connected={game.connection === 'online' && game.synced}
           waitingForOpponent={waiting}
           onMove={(move: MoveName, args: unknown[]) => client.makeMove(move, args)}
+          onMoves={(moves) => client.makeMoves(moves)}
           panels={[
             {
               id: 'chat',
