@@ -82,9 +82,9 @@ describe('placing cubes', () => {
     const ussrBefore = await cubesOn(page, card, 'USSR');
     await target.click();
     expect(await cubesOn(page, card, 'USSR')).toBe(ussrBefore + 1);
-    expect(
-      await page.locator(`.board-grid [data-card="${card}"] .draft-badge`).textContent(),
-    ).toBe('+1');
+    expect(await page.locator(`.board-grid [data-card="${card}"] .draft-badge`).textContent()).toBe(
+      '+1',
+    );
     expect(await left()).toBeLessThan(total);
     expect(await page.locator('.cube-draft .draft-left').textContent()).toMatch(
       new RegExp(`Command points left: ${await left()} of ${total}`),
