@@ -573,7 +573,6 @@ export const de: Resources = {
     },
     words: {
       first: '{{side}} beginnen lassen',
-      play: '{{card}} auf ({{x}}, {{y}})',
       event: 'das Ereignis von {{card}}',
       command: 'Kommando {{value}} mit {{card}}',
       useEvent: 'Ausführen des Ereignisses von {{card}}',
@@ -581,7 +580,6 @@ export const de: Resources = {
       place: 'einen Würfel auf {{card}}',
       placeFrom: 'einen Würfel auf {{card}} (von {{from}} genommen)',
       remove: 'Entfernen eines Würfels von {{card}}',
-      move: 'Verlegen von {{card}} nach ({{x}}, {{y}})',
       finish: 'Beenden des Schritts',
     },
   },
@@ -714,5 +712,15 @@ export const de: Resources = {
     takeBackLast: 'Letzten Marker zurücknehmen',
     confirm: 'Diese Marker setzen ({{n}})',
     none: 'Keine Marker setzen',
+  },
+  analysisWords: {
+    play: '{{card}} {{where}}',
+    move: 'Verlegen von {{card}} {{where}}',
+    left: 'links von {{card}}',
+    right: 'rechts von {{card}}',
+    above: 'über {{card}}',
+    below: 'unter {{card}}',
+    show: 'Auf dem Tisch zeigen',
+    shown: 'Auf dem Tisch: der bessere Zug ist gelb umrandet, vor Zug {{index}}.',
   },
 };

@@ -570,7 +570,6 @@ export const en: Resources = {
     },
     words: {
       first: 'letting {{side}} go first',
-      play: '{{card}} at ({{x}}, {{y}})',
       event: 'the event of {{card}}',
       command: 'Command {{value}} with {{card}}',
       useEvent: 'resolving the event of {{card}}',
@@ -578,7 +577,6 @@ export const en: Resources = {
       place: 'a cube on {{card}}',
       placeFrom: 'a cube on {{card}} (taken from {{from}})',
       remove: 'removing a cube from {{card}}',
-      move: 'moving {{card}} to ({{x}}, {{y}})',
       finish: 'ending the step',
     },
   },
@@ -714,6 +712,16 @@ export const en: Resources = {
     takeBackLast: 'Take back the last cube',
     confirm: 'Place these cubes ({{n}})',
     none: 'Place no cubes',
+  },
+  analysisWords: {
+    play: '{{card}} {{where}}',
+    move: 'moving {{card}} {{where}}',
+    left: 'left of {{card}}',
+    right: 'right of {{card}}',
+    above: 'above {{card}}',
+    below: 'below {{card}}',
+    show: 'Show on the table',
+    shown: 'On the table: the better move is outlined in yellow, before move {{index}}.',
   },
 };
 

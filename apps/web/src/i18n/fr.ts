@@ -580,7 +580,6 @@ export const fr: Resources = {
     },
     words: {
       first: 'laisser {{side}} commencer',
-      play: '{{card}} en ({{x}}, {{y}})',
       event: 'l’événement de {{card}}',
       command: 'Commandement {{value}} avec {{card}}',
       useEvent: 'résoudre l’événement de {{card}}',
@@ -588,7 +587,6 @@ export const fr: Resources = {
       place: 'un cube sur {{card}}',
       placeFrom: 'un cube sur {{card}} (pris sur {{from}})',
       remove: 'retirer un cube de {{card}}',
-      move: 'déplacer {{card}} en ({{x}}, {{y}})',
       finish: 'terminer l’étape',
     },
   },
@@ -723,5 +721,15 @@ export const fr: Resources = {
     takeBackLast: 'Reprendre le dernier cube',
     confirm: 'Placer ces cubes ({{n}})',
     none: 'Ne placer aucun cube',
+  },
+  analysisWords: {
+    play: '{{card}} {{where}}',
+    move: 'déplacer {{card}} {{where}}',
+    left: 'à gauche de la carte {{card}}',
+    right: 'à droite de la carte {{card}}',
+    above: 'au-dessus de la carte {{card}}',
+    below: 'en dessous de la carte {{card}}',
+    show: 'Montrer sur la table',
+    shown: 'Sur la table : le meilleur coup est entouré de jaune, avant le coup {{index}}.',
   },
 };

@@ -581,7 +581,6 @@ export const pl: Resources = {
     },
     words: {
       first: 'oddanie pierwszego ruchu: {{side}}',
-      play: '{{card}} na ({{x}}, {{y}})',
       event: 'wydarzenie karty {{card}}',
       command: 'Rozkaz {{value}} kartą {{card}}',
       useEvent: 'rozpatrzenie wydarzenia karty {{card}}',
@@ -589,7 +588,6 @@ export const pl: Resources = {
       place: 'kostka na {{card}}',
       placeFrom: 'kostka na {{card}} (zabrana z {{from}})',
       remove: 'usunięcie kostki z {{card}}',
-      move: 'przeniesienie {{card}} na ({{x}}, {{y}})',
       finish: 'zakończenie kroku',
     },
   },
@@ -724,5 +722,15 @@ export const pl: Resources = {
     takeBackLast: 'Cofnij ostatni znacznik',
     confirm: 'Połóż te znaczniki ({{n}})',
     none: 'Nie kładź znaczników',
+  },
+  analysisWords: {
+    play: '{{card}} {{where}}',
+    move: 'przeniesienie karty {{card}} {{where}}',
+    left: 'na lewo od karty {{card}}',
+    right: 'na prawo od karty {{card}}',
+    above: 'nad kartą {{card}}',
+    below: 'pod kartą {{card}}',
+    show: 'Pokaż na stole',
+    shown: 'Na stole: lepszy ruch jest obwiedziony na żółto, przed ruchem {{index}}.',
   },
 };
