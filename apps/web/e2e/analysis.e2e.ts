@@ -91,6 +91,7 @@ describe('the analysis in the replay viewer', () => {
       await shot(page, 'better-move-shown', { fullPage: false });
     }
     // A click at the chart's right end goes to the last move.
+    await page.locator('.analysis-chart svg').scrollIntoViewIfNeeded();
     const box = await page.locator('.analysis-chart svg').boundingBox();
     if (!box) throw new Error('the chart has no box');
     await page.mouse.click(box.x + box.width - 2, box.y + box.height / 2);

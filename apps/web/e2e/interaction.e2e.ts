@@ -1,6 +1,10 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { replay } from '@iron-curtain/game';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { boardShown, motionDone, synced } from './drive.ts';
+import { REPO } from './harness.ts';
 import { e2eSuite } from './suite.ts';
 
 // Issue 31: cubes drafted before one confirm, where a hand card may go.
@@ -124,5 +128,45 @@ describe('placing cubes', () => {
     }
     expect(await page.locator('.board-grid .draft-badge').count()).toBe(0);
     expect(await page.locator('[data-refusal]').count()).toBe(0);
+  });
+});
+
+/** The marker's step on the match's own track (not the show's). */
+const trackMarker = async (page: Page) =>
+  Number(await page.locator('.match-view > .track [aria-current="step"]').getAttribute('title'));
+
+describe('the end of a match', () => {
+  it('plays the final scoring before telling the winner, the marker walking each step, and a skip jumps to the result', async () => {
+    const record = JSON.parse(
+      fs.readFileSync(
+        path.join(REPO, 'packages/game/test/records/fixed-deal-standard.json'),
+        'utf8',
+      ),
+    );
+    const page = await (await newContext(DESKTOP)).newPage();
+    await page.goto('/replay');
+    await page.getByLabel('Record file').setInputFiles({
+      name: 'record.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(record)),
+    });
+    await page.getByRole('button', { name: 'Last' }).click();
+    const result = page.getByRole('region', { name: 'Result' });
+    await result.waitFor();
+    expect(await result.getAttribute('data-revealed')).toBe('false');
+    expect(await result.locator('h2').textContent()).toBe(
+      'Round 2 is over: the final scoring decides',
+    );
+    expect(await page.locator('[data-announce]').textContent()).not.toContain('wins');
+    // The marker walks as each step scores: it moves on the table's own track while the show plays.
+    const first = await trackMarker(page);
+    await expect.poll(() => trackMarker(page), { timeout: 20_000 }).not.toBe(first);
+    expect(await result.getAttribute('data-revealed')).toBe('false');
+    await shot(page, 'final-scoring-playing');
+    await page.getByRole('button', { name: 'Skip to the result' }).click();
+    expect(await result.getAttribute('data-revealed')).toBe('true');
+    expect(await result.locator('h2').textContent()).toMatch(/wins$/);
+    await expect.poll(() => trackMarker(page)).toBe(replay(record).state.marker);
+    await shot(page, 'final-scoring-result');
   });
 });

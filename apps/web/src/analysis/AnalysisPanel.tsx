@@ -167,7 +167,7 @@ export function AnalysisPanel({ record, steps, at, onJump, onShow, saved }: Prop
                   data-show-better={d.index}
                   onClick={() => {
                     const said = wordsOf(d, d.best);
-                    if (said) onShow(d.index, moveMarks(said));
+                    if (said) onShow(d.index, { ...moveMarks(said), label: describe(d, d.best) });
                   }}
                 >
                   {t('analysisWords.show')}

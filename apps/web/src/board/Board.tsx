@@ -60,6 +60,8 @@ export interface BoardProps {
 export interface TableMarks {
   cells: Cell[];
   cards: CardId[];
+  /** What the marked cells are for, written in them. */
+  label?: string;
 }
 
 /** Time between two cards of a scoring region lighting up. */
@@ -279,7 +281,9 @@ export function Board({
                   data-marked-cell={cellKey(cell)}
                   style={at(cell)}
                   aria-hidden="true"
-                />
+                >
+                  {marks?.label}
+                </div>
               ))}
             </section>
           );

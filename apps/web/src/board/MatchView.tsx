@@ -23,6 +23,7 @@ import { MoveLog, RecentEntries } from './MoveLog.tsx';
 import { Regions } from './Regions.tsx';
 import { RulesProvider } from './rules.tsx';
 import { type SidePanel, SidePanels, usePhone } from './SidePanels.tsx';
+import { tellsTheEnd, useScoringShow } from './scoringShow.ts';
 import { TableOptions, useTableCues } from './TableCues.tsx';
 import { Track } from './Track.tsx';
 import { rememberOrigin, skipOnInput } from './tableMotion.ts';
@@ -82,6 +83,11 @@ export function MatchView({
   const [pickFrom, setPickFrom] = useState<{ target: CardId; from: CardId[] } | null>(null);
   const [previewCard, setPreviewCard] = useState<CardId | null>(null);
   const draft = useCubeDraft(rules, view, seat, choices);
+  // The final scoring plays before the winner is told: until then nothing tells the end.
+  const show = useScoringShow(rules, view);
+  const told = (entries: LogEntry[]) =>
+    show.revealed ? entries : entries.filter((e) => !tellsTheEnd(e));
+  const shownRecent = told(recent);
 
   // A new state ends any half-made choice that is no longer on offer.
   useEffect(() => {
@@ -118,7 +124,7 @@ export function MatchView({
     };
   }, [myDecision, t]);
 
-  useTableCues(view, seat, recent, myDecision);
+  useTableCues(view, seat, shownRecent, myDecision);
   useEffect(skipOnInput, []);
 
   const send = (move: MoveName, args: unknown[]) => {
@@ -163,8 +169,8 @@ export function MatchView({
 
   const boardChoices = pickFrom ? { ...draft.choices, remove: new Set<CardId>() } : draft.choices;
 
-  const scored = recent.findLast((e) => e.type === 'regionScored');
-  const scoring = scored?.type === 'regionScored' ? scored.score.region : null;
+  const scored = shownRecent.findLast((e) => e.type === 'regionScored');
+  const scoring = show.region ?? (scored?.type === 'regionScored' ? scored.score.region : null);
 
   const prompt = view.result ? null : waitingForOpponent ? (
     <section className="panel prompt" aria-label={t('prompt.label')} data-waiting>
@@ -198,10 +204,12 @@ export function MatchView({
         data-seat={seat ?? 'spectator'}
         data-table-waiting={waitingForOpponent || undefined}
       >
-        <Track marker={view.marker} />
-        {view.result && <EndScreen view={view} names={names} />}
-        <RecentEntries entries={recent} deck={rules.deck} />
-        {!waitingForOpponent && <Announcer view={view} seat={seat} recent={recent} />}
+        <Track marker={show.marker} />
+        {view.result && <EndScreen view={view} names={names} show={show} />}
+        <RecentEntries entries={shownRecent} deck={rules.deck} />
+        {!waitingForOpponent && (
+          <Announcer view={view} seat={seat} recent={shownRecent} revealed={show.revealed} />
+        )}
         <div className="match-main">
           <div className="match-board">
             <div ref={boardArea}>
@@ -249,7 +257,7 @@ export function MatchView({
               {
                 id: 'log',
                 label: t('table.tabLog'),
-                content: <MoveLog log={log} deck={rules.deck} />,
+                content: <MoveLog log={told(log)} deck={rules.deck} />,
               },
               ...panels,
               {

@@ -723,4 +723,7 @@ export const de: Resources = {
     show: 'Auf dem Tisch zeigen',
     shown: 'Auf dem Tisch: der bessere Zug ist gelb umrandet, vor Zug {{index}}.',
   },
+  finalReveal: {
+    heading: 'Runde 2 ist vorbei: die Schlusswertung entscheidet',
+  },
 };

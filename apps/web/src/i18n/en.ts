@@ -723,6 +723,9 @@ export const en: Resources = {
     show: 'Show on the table',
     shown: 'On the table: the better move is outlined in yellow, before move {{index}}.',
   },
+  finalReveal: {
+    heading: 'Round 2 is over: the final scoring decides',
+  },
 };
 
 /** The shape of every language's texts; test/i18n.test.ts checks each has exactly English's keys. */

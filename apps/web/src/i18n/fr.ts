@@ -732,4 +732,7 @@ export const fr: Resources = {
     show: 'Montrer sur la table',
     shown: 'Sur la table : le meilleur coup est entouré de jaune, avant le coup {{index}}.',
   },
+  finalReveal: {
+    heading: 'La manche 2 est finie : le décompte final décide',
+  },
 };

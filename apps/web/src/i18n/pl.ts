@@ -733,4 +733,7 @@ export const pl: Resources = {
     show: 'Pokaż na stole',
     shown: 'Na stole: lepszy ruch jest obwiedziony na żółto, przed ruchem {{index}}.',
   },
+  finalReveal: {
+    heading: 'Runda 2 dobiegła końca: rozstrzyga punktacja końcowa',
+  },
 };
