@@ -72,11 +72,14 @@ function Choice({
   onClick,
   disabled,
   kind = 'primary',
+  marks = {},
 }: {
   label: string;
   onClick: () => void;
   disabled: boolean;
   kind?: 'primary' | 'secondary';
+  /** Data attributes naming the choice (`data-action`, `data-use`), for a hint to point at. */
+  marks?: Record<`data-${string}`, string>;
 }) {
   return (
     <button
@@ -85,6 +88,7 @@ function Choice({
       data-choice="prompt"
       disabled={disabled}
       onClick={onClick}
+      {...marks}
     >
       {label}
     </button>
@@ -148,6 +152,7 @@ function Controls({
                   : t('prompt.commandUpTo', { count: command })
               }
               disabled={blocked}
+              marks={{ 'data-action': action }}
               onClick={() => onMove('chooseAction', [action])}
             />
           ))}
@@ -170,6 +175,7 @@ function Controls({
               label={use ? t('prompt.resolve') : t('prompt.decline')}
               kind={use ? 'primary' : 'secondary'}
               disabled={blocked}
+              marks={{ 'data-use': String(use) }}
               onClick={() => onMove('decideEvent', [use])}
             />
           ))}

@@ -726,6 +726,25 @@ export const en: Resources = {
   finalReveal: {
     heading: 'Round 2 is over: the final scoring decides',
   },
+  coach: {
+    firstCard:
+      'The computer let you go first. West Germany is a European card with your flag: click it in your hand. A card must go next to its own region when it can, so its cells light up around Europe: put it right of Europe.',
+    command:
+      "A card with your flag: you use its event or Command with it. Choose Command: West Germany's value is 3, so you may place 3 cubes.",
+    cubes:
+      'Command reaches the cards with your cubes and their neighbours. Click West Germany twice, then Europe once: each click drafts a cube, and a drafted cube can be taken back. More cubes than the USSR on a card dominates it; 2 more controls it. Then confirm.',
+    otherFlag:
+      "East Germany's event infiltrated 2 USSR cubes onto West Germany: infiltration ignores reach. Now play Poland below Europe. It has the USSR flag: the computer decides on its event first, then you Command with it.",
+    winBack:
+      "The computer declined Poland's event. Command 2: put both cubes on West Germany to control it again (4 against 2), then confirm.",
+    yourEvent:
+      "The computer played Iran, a card with your flag: you decide first whether its event happens. Iran's event lets you Command 3 in the Middle East: use it.",
+    eventCubes:
+      'Iran is the only Middle East card on the table and lies next to your cubes: put all 3 cubes on it, then confirm. When the computer Commands there afterwards, your control makes each of its cubes cost 2.',
+    onYourOwn:
+      'That was the scripted opening. From here you play on your own; the hints still point at what to do.',
+    pointer: 'Here',
+  },
 };
 
 /** The shape of every language's texts; test/i18n.test.ts checks each has exactly English's keys. */

@@ -735,4 +735,23 @@ export const fr: Resources = {
   finalReveal: {
     heading: 'La manche 2 est finie : le décompte final décide',
   },
+  coach: {
+    firstCard:
+      "L'ordinateur vous laisse commencer. L'Allemagne de l'Ouest est une carte européenne à votre drapeau : cliquez-la dans votre main. Une carte doit aller à côté de sa région quand c'est possible, donc ses cases s'allument autour de l'Europe : posez-la à droite de l'Europe.",
+    command:
+      "Une carte à votre drapeau : vous utilisez son événement ou vous commandez avec elle. Choisissez Commander : l'Allemagne de l'Ouest vaut 3, vous pouvez donc placer 3 cubes.",
+    cubes:
+      "Commander atteint les cartes portant vos cubes et leurs voisines. Cliquez deux fois l'Allemagne de l'Ouest, puis une fois l'Europe : chaque clic prévoit un cube, et un cube prévu peut être repris. Plus de cubes que l'URSS sur une carte, c'est la dominer ; 2 de plus, c'est la contrôler. Puis confirmez.",
+    otherFlag:
+      "L'événement de l'Allemagne de l'Est a infiltré 2 cubes de l'URSS sur l'Allemagne de l'Ouest : l'infiltration ignore la portée. Posez maintenant la Pologne sous l'Europe. Elle porte le drapeau de l'URSS : l'ordinateur décide d'abord de son événement, puis vous commandez avec elle.",
+    winBack:
+      "L'ordinateur a refusé l'événement de la Pologne. Commander 2 : mettez les deux cubes sur l'Allemagne de l'Ouest pour la contrôler de nouveau (4 contre 2), puis confirmez.",
+    yourEvent:
+      "L'ordinateur a joué l'Iran, une carte à votre drapeau : vous décidez d'abord si son événement a lieu. L'événement de l'Iran vous fait commander 3 au Moyen-Orient : utilisez-le.",
+    eventCubes:
+      "L'Iran est la seule carte du Moyen-Orient sur la table et touche vos cubes : mettez-y les 3 cubes, puis confirmez. Quand l'ordinateur y commandera ensuite, votre contrôle lui fera payer 2 par cube.",
+    onYourOwn:
+      "C'était l'ouverture guidée. Vous jouez désormais seul ; les indices montrent toujours quoi faire.",
+    pointer: 'Ici',
+  },
 };

@@ -736,4 +736,22 @@ export const pl: Resources = {
   finalReveal: {
     heading: 'Runda 2 dobiegła końca: rozstrzyga punktacja końcowa',
   },
+  coach: {
+    firstCard:
+      'Komputer pozwolił ci zacząć. Niemcy Zachodnie to europejska karta z twoją flagą: kliknij ją w ręce. Karta musi leżeć obok swojego regionu, jeśli to możliwe, dlatego jej pola świecą wokół Europy: połóż ją na prawo od Europy.',
+    command:
+      'Karta z twoją flagą: używasz jej wydarzenia albo dowodzisz nią. Wybierz dowodzenie: Niemcy Zachodnie mają wartość 3, więc możesz położyć 3 znaczniki.',
+    cubes:
+      'Dowodzenie sięga kart z twoimi znacznikami i ich sąsiadów. Kliknij dwa razy Niemcy Zachodnie, potem raz Europę: każde kliknięcie planuje znacznik, a zaplanowany znacznik można cofnąć. Więcej znaczników niż ZSRR na karcie to dominacja; o 2 więcej to kontrola. Potem zatwierdź.',
+    otherFlag:
+      'Wydarzenie Niemiec Wschodnich wprowadziło infiltracją 2 znaczniki ZSRR na Niemcy Zachodnie: infiltracja nie patrzy na zasięg. Teraz połóż Polskę pod Europą. Ma flagę ZSRR: najpierw komputer decyduje o jej wydarzeniu, potem ty nią dowodzisz.',
+    winBack:
+      'Komputer odrzucił wydarzenie Polski. Dowodzenie 2: połóż oba znaczniki na Niemczech Zachodnich, by znów je kontrolować (4 przeciw 2), potem zatwierdź.',
+    yourEvent:
+      'Komputer zagrał Iran, kartę z twoją flagą: najpierw ty decydujesz, czy jej wydarzenie się wydarzy. Wydarzenie Iranu pozwala ci dowodzić 3 na Bliskim Wschodzie: użyj go.',
+    eventCubes:
+      'Iran to jedyna karta Bliskiego Wschodu na stole i leży obok twoich znaczników: połóż na nim wszystkie 3 znaczniki, potem zatwierdź. Gdy komputer potem tam dowodzi, twoja kontrola sprawia, że każdy jego znacznik kosztuje 2.',
+    onYourOwn: 'To był zaplanowany początek. Dalej grasz sam; wskazówki nadal pokazują, co robić.',
+    pointer: 'Tutaj',
+  },
 };
