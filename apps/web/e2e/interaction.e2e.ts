@@ -170,3 +170,72 @@ describe('the end of a match', () => {
     await shot(page, 'final-scoring-result');
   });
 });
+
+describe('the tutorial', () => {
+  it('puts the hint beside the table and rings what it talks about, step by step', async () => {
+    const page = await (await newContext(DESKTOP)).newPage();
+    await page.goto('/tutorial');
+    const hint = page.locator('aside.tutorial-hint');
+    await page.locator('aside.tutorial-hint[data-coach="firstCard"]').waitFor();
+    const ring = page.locator('.coach-ring');
+    const boxOf = async (selector: string) => {
+      const box = await page.locator(selector).first().boundingBox();
+      if (!box) throw new Error(`${selector} has no box`);
+      return box;
+    };
+    /** The ring sits around the element, and a click at its centre reaches that element. */
+    const ringsAround = async (selector: string) => {
+      await expect
+        .poll(async () => {
+          const [r, e] = [await ring.boundingBox(), await boxOf(selector)];
+          return r !== null && r.x <= e.x && r.y <= e.y && r.x + r.width >= e.x + e.width;
+        })
+        .toBe(true);
+    };
+    /** Clicks the middle of the ring once it has settled (the page may scroll to its target). */
+    const clickRing = async () => {
+      let r = await ring.boundingBox();
+      for (let tries = 0; tries < 40; tries++) {
+        await page.waitForTimeout(100);
+        const now = await ring.boundingBox();
+        if (r && now && now.x === r.x && now.y === r.y) break;
+        r = now;
+      }
+      if (!r) throw new Error('no ring');
+      await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);
+    };
+    // Beside the table: the hint's column is to the right of the board, level with it.
+    const [h, board] = [await boxOf('aside.tutorial-hint'), await boxOf('.board')];
+    expect(h.x).toBeGreaterThanOrEqual(board.x + board.width);
+    expect(h.y).toBeLessThan(board.y + board.height);
+
+    await ringsAround('.own-hand [data-card="west-germany"]');
+    await shot(page, 'tutorial-1-card');
+    await clickRing();
+    await ringsAround('.board-grid [data-cell="1,0"]');
+    await shot(page, 'tutorial-2-cell');
+    await clickRing();
+    await page.locator('aside.tutorial-hint[data-coach="command"]').waitFor();
+    await ringsAround('[data-action="command"]');
+    await clickRing();
+    await page.locator('aside.tutorial-hint[data-coach="cubes"]').waitFor();
+    await ringsAround('.board-grid [data-card="west-germany"]');
+    await clickRing();
+    await clickRing();
+    await ringsAround('.board-grid [data-card="europe"]');
+    await clickRing();
+    await ringsAround('[data-confirm-cubes]');
+    await shot(page, 'tutorial-3-confirm');
+    await clickRing();
+    // The computer answers from the script; the next hint points at Poland in the hand.
+    await page.locator('aside.tutorial-hint[data-coach="otherFlag"]').waitFor();
+    await ringsAround('.own-hand [data-card="poland"]');
+    // The hint stays in view while the page scrolls.
+    await page.evaluate(() => scrollTo(0, document.body.scrollHeight));
+    const after = await boxOf('aside.tutorial-hint');
+    expect(after.y).toBeGreaterThanOrEqual(0);
+    expect(after.y).toBeLessThan(768);
+    expect(await hint.textContent()).toContain('Poland');
+    await shot(page, 'tutorial-4-other-flag');
+  });
+});

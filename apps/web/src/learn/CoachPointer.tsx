@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useReducedMotion } from '../app/motion.ts';
 import { type Pointing, pointedElement } from './tutorialScript.ts';
 
 interface Box {
@@ -29,10 +30,17 @@ export function CoachPointer({ points }: { points: Pointing[] }) {
   const { t } = useTranslation();
   const [box, setBox] = useState<Box | null>(null);
   const [at, setAt] = useState<string | null>(null);
+  const reduced = useReducedMotion();
   useEffect(() => {
     let frame = 0;
+    let shown: Element | null = null;
     const follow = () => {
       const found = pointedElement(points);
+      // Each new thing pointed at comes into view once; the player may scroll away afterwards.
+      if (found && found !== shown) {
+        found.scrollIntoView?.({ block: 'nearest', behavior: reduced ? 'auto' : 'smooth' });
+      }
+      shown = found;
       const r = found?.getBoundingClientRect();
       const next =
         r && r.width > 0 ? { top: r.top, left: r.left, width: r.width, height: r.height } : null;
@@ -47,7 +55,7 @@ export function CoachPointer({ points }: { points: Pointing[] }) {
     };
     follow();
     return () => window.clearTimeout(frame);
-  }, [points]);
+  }, [points, reduced]);
   if (!box) return null;
   return (
     <div
