@@ -105,7 +105,7 @@ describe('the tutorial', () => {
       timeout: 5000,
     });
     expect(hint.getAttribute('data-coach')).toBe('decision');
-  });
+  }, 60_000); // a dozen moves rendered whole, with the computer's pauses: slow on a busy machine
 
   it('leaves the script when the learner plays another move, and hints by decision', async () => {
     render(<TutorialPage />);

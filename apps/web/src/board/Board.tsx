@@ -140,9 +140,10 @@ export function Board({
   const cells = offeredCells(choices, selectedCard);
   const previewed = !selectedCard && previewCard ? (choices.play.get(previewCard) ?? []) : [];
   const marked = marks?.cells ?? [];
-  // Every cell a hand card may go to counts for the table's size: pointing at one card, then
-  // another, never rescales the table.
-  const all = [...view.table, ...cells, ...[...choices.play.values()].flat(), ...marked];
+  // While a hand card is pointed at or chosen, every cell any hand card may go to counts for the
+  // table's size: moving from one card to another never rescales the table.
+  const handCells = selectedCard || previewCard ? [...choices.play.values()].flat() : [];
+  const all = [...view.table, ...cells, ...handCells, ...marked];
   const minX = Math.min(...all.map((c) => c.x));
   const minY = Math.min(...all.map((c) => c.y));
   const cols = Math.max(...all.map((c) => c.x)) - minX + 1;
