@@ -42,7 +42,9 @@ export function OwnHand({
   return (
     <section className="panel hand own-hand" aria-label={t('board.yourHandLabel')}>
       <h2>{t('board.yourHand', { count: cards.length })}</h2>
-      <div className="hand-cards">
+      {/* The hand scrolls sideways when it is wider than the dock: reachable by keyboard even while no card is playable. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling area must be reachable by keyboard */}
+      <div className="hand-cards" tabIndex={0}>
         {cards.map((id) => {
           const card = deck.card(id);
           return (
