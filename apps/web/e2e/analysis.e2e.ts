@@ -69,8 +69,29 @@ describe('the analysis in the replay viewer', () => {
       expect(await page.locator('.replay-controls output').textContent()).toBe(
         `Move ${index} of ${MOVES}`,
       );
+      // In players' words: cards and neighbours, never grid coordinates.
+      for (const text of await page.locator('.analysis-marks li').allTextContents()) {
+        expect(text).not.toMatch(/\(-?\d+, -?\d+\)/);
+      }
+      // Shown on the table: the position before the move, with the better move marked in view.
+      await page.locator('.analysis-marks li [data-show-better]').first().click();
+      expect(await page.locator('.replay-controls output').textContent()).toMatch(
+        index === 1 ? /^Before the first move$/ : new RegExp(`^Move ${index - 1} of ${MOVES}$`),
+      );
+      const marked = page.locator('.replay .marked-cell, .replay .table-card.marked').first();
+      await marked.waitFor();
+      await expect
+        .poll(() =>
+          marked.evaluate((el) => {
+            const r = el.getBoundingClientRect();
+            return r.top >= 0 && r.bottom <= innerHeight;
+          }),
+        )
+        .toBe(true);
+      await shot(page, 'better-move-shown', { fullPage: false });
     }
     // A click at the chart's right end goes to the last move.
+    await page.locator('.analysis-chart svg').scrollIntoViewIfNeeded();
     const box = await page.locator('.analysis-chart svg').boundingBox();
     if (!box) throw new Error('the chart has no box');
     await page.mouse.click(box.x + box.width - 2, box.y + box.height / 2);

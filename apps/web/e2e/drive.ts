@@ -18,6 +18,18 @@ export const tableCards = (page: Page) =>
 export const isOver = async (page: Page) =>
   (await page.locator('section[aria-label="Result"]').count()) > 0;
 
+/**
+ * Goes to the winner past the final scoring's show, as a player who does not wait for it would:
+ * with Skip when the show plays (a match decided on the track has none).
+ */
+export async function skipToResult(page: Page): Promise<void> {
+  const told = page.locator('section[aria-label="Result"][data-revealed="true"]');
+  const skip = page.locator('section[aria-label="Result"] [data-skip-show]');
+  await page.locator('section[aria-label="Result"]').waitFor();
+  if ((await told.count()) === 0 && (await skip.count()) > 0) await skip.click();
+  await told.waitFor();
+}
+
 export const refusal = async (page: Page) => {
   const banner = page.locator('[data-refusal]');
   return (await banner.count()) > 0 ? await banner.first().textContent() : null;

@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { boardShown, isOver, offered, refusal, synced } from './drive.ts';
+import { boardShown, isOver, offered, refusal, skipToResult, synced } from './drive.ts';
 import { REPO } from './harness.ts';
 import { overflows, tableLegibility } from './layout.ts';
 import { e2eSuite, seeded } from './suite.ts';
@@ -229,6 +229,7 @@ describe('a whole match', () => {
     ] as const) {
       const result = page.getByRole('region', { name: 'Result' });
       await result.waitFor();
+      await skipToResult(page);
       // The page was at its bottom when the match ended: the result came up to the top of the view.
       await until(`the result in view (${name})`, () => inView(page, '.end-screen'));
       const heading = (await result.locator('h2').textContent()) ?? '';
@@ -263,6 +264,7 @@ describe('a whole match', () => {
     await watcher.getByRole('link', { name: 'Replay this match' }).click();
     await watcher.getByText('Before the first move').waitFor();
     await watcher.getByRole('button', { name: 'Last' }).click();
+    await skipToResult(watcher);
     expect(await watcher.locator('.end-screen h2').textContent()).toBe(winner);
     expect((await watcher.locator('.player-panel').allTextContents()).join(' ')).toMatch(
       /\(Ann\)[\s\S]*\(Boris\)/,

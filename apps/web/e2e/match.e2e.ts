@@ -1,6 +1,15 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { boardShown, isOver, offered, refusal, stateID, synced, tableCards } from './drive.ts';
+import {
+  boardShown,
+  isOver,
+  offered,
+  refusal,
+  skipToResult,
+  stateID,
+  synced,
+  tableCards,
+} from './drive.ts';
 import { e2eSuite, seeded } from './suite.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -133,6 +142,8 @@ describe('a match in the browser', () => {
     for (const page of [ann, boris, watcher]) {
       await page.getByRole('region', { name: 'Result' }).waitFor({ timeout: 15_000 });
     }
+    // The final scoring plays before the result is told: each page goes past it.
+    for (const page of [ann, boris, watcher]) await skipToResult(page);
     const winner = await ann.getByRole('region', { name: 'Result' }).getAttribute('data-winner');
     expect(['US', 'USSR']).toContain(winner);
     for (const page of [boris, watcher]) {

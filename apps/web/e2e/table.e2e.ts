@@ -119,14 +119,17 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 async function untilAnnPlaysACard(page: Page): Promise<void> {
   const hand = page.locator('.own-hand [data-choice="hand"]:not([disabled])').first();
-  const finish = page.getByRole('button', { name: /^Finish (placing|removing)$/ });
+  const finish = page.getByRole('button', { name: /^Finish removing$/ });
   const target = page.locator('.board-grid .table-card.target:not([disabled])').first();
+  // Cubes are drafted on the table, then sent with one confirm.
+  const confirm = page.locator('[data-confirm-cubes]:not([disabled])');
   const choice = page.locator('.match-dock .prompt .choices button:not([disabled])').first();
   for (let step = 0; step < 40; step++) {
     if (await hand.isVisible()) return;
     const asked = await page.locator('.match-dock').textContent();
     if (await finish.isVisible()) await finish.tap();
     else if (await target.isVisible()) await target.tap();
+    else if (await confirm.isVisible()) await confirm.tap();
     else if (await choice.isVisible()) await choice.tap();
     // Ann's answer, or the computer's move, changes what the dock asks.
     await page.waitForFunction(

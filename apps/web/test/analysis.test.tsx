@@ -94,6 +94,27 @@ describe('the analysis worker', () => {
     expect(within(summary).getAllByRole('row')).toHaveLength(5);
   });
 
+  it('names a better move by cards and neighbours, never coordinates, and shows its cell on the table', async () => {
+    render(<ReplayImportPage />);
+    fireEvent.change(screen.getByLabelText('Record file'), {
+      target: { files: [file(JSON.stringify({ record: RECORD, analysis: done.analysis }))] },
+    });
+    await screen.findByRole('img', { name: /Chart of the US’s chance to win/ });
+    const items = [...document.querySelectorAll<HTMLElement>('.analysis-marks li')];
+    for (const item of items) expect(item.textContent).not.toMatch(/\(-?\d+, -?\d+\)/);
+    // Move 5 of this seeded game: Brazil beside Europe was the better card and cell.
+    const item = items.find((li) => li.textContent?.includes('Better: Brazil right of Europe'));
+    expect(item?.textContent).toMatch(/^Move 5 /);
+    expect(document.querySelector('[data-marked-cell]')).toBeNull();
+    fireEvent.click(within(item as HTMLElement).getByRole('button', { name: 'Show on the table' }));
+    // The replay stands before that move, with the cell marked on its table.
+    expect(screen.getByText(`Move 4 of ${RECORD.moves.length}`)).toBeTruthy();
+    expect(document.querySelector('[data-marked-cell="1,0"]')).toBeTruthy();
+    expect(document.querySelector('.analysis-shown')?.textContent).toContain('before move 5');
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(document.querySelector('[data-marked-cell]')).toBeNull();
+  });
+
   it('refuses a saved analysis whose record was changed, saying so', async () => {
     const tampered = structuredClone({ record: RECORD, analysis: done.analysis });
     tampered.record.moves[0] = {

@@ -107,6 +107,42 @@ describe('the game client', () => {
     expect(snap.view?.decision).toEqual({ kind: 'playCard', seat: '0' });
   });
 
+  it('sends a batch one move at a time, each on the state the last update made, pending until the last', () => {
+    const { client, transport, state } = synced();
+    const updates = () => transport.sent.filter((s) => s.event === 'update');
+    client.makeMoves([
+      { move: 'chooseFirstPlayer', args: ['USSR'] },
+      { move: 'playCard', args: ['cuba', { x: 1, y: 0 }] },
+    ]);
+    expect(updates()).toHaveLength(1);
+    const before = wireView(state, '1');
+    const entries = play(state, ['1', 'chooseFirstPlayer', 'USSR']);
+    const patch = viewPatch(before, wireView(state, '1'));
+    transport.emit('update', { matchID: MATCH, from: 3, stateID: 4, patch, entries });
+    // The first is in: the second goes out at once, on state 4, and the page still waits.
+    expect(client.getSnapshot().pending).toBe(true);
+    expect(updates()).toHaveLength(2);
+    expect(transport.last('update').payload).toMatchObject({
+      stateID: 4,
+      action: { payload: { type: 'playCard', args: ['cuba', { x: 1, y: 0 }] } },
+    });
+    transport.emit('update', { matchID: MATCH, from: 4, stateID: 5, patch: [], entries: [] });
+    expect(client.getSnapshot().pending).toBe(false);
+    expect(updates()).toHaveLength(2);
+  });
+
+  it('drops the rest of a batch when one of its moves is refused', () => {
+    const { client, transport } = synced();
+    client.makeMoves([
+      { move: 'chooseFirstPlayer', args: ['USSR'] },
+      { move: 'finishStep', args: [] },
+    ]);
+    transport.emit('refused', { code: 'STALE_STATE', message: 'the state changed; try again' });
+    expect(client.getSnapshot().pending).toBe(false);
+    transport.emit('update', { matchID: MATCH, from: 3, stateID: 4, patch: [], entries: [] });
+    expect(transport.sent.filter((s) => s.event === 'update')).toHaveLength(1);
+  });
+
   it('ignores an update older than the state it holds', () => {
     const { client, transport, state } = synced();
     transport.emit('update', { matchID: MATCH, from: 1, stateID: 2, patch: [], entries: [] });

@@ -2,8 +2,10 @@ import { DEFAULT_DECK, HIDDEN_CARD, indexDeck } from '@iron-curtain/game';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HotseatPage } from '../src/hotseat/HotseatPage.tsx';
+import { i18n } from '../src/i18n/i18n.ts';
 import { RulesPage } from '../src/learn/RulesPage.tsx';
 import { TUTORIAL_SETUP, TutorialPage } from '../src/learn/TutorialPage.tsx';
+import { POINT_BY_DECISION, pointedElement, TUTORIAL_SCRIPT } from '../src/learn/tutorialScript.ts';
 import { seeded } from './fixtures.ts';
 
 const deck = indexDeck(DEFAULT_DECK);
@@ -66,25 +68,60 @@ describe('hot-seat', () => {
 });
 
 describe('the tutorial', () => {
-  it('starts from the fixed deal and the easy bot answers in the browser', async () => {
+  it('starts from the fixed deal, the computer letting the learner go first', async () => {
     render(<TutorialPage />);
-    // The USSR (the bot) chooses who goes first, then the learner sees the fixed hand.
-    await waitFor(
-      () =>
-        expect(document.querySelector('[data-hint]')?.getAttribute('data-hint')).not.toBe(
-          'chooseFirstPlayer',
-        ),
-      { timeout: 5000 },
-    );
-    expect(handCards().sort()).toEqual([...(TUTORIAL_SETUP.deal?.['0'] ?? [])].sort());
     const hint = document.querySelector('[data-hint]') as HTMLElement;
-    // Whoever goes first, the learner is told what to do when it is their decision.
     await waitFor(() => expect(hint.getAttribute('data-hint')).toBe('playCard'), { timeout: 5000 });
-    expect(hint.textContent).toContain('Pick a card from your hand.');
-    fireEvent.click(document.querySelector('[data-choice="hand"]') as HTMLElement);
-    fireEvent.click(document.querySelector('[data-choice="cell"]') as HTMLElement);
+    expect(handCards().sort()).toEqual([...(TUTORIAL_SETUP.deal?.['0'] ?? [])].sort());
+    // The hint sits beside the table, not above it.
+    expect(
+      hint.closest('.tutorial-table')?.querySelector('.tutorial-play .match-view'),
+    ).toBeTruthy();
+    expect(hint.getAttribute('data-coach')).toBe('firstCard');
+    expect(hint.textContent).toContain('West Germany');
+  });
+
+  it('leads through the scripted opening: following what each hint points at plays it to its end', async () => {
+    render(<TutorialPage />);
+    const hint = document.querySelector('[data-hint]') as HTMLElement;
+    const coached = TUTORIAL_SCRIPT.filter((m) => m.seat === '0' && m.coach).map(
+      (m) => m.coach as NonNullable<(typeof m)['coach']>,
+    );
+    for (const coach of coached) {
+      await waitFor(() => expect(hint.getAttribute('data-coach')).toBe(coach.hint), {
+        timeout: 5000,
+      });
+      expect(hint.textContent).toContain(i18n.t(`coach.${coach.hint}`));
+      // Click what the hint points at until the hint moves on (a card, then its cell; cubes, then confirm).
+      for (let clicks = 0; hint.getAttribute('data-coach') === coach.hint && clicks < 8; clicks++) {
+        const pointed = pointedElement(coach.point);
+        expect(pointed, `${coach.hint}: nothing to point at`).not.toBeNull();
+        fireEvent.click(pointed as Element);
+      }
+      expect(hint.getAttribute('data-coach')).not.toBe(coach.hint);
+    }
+    // The script is played out: the learner is on their own, and the hints still point by decision.
+    await waitFor(() => expect(hint.textContent).toContain(i18n.t('coach.onYourOwn')), {
+      timeout: 5000,
+    });
+    expect(hint.getAttribute('data-coach')).toBe('decision');
+  }, 60_000); // a dozen moves rendered whole, with the computer's pauses: slow on a busy machine
+
+  it('leaves the script when the learner plays another move, and hints by decision', async () => {
+    render(<TutorialPage />);
+    const hint = document.querySelector('[data-hint]') as HTMLElement;
+    await waitFor(() => expect(hint.getAttribute('data-coach')).toBe('firstCard'), {
+      timeout: 5000,
+    });
+    fireEvent.click(document.querySelector('[data-choice="hand"][data-card="france"]') as Element);
+    fireEvent.click(document.querySelector('[data-choice="cell"]') as Element);
     expect(hint.getAttribute('data-hint')).toBe('chooseAction');
+    expect(hint.getAttribute('data-coach')).toBe('decision');
     expect(hint.textContent).toContain('event');
+    // What it points at off the script: the decision's own buttons.
+    expect(pointedElement(POINT_BY_DECISION.chooseAction)?.getAttribute('data-choice')).toBe(
+      'prompt',
+    );
   });
 
   it('starts again from the same deal', async () => {

@@ -1,4 +1,4 @@
-import { type MoveName, type Seat, type State, viewFor } from '@iron-curtain/game';
+import { legalMoves, type MoveName, type Seat, type State, viewFor } from '@iron-curtain/game';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { MatchView } from '../src/board/MatchView.tsx';
@@ -110,15 +110,24 @@ describe('event or command', () => {
 });
 
 describe('placing cubes', () => {
-  it('marks each target with its cost (2 on a card the opponent controls) and can finish early', () => {
+  /** The US Commands 3 with West Germany; the USSR controls Iran (2 cubes to none). */
+  function usCommands(): State {
     const state = afterIranTurn();
     play(
       state,
       ['0', 'playCard', 'west-germany', { x: -1, y: 0 }],
       ['0', 'chooseAction', 'command'],
     );
-    const { onMove, container } = renderFor(state, '0');
-    expect(prompt().textContent).toContain('Command: 3 left');
+    return state;
+  }
+  const cubesOf = (container: HTMLElement, id: string) =>
+    container.querySelector(`[data-card="${id}"] [data-cubes="US"] .cube-number`)?.textContent;
+  const target = (container: HTMLElement, id: string) =>
+    container.querySelector(`button.table-card[data-card="${id}"]`) as HTMLButtonElement | null;
+
+  it('marks each target with its cost (2 on a card the opponent controls)', () => {
+    const { container } = renderFor(usCommands(), '0');
+    expect(prompt().textContent).toContain('Command points left: 3 of 3');
     expect(prompt().textContent).toContain('costs 2 for 1 cube');
     const targets = [...container.querySelectorAll('button.table-card')];
     const note = (id: string) =>
@@ -131,10 +140,117 @@ describe('placing cubes', () => {
     ]);
     expect(note('iran')).toBe('Place a cube: costs 2');
     expect(note('europe')).toBe('Place a cube: costs 1');
-    fireEvent.click(container.querySelector('button[data-card="iran"]') as Element);
-    expect(onMove).toHaveBeenCalledWith('placeCube', ['iran']);
-    fireEvent.click(screen.getByRole('button', { name: 'Finish placing' }));
-    expect(onMove).toHaveBeenLastCalledWith('finishStep', []);
+  });
+
+  it('drafts cubes on the table, sending nothing, with the cost left as the engine counts it', () => {
+    const { onMove, container } = renderFor(usCommands(), '0');
+    fireEvent.click(target(container, 'iran') as Element);
+    expect(onMove).not.toHaveBeenCalled();
+    // 2 points for the first cube on Iran; the USSR's lead is 1 now, so the next costs 1.
+    expect(prompt().textContent).toContain('Command points left: 1 of 3');
+    expect(cubesOf(container, 'iran')).toBe('1');
+    expect(container.querySelector('[data-card="iran"] .draft-badge')?.textContent).toBe('+1');
+    expect(target(container, 'iran')?.getAttribute('aria-label')).toContain(
+      '1 drafted here, not placed yet',
+    );
+    expect(target(container, 'iran')?.querySelector('.card-note')?.textContent).toBe(
+      'Place a cube: costs 1',
+    );
+    fireEvent.click(target(container, 'europe') as Element);
+    // All spent: no card takes another cube, only the confirm and the take-backs are left.
+    expect(prompt().textContent).toContain('All spent');
+    expect(container.querySelectorAll('button.table-card')).toHaveLength(0);
+    expect(onMove).not.toHaveBeenCalled();
+  });
+
+  it('takes drafted cubes back one by one, from a named card or the last one', () => {
+    const { container } = renderFor(usCommands(), '0');
+    fireEvent.click(target(container, 'europe') as Element);
+    fireEvent.click(target(container, 'europe') as Element);
+    fireEvent.click(target(container, 'west-germany') as Element);
+    expect(prompt().textContent).toContain('Command points left: 0 of 3');
+    expect(cubesOf(container, 'europe')).toBe('3');
+    fireEvent.click(screen.getByRole('button', { name: 'Take a drafted cube back from Europe' }));
+    expect(prompt().textContent).toContain('Command points left: 1 of 3');
+    expect(cubesOf(container, 'europe')).toBe('2');
+    expect(cubesOf(container, 'west-germany')).toBe('1');
+    fireEvent.click(screen.getByRole('button', { name: 'Take back the last cube' }));
+    expect(cubesOf(container, 'west-germany')).toBe('0');
+    expect(container.querySelector('[data-card="west-germany"] .draft-badge')).toBeNull();
+    expect(prompt().textContent).toContain('Command points left: 2 of 3');
+  });
+
+  it('sends the drafted cubes in order on one confirm, and ends the step when points are left', () => {
+    const { onMove, container } = renderFor(usCommands(), '0');
+    fireEvent.click(target(container, 'iran') as Element);
+    fireEvent.click(screen.getByRole('button', { name: 'Place these cubes (1)' }));
+    expect(onMove.mock.calls).toEqual([
+      ['placeCube', ['iran']],
+      ['finishStep', []],
+    ]);
+  });
+
+  it('sends no finishStep when the last drafted cube ends the step, and lets one place none', () => {
+    const spent = renderFor(usCommands(), '0');
+    fireEvent.click(target(spent.container, 'iran') as Element);
+    fireEvent.click(target(spent.container, 'iran') as Element);
+    fireEvent.click(screen.getByRole('button', { name: 'Place these cubes (2)' }));
+    expect(spent.onMove.mock.calls).toEqual([
+      ['placeCube', ['iran']],
+      ['placeCube', ['iran']],
+    ]);
+    spent.unmount();
+    const none = renderFor(usCommands(), '0');
+    fireEvent.click(screen.getByRole('button', { name: 'Place no cubes' }));
+    expect(none.onMove.mock.calls).toEqual([['finishStep', []]]);
+  });
+
+  it('starts an empty draft on a new state', () => {
+    const state = usCommands();
+    const { container, rerender, onMove } = renderFor(state, '0');
+    fireEvent.click(target(container, 'europe') as Element);
+    expect(cubesOf(container, 'europe')).toBe('2');
+    rerender(
+      <MatchView
+        rules={RULES}
+        view={wireView(state, '0')}
+        seat="0"
+        names={names}
+        log={[]}
+        recent={[]}
+        pending={false}
+        connected
+        onMove={onMove}
+      />,
+    );
+    expect(cubesOf(container, 'europe')).toBe('1');
+    expect(prompt().textContent).toContain('Command points left: 3 of 3');
+  });
+});
+
+describe('a hand card pointed at', () => {
+  it('shows the cells the engine allows for it, as a preview that plays nothing', () => {
+    const state = afterIranTurn();
+    const { container, onMove } = renderFor(state, '0');
+    const hungary = container.querySelector('.own-hand [data-card="hungary"]') as Element;
+    const cells = () =>
+      [...container.querySelectorAll('[data-preview-cell]')]
+        .map((c) => c.getAttribute('data-preview-cell'))
+        .sort();
+    expect(cells()).toEqual([]);
+    fireEvent.focus(hungary);
+    const legal = legalMoves(RULES, viewFor(state, '0'), '0')
+      .filter((m) => m.args[0] === 'hungary')
+      .map((m) => {
+        const cell = m.args[1] as { x: number; y: number };
+        return `${cell.x},${cell.y}`;
+      })
+      .sort();
+    expect(cells()).toEqual(legal);
+    expect(container.querySelectorAll('[data-preview-cell][data-choice]')).toHaveLength(0);
+    fireEvent.blur(hungary);
+    expect(cells()).toEqual([]);
+    expect(onMove).not.toHaveBeenCalled();
   });
 });
 

@@ -1,11 +1,14 @@
-import { indexDeck } from '@iron-curtain/game';
+import { indexDeck, type Seat, type State } from '@iron-curtain/game';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BEAT_MS, FinalScoringShow } from '../src/board/FinalScoringShow.tsx';
+import { EndScreen } from '../src/board/EndScreen.tsx';
+import { MatchView } from '../src/board/MatchView.tsx';
 import { RulesProvider } from '../src/board/rules.tsx';
+import { MARKER_BEAT_MS, useScoringShow } from '../src/board/scoringShow.ts';
 import { finishedByFinalScoring, RULES } from './fixtures.ts';
 
 const state = finishedByFinalScoring();
+const names: Record<Seat, string> = { '0': 'Ann', '1': 'Boris' };
 const beats = () => [...document.querySelectorAll('[data-beat]')].map((b) => b.textContent ?? '');
 
 function reducedMotion(reduce: boolean) {
@@ -17,6 +20,22 @@ function reducedMotion(reduce: boolean) {
   }));
 }
 
+/** The result as the table shows it: the show's state drives the end screen. */
+function Result({ view }: { view: State }) {
+  const show = useScoringShow(RULES, view);
+  return (
+    <RulesProvider value={RULES}>
+      <EndScreen view={view} names={names} show={show} />
+      <output data-marker-now>{show.marker}</output>
+    </RulesProvider>
+  );
+}
+
+const heading = () => document.querySelector('.end-screen h2')?.textContent ?? '';
+const markerNow = () => Number(document.querySelector('[data-marker-now]')?.textContent);
+const steps = state.finalScoring ?? [];
+const before = (steps[0]?.marker ?? 0) - (steps[0]?.score.delta ?? 0);
+
 afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
@@ -26,22 +45,18 @@ describe('the final scoring show', () => {
   it('plays beat by beat by itself and gives the reason for every point', async () => {
     vi.useFakeTimers();
     reducedMotion(false);
-    render(
-      <RulesProvider value={RULES}>
-        <FinalScoringShow view={state} />
-      </RulesProvider>,
-    );
+    render(<Result view={state} />);
     expect(beats()).toHaveLength(1);
     expect(beats()[0]).toContain('Aftermath revealed');
-    await act(() => vi.advanceTimersByTimeAsync(BEAT_MS));
+    await act(() => vi.advanceTimersByTimeAsync(MARKER_BEAT_MS));
     expect(beats()).toHaveLength(2);
     for (let i = 0; i < 100 && !screen.queryByRole('button', { name: 'Play it again' }); i++) {
-      await act(() => vi.advanceTimersByTimeAsync(BEAT_MS));
+      await act(() => vi.advanceTimersByTimeAsync(MARKER_BEAT_MS));
     }
     const all = beats();
     const deck = indexDeck(RULES.deck);
     // Every card on the table that scored is named with who dominates it, and every region's bonus.
-    for (const step of state.finalScoring ?? []) {
+    for (const step of steps) {
       if (step.kind !== 'region') continue;
       for (const c of step.score.cards) {
         const name = deck.card(c.cardId).name;
@@ -62,28 +77,104 @@ describe('the final scoring show', () => {
     expect(screen.getByRole('button', { name: 'Play it again' })).toBeTruthy();
   });
 
-  it('is skippable', () => {
+  it('tells the winner only once it has played, the marker walking step by step', async () => {
+    vi.useFakeTimers();
     reducedMotion(false);
-    render(
-      <RulesProvider value={RULES}>
-        <FinalScoringShow view={state} />
-      </RulesProvider>,
-    );
+    render(<Result view={state} />);
+    const winner = `The ${state.result?.winnerSide} (${state.result?.winnerSide === 'US' ? 'Ann' : 'Boris'}) wins`;
+    expect(heading()).toBe('Round 2 is over: the final scoring decides');
+    expect(document.querySelector('.end-screen')?.textContent).not.toContain('wins');
+    // The marker starts where round 2 left it and stands, after each step, where that step put it.
+    expect(markerNow()).toBe(before);
+    const seen: number[] = [];
+    for (let i = 0; i < 100 && !heading().includes('wins'); i++) {
+      const step = Number(document.querySelector('.scoring-progress')?.textContent?.match(/\d+/));
+      if (beats().at(-1)?.includes('Marker') || beats().at(-1)?.includes('gains')) {
+        seen[step - 1] = markerNow();
+      }
+      await act(() => vi.advanceTimersByTimeAsync(MARKER_BEAT_MS));
+    }
+    expect(heading()).toContain(winner);
+    expect(markerNow()).toBe(state.marker);
+    for (const [i, marker] of seen.entries()) {
+      if (marker !== undefined) expect(marker).toBe(steps[i]?.marker);
+    }
+    expect(seen.filter((m) => m !== undefined).length).toBeGreaterThan(1);
+  });
+
+  it('is skippable, and a skip jumps to the result', () => {
+    reducedMotion(false);
+    render(<Result view={state} />);
+    expect(heading()).not.toContain('wins');
     fireEvent.click(screen.getByRole('button', { name: 'Skip to the result' }));
     expect(screen.queryByRole('region', { name: 'Final scoring, step by step' })).toBeNull();
+    expect(heading()).toContain('wins');
+    expect(markerNow()).toBe(state.marker);
   });
 
   it('waits for the player under reduced motion', async () => {
     vi.useFakeTimers();
     reducedMotion(true);
-    render(
-      <RulesProvider value={RULES}>
-        <FinalScoringShow view={state} />
-      </RulesProvider>,
-    );
-    await act(() => vi.advanceTimersByTimeAsync(BEAT_MS * 10));
+    render(<Result view={state} />);
+    await act(() => vi.advanceTimersByTimeAsync(MARKER_BEAT_MS * 10));
     expect(beats()).toHaveLength(1);
     fireEvent.click(screen.getByRole('button', { name: 'Next step' }));
+    expect(beats()).toHaveLength(2);
+    expect(heading()).not.toContain('wins');
+  });
+
+  it('keeps the table, the track and the screen reader quiet about the end until then', () => {
+    reducedMotion(true);
+    const lastEntries = [
+      {
+        type: 'aftermathRevealed' as const,
+        score: (steps[0] as never as { score: never }).score,
+        marker: 0,
+      },
+      {
+        type: 'gameOver' as const,
+        result: state.result as NonNullable<State['result']>,
+        marker: state.marker,
+      },
+    ];
+    render(
+      <MatchView
+        rules={RULES}
+        view={state}
+        seat="0"
+        names={names}
+        log={lastEntries}
+        recent={lastEntries}
+        pending={false}
+        connected
+        onMove={() => undefined}
+      />,
+    );
+    const track = () =>
+      Number(
+        document.querySelector('.match-view > .track [aria-current="step"]')?.getAttribute('title'),
+      );
+    const said = () => document.querySelector('[data-announce]')?.textContent ?? '';
+    expect(track()).toBe(before);
+    expect(said()).not.toContain('wins');
+    expect(document.querySelector('.recent')?.textContent ?? '').not.toMatch(/wins|Aftermath/);
+    fireEvent.click(screen.getByRole('button', { name: 'Skip to the result' }));
+    expect(track()).toBe(state.marker);
+    expect(said()).toContain('wins');
+  });
+});
+
+describe('a show that begins during a match', () => {
+  it('plays when the last move arrives, not only on a finished table', async () => {
+    vi.useFakeTimers();
+    reducedMotion(false);
+    const playing = structuredClone(state);
+    playing.result = null;
+    playing.finalScoring = null;
+    const { rerender } = render(<Result view={playing} />);
+    rerender(<Result view={state} />);
+    expect(beats()).toHaveLength(1);
+    await act(() => vi.advanceTimersByTimeAsync(MARKER_BEAT_MS));
     expect(beats()).toHaveLength(2);
   });
 });

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FinalScoringShow } from '../src/board/FinalScoringShow.tsx';
 import { RulesProvider } from '../src/board/rules.tsx';
 import { SidePanels } from '../src/board/SidePanels.tsx';
+import { useScoringShow } from '../src/board/scoringShow.ts';
 import { playSound, setSoundOn } from '../src/board/sound.ts';
 import { soundFor, TableOptions, useTableCues } from '../src/board/TableCues.tsx';
 import { Track } from '../src/board/Track.tsx';
@@ -229,6 +230,12 @@ describe('a turn while the tab is hidden', () => {
   });
 });
 
+/** The show as the table drives it. */
+function Show({ view }: { view: State }) {
+  const show = useScoringShow(RULES, view);
+  return <FinalScoringShow view={view} show={show} />;
+}
+
 describe('the final scoring show', () => {
   const state = finishedByFinalScoring();
 
@@ -236,7 +243,7 @@ describe('the final scoring show', () => {
     screenLike({ phone: false, reduce: true });
     render(
       <RulesProvider value={RULES}>
-        <FinalScoringShow view={state} />
+        <Show view={state} />
       </RulesProvider>,
     );
     const total = state.finalScoring?.length ?? 0;
@@ -254,7 +261,7 @@ describe('the final scoring show', () => {
     };
     render(
       <RulesProvider value={RULES}>
-        <FinalScoringShow view={aftermathOnly} />
+        <Show view={aftermathOnly} />
       </RulesProvider>,
     );
     expect(document.querySelector('.scoring-progress')?.textContent).toBe('The aftermath pile');

@@ -21,7 +21,14 @@ export {
   STRATEGIES,
   type Strategy,
 } from './bot.ts';
-export { englishMoveWords, type MoveWords, moveWords } from './describe.ts';
+export {
+  type Beside,
+  besideCell,
+  type Direction,
+  englishMoveWords,
+  type MoveWords,
+  moveWords,
+} from './describe.ts';
 export { checkView, determinize, unseenCards } from './determinize.ts';
 export { BotError } from './errors.ts';
 export { ismcts, type SearchBudget, type SearchReport } from './ismcts.ts';

@@ -6,9 +6,11 @@ import {
   analyseRecord,
   analysisLines,
   createRng,
+  englishMoveWords,
   MARK_THRESHOLDS,
   markOf,
   matchRecordOf,
+  moveWords,
   playGame,
   readAnalysedRecord,
 } from '../src/index.ts';
@@ -82,7 +84,48 @@ describe('a whole record', () => {
     const lines = analysisLines(RECORD, ANALYSIS);
     const marked = ANALYSIS.decisions.filter((d) => d.mark !== 'good').length;
     expect(lines).toHaveLength(marked + 2);
-    for (const line of lines.slice(0, marked)) expect(line).toMatch(/ instead of /);
+    for (const line of lines.slice(0, marked)) {
+      expect(line).toMatch(/ instead of /);
+      // A cell is named by the cards beside it, never by grid coordinates.
+      expect(line).not.toMatch(/\(-?\d+, -?\d+\)/);
+    }
+  });
+
+  it('names a cell by the cards beside it and on which side of them it lies', () => {
+    const [state] = randomPositions('beside', 1000);
+    const position = structuredClone(state as NonNullable<typeof state>);
+    position.table = [
+      { cardId: 'europe', x: 0, y: 0, cubes: { US: 1, USSR: 1 } },
+      { cardId: 'poland', x: 1, y: 0, cubes: { US: 0, USSR: 0 } },
+      { cardId: 'east-germany', x: 2, y: 1, cubes: { US: 0, USSR: 0 } },
+    ];
+    const words = (cell: { x: number; y: number }) =>
+      englishMoveWords(
+        RULES,
+        moveWords(RULES, position, { move: 'playCard', args: ['hungary', cell] }),
+      );
+    expect(words({ x: 1, y: 1 })).toBe('Hungary below Poland and left of East Germany');
+    expect(words({ x: -1, y: 0 })).toBe('Hungary left of Europe');
+    expect(words({ x: 1, y: -1 })).toBe('Hungary above Poland');
+    expect(
+      moveWords(RULES, position, { move: 'playCard', args: ['hungary', { x: 2, y: 0 }] }),
+    ).toEqual({
+      kind: 'play',
+      card: 'hungary',
+      x: 2,
+      y: 0,
+      beside: [
+        { card: 'poland', direction: 'right' },
+        { card: 'east-germany', direction: 'above' },
+      ],
+    });
+    // The card an event moves is not its own neighbour.
+    expect(
+      englishMoveWords(
+        RULES,
+        moveWords(RULES, position, { move: 'moveCard', args: ['poland', { x: 1, y: 1 }] }),
+      ),
+    ).toBe('moving Poland left of East Germany');
   });
 });
 

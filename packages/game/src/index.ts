@@ -24,8 +24,10 @@ export {
 } from './replay.ts';
 export {
   applyMove,
+  draftPlacements,
   legalMoves,
   type MoveOutcome,
+  type PlacementDraft,
   placementTargets,
   removalTargets,
 } from './rules.ts';

@@ -140,6 +140,88 @@ function stepIsOver(rules: RulesContext, state: State): boolean {
   return false;
 }
 
+/**
+ * One cube of a placement step: `cardId` is the target, `from` the card of the side's own to take
+ * the cube from when its supply is empty. Validates first; changes nothing when it refuses. The
+ * step itself is not advanced: the caller decides what follows.
+ */
+function placeCube(
+  state: State,
+  d: PlaceCubesDecision,
+  cardId: unknown,
+  from: unknown,
+): MoveOutcome {
+  const cost =
+    typeof cardId === 'string' && d.targets.includes(cardId)
+      ? placementCost(state, d, cardId)
+      : null;
+  if (cost === null) return refuse('you cannot place a cube on that card now');
+  const target = { cardId: cardId as CardId, cost };
+  const supply = supplyOf(state, d.side);
+  if (supply > 0 && from !== undefined)
+    return refuse('take cubes back only when your supply is empty');
+  if (
+    supply === 0 &&
+    (from === target.cardId || !holdersOf(state, d.side).includes(from as CardId))
+  ) {
+    return refuse('your supply is empty: name a card of yours to take the cube from');
+  }
+  if (supply === 0) onTable(state, from as CardId).cubes[d.side] -= 1;
+  onTable(state, target.cardId).cubes[d.side] += 1;
+  d.remaining -= target.cost;
+  d.placed[target.cardId] = (d.placed[target.cardId] ?? 0) + 1;
+  return {
+    ok: true,
+    log: [
+      {
+        type: 'place',
+        side: d.side,
+        cardId: target.cardId,
+        cost: target.cost,
+        from: supply === 0 ? (from as CardId) : null,
+        mode: d.mode,
+      },
+    ],
+  };
+}
+
+/** Cubes of a placement step chosen but not yet played: what the step would look like after them. */
+export interface PlacementDraft {
+  /** A copy of the state after the drafted cubes; the step is left open, nothing after it resolves. */
+  state: State;
+  /** The drafted placeCube arguments the rules accept, in order: the rest, from the first refused, are left out. */
+  accepted: unknown[][];
+  /** The step would end with the last accepted cube: nothing left to spend, or no card can take one. */
+  complete: boolean;
+}
+
+/**
+ * The current Command or Infiltrate step of `seat` after `placements` (each the arguments of a
+ * placeCube move), played on a copy with the same rules applyMove uses, without advancing past
+ * the step. legalMoves on the draft's state lists what may be drafted next (nothing but
+ * finishStep once it is complete); playing the accepted placements with applyMove, in order,
+ * reaches the same table. Null when `seat` has no placement step to decide.
+ */
+export function draftPlacements(
+  rules: RulesContext,
+  state: State,
+  seat: Seat,
+  placements: readonly unknown[][],
+): PlacementDraft | null {
+  if (state.result || state.decision?.kind !== 'placeCubes' || state.decision.seat !== seat)
+    return null;
+  const draft = structuredClone(state);
+  const d = draft.decision as PlaceCubesDecision;
+  const accepted: unknown[][] = [];
+  for (const args of placements) {
+    if (stepIsOver(rules, draft) || !Array.isArray(args) || args.length < 1 || args.length > 2)
+      break;
+    if (!placeCube(draft, d, args[0], args[1]).ok) break;
+    accepted.push(args);
+  }
+  return { state: draft, accepted, complete: stepIsOver(rules, draft) };
+}
+
 /** Begins one queued step: a gain resolves at once, an interactive step becomes the decision. */
 function startStep(rules: RulesContext, state: State, queued: QueuedStep, log: LogEntry[]): void {
   const { side, source, step } = queued;
@@ -363,31 +445,9 @@ function resolveMove(
     }
     case 'placeCube': {
       if (d.kind !== 'placeCubes') return refuse('there is no cube to place now');
-      const cost =
-        typeof a === 'string' && d.targets.includes(a) ? placementCost(state, d, a) : null;
-      if (cost === null) return refuse('you cannot place a cube on that card now');
-      const target = { cardId: a as CardId, cost };
-      const supply = supplyOf(state, d.side);
-      if (supply > 0 && b !== undefined)
-        return refuse('take cubes back only when your supply is empty');
-      if (
-        supply === 0 &&
-        (b === target.cardId || !holdersOf(state, d.side).includes(b as CardId))
-      ) {
-        return refuse('your supply is empty: name a card of yours to take the cube from');
-      }
-      if (supply === 0) onTable(state, b as CardId).cubes[d.side] -= 1;
-      onTable(state, target.cardId).cubes[d.side] += 1;
-      d.remaining -= target.cost;
-      d.placed[target.cardId] = (d.placed[target.cardId] ?? 0) + 1;
-      log.push({
-        type: 'place',
-        side: d.side,
-        cardId: target.cardId,
-        cost: target.cost,
-        from: supply === 0 ? (b as CardId) : null,
-        mode: d.mode,
-      });
+      const placed = placeCube(state, d, a, b);
+      if (!placed.ok) return placed;
+      log.push(...placed.log);
       break;
     }
     case 'removeCube': {

@@ -7,9 +7,10 @@ import type {
 } from '@iron-curtain/protocol/analysis';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TableMarks } from '../board/Board.tsx';
 import { useGameWords } from '../i18n/gameWords.ts';
 import type { AnalysisMessage, AnalysisRequest } from './analysisJob.ts';
-import { moveText } from './moveText.ts';
+import { moveMarks, moveText } from './moveText.ts';
 
 /** Depths a player can choose: a quick look or the full default search. */
 const DEPTHS = { quick: 150, full: ANALYSIS_ITERATIONS } as const;
@@ -33,12 +34,14 @@ interface Props {
   /** The replay's position: 0 before the first move, i + 1 after move i. */
   at: number;
   onJump: (at: number) => void;
+  /** Shows a move on the replay's table: the position before it, with where it happens marked. */
+  onShow: (at: number, marks: TableMarks) => void;
   /** An analysis saved with the record file. */
   saved: MatchAnalysis | null;
 }
 
 /** The computer's analysis of every decision, run in a Web Worker on demand. */
-export function AnalysisPanel({ record, steps, at, onJump, saved }: Props) {
+export function AnalysisPanel({ record, steps, at, onJump, onShow, saved }: Props) {
   const { t } = useTranslation();
   const words = useGameWords();
   const [analysis, setAnalysis] = useState<MatchAnalysis | null>(saved);
@@ -83,10 +86,13 @@ export function AnalysisPanel({ record, steps, at, onJump, saved }: Props) {
 
   const sides = steps[0]?.state.sides;
   const who = (seat: Seat) => record.names?.[seat] ?? (sides ? words.side(sides[seat]) : seat);
-  const describe = (d: DecisionAnalysis, move: DecisionAnalysis['played']) => {
+  const wordsOf = (d: DecisionAnalysis, move: DecisionAnalysis['played']) => {
     const before = steps[d.index];
-    if (!before) return '';
-    return moveText(words, before.rules.deck, moveWords(before.rules, before.state, move as Move));
+    return before ? moveWords(before.rules, before.state, move as Move) : null;
+  };
+  const describe = (d: DecisionAnalysis, move: DecisionAnalysis['played']) => {
+    const said = wordsOf(d, move);
+    return said ? moveText(words, (steps[d.index] as ReplayStep).rules.deck, said) : '';
   };
   const marked = analysis?.decisions.filter((d) => d.mark !== 'good') ?? [];
   const href = analysis
@@ -154,7 +160,18 @@ export function AnalysisPanel({ record, steps, at, onJump, saved }: Props) {
                   mark: t(`analysis.mark_${d.mark}`),
                   loss: percent(d.loss),
                 })}{' '}
-                {t('analysis.better', { best: describe(d, d.best), played: describe(d, d.played) })}
+                {t('analysis.better', { best: describe(d, d.best), played: describe(d, d.played) })}{' '}
+                <button
+                  type="button"
+                  className="secondary"
+                  data-show-better={d.index}
+                  onClick={() => {
+                    const said = wordsOf(d, d.best);
+                    if (said) onShow(d.index, { ...moveMarks(said), label: describe(d, d.best) });
+                  }}
+                >
+                  {t('analysisWords.show')}
+                </button>
               </li>
             ))}
           </ol>

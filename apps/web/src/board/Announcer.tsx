@@ -11,10 +11,13 @@ export function Announcer({
   view,
   seat,
   recent,
+  revealed = true,
 }: {
   view: State;
   seat: Seat | null;
   recent: LogEntry[];
+  /** The result may be said: false while the final scoring plays. */
+  revealed?: boolean;
 }) {
   const { t } = useTranslation();
   const rules = useRules();
@@ -22,7 +25,9 @@ export function Announcer({
   const happened = recent.map((entry) => words.logLine(entry, rules.deck));
   const d = view.decision;
   let turn = '';
-  if (view.result) turn = t('announce.gameOver', { side: words.TheSide(view.result.winnerSide) });
+  if (view.result && !revealed) turn = '';
+  else if (view.result)
+    turn = t('announce.gameOver', { side: words.TheSide(view.result.winnerSide) });
   else if (d && d.seat === seat)
     turn = t('announce.yourTurn', { what: words.decision(rules.deck, view, d) });
   else if (d)

@@ -48,9 +48,23 @@ export interface BoardProps {
   lastPlayed: CardId | null;
   /** The region that just scored: its cards light up in turn. */
   scoring?: string | null;
+  /** Cubes drafted but not yet sent, per card: already in `view`, marked as a draft. */
+  drafted?: Record<CardId, number>;
+  /** A hand card pointed at (hovered or focused): where it may go is shown, not offered. */
+  previewCard?: CardId | null;
+  /** Cells and cards to point at (a better move in the analysis, a tutorial's step). */
+  marks?: TableMarks;
   disabled: boolean;
   onCell: (cell: Cell) => void;
   onCard: (cardId: CardId) => void;
+}
+
+/** What the table points at, besides what the current decision offers. */
+export interface TableMarks {
+  cells: Cell[];
+  cards: CardId[];
+  /** What the marked cells are for, written in them. */
+  label?: string;
 }
 
 /** Time between two cards of a scoring region lighting up. */
@@ -103,6 +117,9 @@ export function Board({
   pickFrom,
   lastPlayed,
   scoring = null,
+  drafted = {},
+  previewCard = null,
+  marks,
   disabled,
   onCell,
   onCard,
@@ -124,7 +141,12 @@ export function Board({
     ? view.table.filter((p) => deck.card(p.cardId).region === scoring).map((p) => p.cardId)
     : [];
   const cells = offeredCells(choices, selectedCard);
-  const all = [...view.table, ...cells];
+  const previewed = !selectedCard && previewCard ? (choices.play.get(previewCard) ?? []) : [];
+  const marked = marks?.cells ?? [];
+  // While a hand card is pointed at or chosen, every cell any hand card may go to counts for the
+  // table's size: moving from one card to another never rescales the table.
+  const handCells = selectedCard || previewCard ? [...choices.play.values()].flat() : [];
+  const all = [...view.table, ...cells, ...handCells, ...marked];
   const minX = Math.min(...all.map((c) => c.x));
   const minY = Math.min(...all.map((c) => c.y));
   const cols = Math.max(...all.map((c) => c.x)) - minX + 1;
@@ -216,7 +238,14 @@ export function Board({
                 return (
                   <TableCard
                     key={placed.cardId}
-                    label={note ? `${label}. ${note}` : label}
+                    label={[
+                      label,
+                      drafted[placed.cardId] &&
+                        t('cubeDraft.draftedHere', { n: drafted[placed.cardId] }),
+                      note,
+                    ]
+                      .filter(Boolean)
+                      .join('. ')}
                     style={
                       lit < 0
                         ? at(placed)
@@ -224,6 +253,8 @@ export function Board({
                     }
                     cardId={placed.cardId}
                     scoring={lit >= 0}
+                    marked={marks?.cards.includes(placed.cardId) ?? false}
+                    drafted={drafted[placed.cardId] ?? 0}
                     target={note !== null}
                     moving={moving === placed.cardId}
                     last={lastPlayed === placed.cardId}
@@ -260,6 +291,26 @@ export function Board({
                     ({cell.x}, {cell.y})
                   </span>
                 </button>
+              ))}
+              {previewed.map((cell) => (
+                <div
+                  key={`preview ${cellKey(cell)}`}
+                  className="legal-cell preview"
+                  data-preview-cell={cellKey(cell)}
+                  style={at(cell)}
+                  aria-hidden="true"
+                />
+              ))}
+              {marked.map((cell) => (
+                <div
+                  key={`mark ${cellKey(cell)}`}
+                  className="marked-cell"
+                  data-marked-cell={cellKey(cell)}
+                  style={at(cell)}
+                  aria-hidden="true"
+                >
+                  {marks?.label}
+                </div>
               ))}
             </section>
           );
@@ -312,6 +363,10 @@ interface TableCardProps {
   last: boolean;
   /** Lit as part of a region scoring. */
   scoring: boolean;
+  /** Pointed at from outside the decision (the analysis, the tutorial). */
+  marked: boolean;
+  /** Cubes drafted here, not yet sent. */
+  drafted: number;
   disabled: boolean;
   onClick: () => void;
   /** A compact card: a tap shows its full face. */
@@ -327,12 +382,24 @@ function TableCard({
   moving,
   last,
   scoring,
+  marked,
+  drafted,
   disabled,
   onClick,
   onShow,
-  children,
+  children: face,
 }: TableCardProps) {
-  const marks = `${moving ? ' moving' : ''}${last ? ' last' : ''}${scoring ? ' scoring' : ''}`;
+  const marks = `${moving ? ' moving' : ''}${last ? ' last' : ''}${scoring ? ' scoring' : ''}${marked ? ' marked' : ''}${drafted > 0 ? ' drafted' : ''}`;
+  const children = (
+    <>
+      {face}
+      {drafted > 0 && (
+        <span className="draft-badge" data-drafted={drafted} aria-hidden="true">
+          +{drafted}
+        </span>
+      )}
+    </>
+  );
   if (!target && onShow) {
     return (
       <button

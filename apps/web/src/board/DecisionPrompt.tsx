@@ -8,7 +8,9 @@ import {
 } from '@iron-curtain/game';
 import { useTranslation } from 'react-i18next';
 import { useGameWords } from '../i18n/gameWords.ts';
+import { CubeDraftControls } from './CubeDraftControls.tsx';
 import type { Choices } from './choices.ts';
+import type { CubeDraft } from './cubeDraft.ts';
 import { useRules } from './rules.tsx';
 
 export interface DecisionPromptProps {
@@ -25,6 +27,10 @@ export interface DecisionPromptProps {
   notice: string | null;
   onMove: (move: MoveName, args: unknown[]) => void;
   onCancel: () => void;
+  /** The cubes of this seat's placement step, drafted before they are sent. */
+  draft?: CubeDraft;
+  /** Sends the drafted cubes. */
+  onConfirmDraft?: () => void;
 }
 
 /** Whose turn it is and what they decide; for the deciding seat, the controls of that decision. */
@@ -66,11 +72,14 @@ function Choice({
   onClick,
   disabled,
   kind = 'primary',
+  marks = {},
 }: {
   label: string;
   onClick: () => void;
   disabled: boolean;
   kind?: 'primary' | 'secondary';
+  /** Data attributes naming the choice (`data-action`, `data-use`), for a hint to point at. */
+  marks?: Record<`data-${string}`, string>;
 }) {
   return (
     <button
@@ -79,6 +88,7 @@ function Choice({
       data-choice="prompt"
       disabled={disabled}
       onClick={onClick}
+      {...marks}
     >
       {label}
     </button>
@@ -93,6 +103,8 @@ function Controls({
   blocked,
   onMove,
   onCancel,
+  draft,
+  onConfirmDraft,
 }: DecisionPromptProps) {
   const { t } = useTranslation();
   const words = useGameWords();
@@ -140,6 +152,7 @@ function Controls({
                   : t('prompt.commandUpTo', { count: command })
               }
               disabled={blocked}
+              marks={{ 'data-action': action }}
               onClick={() => onMove('chooseAction', [action])}
             />
           ))}
@@ -162,6 +175,7 @@ function Controls({
               label={use ? t('prompt.resolve') : t('prompt.decline')}
               kind={use ? 'primary' : 'secondary'}
               disabled={blocked}
+              marks={{ 'data-use': String(use) }}
               onClick={() => onMove('decideEvent', [use])}
             />
           ))}
@@ -176,6 +190,17 @@ function Controls({
               {t('prompt.otherTarget')}
             </button>
           </div>
+        );
+      }
+      if (draft?.active && onConfirmDraft) {
+        return (
+          <CubeDraftControls
+            decision={d}
+            draft={draft}
+            choices={choices}
+            blocked={blocked}
+            onConfirm={onConfirmDraft}
+          />
         );
       }
       const doubled = [...choices.place.values()].some((t) => t.cost === 2);

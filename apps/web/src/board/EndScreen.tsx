@@ -5,6 +5,7 @@ import { useGameWords } from '../i18n/gameWords.ts';
 import { FinalScoringShow } from './FinalScoringShow.tsx';
 import { Flag } from './Flag.tsx';
 import { useRules } from './rules.tsx';
+import type { ScoringShow } from './scoringShow.ts';
 
 function StepLine({ step }: { step: FinalScoringStep }) {
   const rules = useRules();
@@ -65,8 +66,19 @@ function StepLine({ step }: { step: FinalScoringStep }) {
   );
 }
 
-/** The winner, why, and the final scoring: shown step by step, then kept as a list. */
-export function EndScreen({ view, names }: { view: State; names: Record<Seat, string> }) {
+/**
+ * The final scoring step by step, then the winner and why, with the steps kept as a list. The
+ * winner is told once the show has ended or been skipped.
+ */
+export function EndScreen({
+  view,
+  names,
+  show,
+}: {
+  view: State;
+  names: Record<Seat, string>;
+  show: ScoringShow;
+}) {
   const { t } = useTranslation();
   const words = useGameWords();
   const here = useBringIntoView<HTMLElement>();
@@ -74,12 +86,27 @@ export function EndScreen({ view, names }: { view: State; names: Record<Seat, st
   if (!result) return null;
   const winnerSeat: Seat = view.sides['0'] === result.winnerSide ? '0' : '1';
   const steps = view.finalScoring ?? [];
+  if (!show.revealed) {
+    return (
+      <section
+        ref={here}
+        className="panel end-screen"
+        aria-label={t('match.result')}
+        data-winner={result.winnerSide}
+        data-revealed="false"
+      >
+        <h2>{t('finalReveal.heading')}</h2>
+        <FinalScoringShow view={view} show={show} />
+      </section>
+    );
+  }
   return (
     <section
       ref={here}
       className="panel end-screen"
       aria-label={t('match.result')}
       data-winner={result.winnerSide}
+      data-revealed="true"
     >
       <h2>
         <Flag side={result.winnerSide} size={32} />{' '}
@@ -96,7 +123,7 @@ export function EndScreen({ view, names }: { view: State; names: Record<Seat, st
       </p>
       {steps.length > 0 && (
         <>
-          <FinalScoringShow view={view} />
+          <FinalScoringShow view={view} show={show} />
           <h3>{t('end.finalScoring')}</h3>
           <ol className="final-steps">
             {steps.map((step) => (

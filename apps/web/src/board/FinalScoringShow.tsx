@@ -1,42 +1,26 @@
 import type { State } from '@iron-curtain/game';
-import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useReducedMotion } from '../app/motion.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { Flag } from './Flag.tsx';
 import { useRules } from './rules.tsx';
-import { scoringBeats } from './scoringBeats.ts';
+import type { ScoringShow } from './scoringShow.ts';
 import { Track } from './Track.tsx';
-
-/** Time between two beats of the show when it plays by itself. */
-export const BEAT_MS = 1100;
 
 /**
  * Final scoring as a show: one beat at a time, the reason for every point (which card, who
  * dominates it, the bonus), the marker moving after each step. Skippable; with reduced motion
- * it waits for "Next step" instead of advancing by itself.
+ * it waits for "Next step" instead of advancing by itself. Its pace is useScoringShow's.
  */
-export function FinalScoringShow({ view }: { view: State }) {
+export function FinalScoringShow({ view, show }: { view: State; show: ScoringShow }) {
   const { t } = useTranslation();
   const words = useGameWords();
-  const reduced = useReducedMotion();
   const rules = useRules();
-  const beats = useMemo(() => scoringBeats(rules, view, words), [rules, view, words]);
-  const [shown, setShown] = useState(1);
-  const [closed, setClosed] = useState(false);
+  const { beats, shown } = show;
   const done = shown >= beats.length;
-
-  // One timer per beat: each shown beat schedules the next.
-  useEffect(() => {
-    if (reduced || closed || shown >= beats.length) return;
-    const timer = setTimeout(() => setShown((n) => n + 1), BEAT_MS);
-    return () => clearTimeout(timer);
-  }, [reduced, closed, shown, beats.length]);
-
-  if (beats.length === 0 || closed) return null;
+  if (beats.length === 0 || show.closed) return null;
   const current = beats[Math.min(shown, beats.length) - 1];
   const steps = view.finalScoring ?? [];
-  const step = current ? steps[current.step] : undefined;
+  const step = show.step;
   // The step's name; counted only when there is more than one (a match whose regions all scored
   // during play ends on the aftermath alone: "Step 1 of 1" would count nothing).
   const what =
@@ -53,7 +37,7 @@ export function FinalScoringShow({ view }: { view: State }) {
             : what}
         </p>
       )}
-      <Track marker={current?.marker ?? view.marker} label={t('scoring.title')} />
+      <Track marker={show.marker} label={t('scoring.title')} />
       <ol className="scoring-beats" aria-live="polite">
         {beats.slice(0, shown).map((beat, i) => (
           <li
@@ -68,16 +52,16 @@ export function FinalScoringShow({ view }: { view: State }) {
       </ol>
       <div className="choices">
         {!done && (
-          <button type="button" className="secondary" onClick={() => setShown((n) => n + 1)}>
+          <button type="button" className="secondary" onClick={show.next}>
             {t('scoring.next')}
           </button>
         )}
         {done ? (
-          <button type="button" className="secondary" onClick={() => setShown(1)}>
+          <button type="button" className="secondary" onClick={show.again}>
             {t('scoring.replay')}
           </button>
         ) : (
-          <button type="button" className="secondary" onClick={() => setClosed(true)}>
+          <button type="button" className="secondary" data-skip-show onClick={show.skip}>
             {t('scoring.skip')}
           </button>
         )}

@@ -20,10 +20,20 @@ interface OwnHandProps {
   selected: CardId | null;
   disabled: boolean;
   onSelect: (cardId: CardId) => void;
+  /** A card pointed at (hovered or focused), or null when the pointer leaves: the table shows where it may go. */
+  onPreview?: (cardId: CardId | null) => void;
 }
 
 /** The seat's own cards, face up; the playable ones are buttons. */
-export function OwnHand({ view, seat, playable, selected, disabled, onSelect }: OwnHandProps) {
+export function OwnHand({
+  view,
+  seat,
+  playable,
+  selected,
+  disabled,
+  onSelect,
+  onPreview,
+}: OwnHandProps) {
   const { t } = useTranslation();
   const rules = useRules();
   const deck = indexDeck(rules.deck);
@@ -31,7 +41,9 @@ export function OwnHand({ view, seat, playable, selected, disabled, onSelect }: 
   return (
     <section className="panel hand own-hand" aria-label={t('board.yourHandLabel')}>
       <h2>{t('board.yourHand', { count: cards.length })}</h2>
-      <div className="hand-cards">
+      {/* The hand scrolls sideways when it is wider than the dock: reachable by keyboard even while no card is playable. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling area must be reachable by keyboard */}
+      <div className="hand-cards" tabIndex={0}>
         {cards.map((id) => {
           const card = deck.card(id);
           return (
@@ -42,6 +54,7 @@ export function OwnHand({ view, seat, playable, selected, disabled, onSelect }: 
               selected={selected === id}
               disabled={disabled}
               onSelect={() => onSelect(id)}
+              onPreview={onPreview}
             >
               <CardFace deck={rules.deck} card={card} region={deck.region(card.region)} />
             </HandCard>
@@ -59,10 +72,19 @@ interface HandCardProps {
   selected: boolean;
   disabled: boolean;
   onSelect: () => void;
+  onPreview: ((cardId: CardId | null) => void) | undefined;
   children: ReactNode;
 }
 
-function HandCard({ cardId, playable, selected, disabled, onSelect, children }: HandCardProps) {
+function HandCard({
+  cardId,
+  playable,
+  selected,
+  disabled,
+  onSelect,
+  onPreview,
+  children,
+}: HandCardProps) {
   if (!playable) {
     return (
       <div className="hand-card" data-card={cardId}>
@@ -79,6 +101,10 @@ function HandCard({ cardId, playable, selected, disabled, onSelect, children }: 
       aria-pressed={selected}
       disabled={disabled}
       onClick={onSelect}
+      onPointerEnter={(event) => event.pointerType === 'mouse' && onPreview?.(cardId)}
+      onPointerLeave={() => onPreview?.(null)}
+      onFocus={() => onPreview?.(cardId)}
+      onBlur={() => onPreview?.(null)}
     >
       {children}
     </button>

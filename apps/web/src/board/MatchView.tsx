@@ -4,6 +4,7 @@ import {
   type Cell,
   isReconstructed,
   type LogEntry,
+  type Move,
   type MoveName,
   PLAYS_PER_ROUND,
   type RulesContext,
@@ -14,8 +15,9 @@ import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useReducedMotion } from '../app/motion.ts';
 import { Announcer } from './Announcer.tsx';
-import { Board } from './Board.tsx';
+import { Board, type TableMarks } from './Board.tsx';
 import { choicesFor, noChoices } from './choices.ts';
+import { useCubeDraft } from './cubeDraft.ts';
 import { DecisionPrompt } from './DecisionPrompt.tsx';
 import { EndScreen } from './EndScreen.tsx';
 import { OwnHand } from './Hands.tsx';
@@ -25,6 +27,7 @@ import { RegionStrip } from './RegionStrip.tsx';
 import { Regions } from './Regions.tsx';
 import { RulesProvider } from './rules.tsx';
 import { type SidePanel, SidePanels, usePhone } from './SidePanels.tsx';
+import { tellsTheEnd, useScoringShow } from './scoringShow.ts';
 import { TableOptions, useTableCues } from './TableCues.tsx';
 import { TableKey } from './TableKey.tsx';
 import { Track } from './Track.tsx';
@@ -58,6 +61,10 @@ export interface MatchViewProps {
   /** The connection's bar, at the top of the side column. */
   bar?: ReactNode;
   onMove: (move: MoveName, args: unknown[]) => void;
+  /** Sends moves in order (the cubes of a confirmed draft); by default one onMove after another. */
+  onMoves?: (moves: Move[]) => void;
+  /** Cells and cards the table points at (the analysis's better move, a tutorial's step). */
+  marks?: TableMarks;
 }
 
 /** The whole table for one viewer. It renders the view and offers only what legalMoves allows. */
@@ -76,6 +83,10 @@ export function MatchView({
   aside,
   bar,
   onMove,
+  onMoves = (moves) => {
+    for (const { move, args } of moves) onMove(move, args);
+  },
+  marks,
 }: MatchViewProps) {
   const { t } = useTranslation();
   const choices = useMemo(
@@ -84,6 +95,13 @@ export function MatchView({
   );
   const [selectedCard, setSelectedCard] = useState<CardId | null>(null);
   const [pickFrom, setPickFrom] = useState<{ target: CardId; from: CardId[] } | null>(null);
+  const [previewCard, setPreviewCard] = useState<CardId | null>(null);
+  const draft = useCubeDraft(rules, view, seat, choices);
+  // The final scoring plays before the winner is told: until then nothing tells the end.
+  const show = useScoringShow(rules, view);
+  const told = (entries: LogEntry[]) =>
+    show.revealed ? entries : entries.filter((e) => !tellsTheEnd(e));
+  const shownRecent = told(recent);
 
   // A new state ends any half-made choice that is no longer on offer.
   useEffect(() => {
@@ -120,7 +138,7 @@ export function MatchView({
     };
   }, [myDecision, t]);
 
-  useTableCues(view, seat, recent, myDecision);
+  useTableCues(view, seat, shownRecent, myDecision);
   useEffect(skipOnInput, []);
 
   const send = (move: MoveName, args: unknown[]) => {
@@ -142,12 +160,13 @@ export function MatchView({
 
   const onCard = (cardId: CardId) => {
     if (pickFrom) {
-      send('placeCube', [pickFrom.target, cardId]);
+      draft.add([pickFrom.target, cardId]);
+      setPickFrom(null);
       return;
     }
-    const place = choices.place.get(cardId);
+    const place = draft.choices.place.get(cardId);
     if (place && place.from.length > 0) setPickFrom({ target: cardId, from: place.from });
-    else if (place) send('placeCube', [cardId]);
+    else if (place) draft.add([cardId]);
     else if (choices.remove.has(cardId)) send('removeCube', [cardId]);
   };
 
@@ -162,10 +181,10 @@ export function MatchView({
   const lastPlay = log.findLast((e) => e.type === 'play' || e.type === 'move');
   const lastPlayed = lastPlay && 'cardId' in lastPlay ? lastPlay.cardId : null;
 
-  const boardChoices = pickFrom ? { ...choices, remove: new Set<CardId>() } : choices;
+  const boardChoices = pickFrom ? { ...draft.choices, remove: new Set<CardId>() } : draft.choices;
 
-  const scored = recent.findLast((e) => e.type === 'regionScored');
-  const scoring = scored?.type === 'regionScored' ? scored.score.region : null;
+  const scored = shownRecent.findLast((e) => e.type === 'regionScored');
+  const scoring = show.region ?? (scored?.type === 'regionScored' ? scored.score.region : null);
 
   const prompt = view.result ? null : waitingForOpponent ? (
     <section className="panel prompt" aria-label={t('prompt.label')} data-waiting>
@@ -173,16 +192,21 @@ export function MatchView({
     </section>
   ) : (
     <DecisionPrompt
-      view={view}
+      view={draft.view}
       seat={seat}
       names={names}
-      choices={choices}
+      choices={draft.choices}
       selectedCard={selectedCard}
       pickFrom={pickFrom}
       blocked={blocked}
       notice={notice}
       onMove={send}
       onCancel={cancel}
+      draft={draft}
+      onConfirmDraft={() => {
+        setPickFrom(null);
+        onMoves(draft.moves());
+      }}
     />
   );
 
@@ -202,22 +226,27 @@ export function MatchView({
       >
         <div className="match-main">
           <div className="match-head">
-            <Track marker={view.marker} />
+            <Track marker={show.marker} />
             <RoundLine view={view} />
           </div>
           <RegionStrip view={view} scoring={scoring} />
-          {!waitingForOpponent && <Announcer view={view} seat={seat} recent={recent} />}
+          {!waitingForOpponent && (
+            <Announcer view={view} seat={seat} recent={shownRecent} revealed={show.revealed} />
+          )}
           <div ref={boardArea} className="match-board">
             <Board
               // The table starts afresh when play begins: the waiting state's small frame
               // must not leave the table on compact cards.
               key={waitingForOpponent ? 'waiting' : 'playing'}
-              view={view}
+              view={draft.view}
               choices={boardChoices}
               selectedCard={selectedCard}
               pickFrom={pickFrom?.from ?? null}
               lastPlayed={lastPlayed}
               scoring={scoring}
+              drafted={draft.drafted}
+              previewCard={previewCard}
+              marks={marks}
               disabled={blocked}
               onCell={onCell}
               onCard={onCard}
@@ -235,6 +264,7 @@ export function MatchView({
                   selected={selectedCard}
                   disabled={blocked}
                   onSelect={(id) => setSelectedCard((card) => (card === id ? null : id))}
+                  onPreview={setPreviewCard}
                 />
               )}
             </div>
@@ -245,10 +275,10 @@ export function MatchView({
           <PlayerPanel view={view} seat={above} viewer={seat} names={names} live={live} />
           {view.result && (
             <div className="match-result">
-              <EndScreen view={view} names={names} />
+              <EndScreen view={view} names={names} show={show} />
             </div>
           )}
-          <RecentEntries entries={recent} deck={rules.deck} />
+          <RecentEntries entries={shownRecent} deck={rules.deck} />
           {aside}
           <SidePanels
             initial={panels[0]?.id ?? 'log'}
@@ -257,7 +287,7 @@ export function MatchView({
               {
                 id: 'log',
                 label: t('table.tabLog'),
-                content: <MoveLog log={log} deck={rules.deck} />,
+                content: <MoveLog log={told(log)} deck={rules.deck} />,
               },
               {
                 id: 'regions',

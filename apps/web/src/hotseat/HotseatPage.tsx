@@ -1,4 +1,4 @@
-import { type MoveName, SEATS, type Seat, type Side, viewFor } from '@iron-curtain/game';
+import { type Move, SEATS, type Seat, type Side, viewFor } from '@iron-curtain/game';
 import { type FormEvent, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MatchView } from '../board/MatchView.tsx';
@@ -86,13 +86,13 @@ function HotseatTable({
     );
   }
 
-  const onMove = (name: MoveName, args: unknown[]) => {
+  // A batch (the cubes of a confirmed draft) is what this seat just did, as one.
+  const onMoves = (moves: Move[]) => {
     if (seat === null) return;
-    const before = log.length;
-    const entries = match.move(seat, name, args);
-    if (!entries) return;
+    const before = match.getSnapshot().log.length;
+    if (!moves.every(({ move, args }) => match.move(seat, move, args))) return;
     setRecentFrom(before);
-    setLastSeen((seen) => ({ ...seen, [seat]: before + entries.length }));
+    setLastSeen((seen) => ({ ...seen, [seat]: match.getSnapshot().log.length }));
   };
 
   return (
@@ -106,7 +106,8 @@ function HotseatTable({
         recent={log.slice(over ? lastSeenOverall(lastSeen) : recentFrom)}
         pending={false}
         connected
-        onMove={onMove}
+        onMove={(move, args) => onMoves([{ move, args }])}
+        onMoves={onMoves}
       />
       {over && (
         <button type="button" className="primary" onClick={onNew}>

@@ -619,7 +619,6 @@ export const de: Resources = {
     },
     words: {
       first: '{{side}} beginnen lassen',
-      play: '{{card}} auf ({{x}}, {{y}})',
       event: 'das Ereignis von {{card}}',
       command: 'Kommando {{value}} mit {{card}}',
       useEvent: 'Ausführen des Ereignisses von {{card}}',
@@ -627,7 +626,6 @@ export const de: Resources = {
       place: 'einen Würfel auf {{card}}',
       placeFrom: 'einen Würfel auf {{card}} (von {{from}} genommen)',
       remove: 'Entfernen eines Würfels von {{card}}',
-      move: 'Verlegen von {{card}} nach ({{x}}, {{y}})',
       finish: 'Beenden des Schritts',
     },
   },
@@ -747,5 +745,49 @@ export const de: Resources = {
   },
   panelBadges: {
     unread: '{{label}}, {{count}} ungelesen',
+  },
+  cubeDraft: {
+    pointsLeft: 'Befehlspunkte übrig: {{left}} von {{total}}.',
+    cubesLeft: 'Marker zum Infiltrieren übrig: {{left}} von {{total}}.',
+    pick: 'Tippe eine hervorgehobene Karte an, um dort einen Marker vorzumerken; gesetzt wird erst, wenn du bestätigst.',
+    allSpent: 'Alles verteilt: bestätige oder nimm einen Marker zurück.',
+    drafted: 'Vorgemerkte Marker',
+    draftedHere: '{{n}} hier vorgemerkt, noch nicht gesetzt',
+    takeBackFrom: 'Einen vorgemerkten Marker von {{card}} zurücknehmen',
+    takeBackLast: 'Letzten Marker zurücknehmen',
+    confirm: 'Diese Marker setzen ({{n}})',
+    none: 'Keine Marker setzen',
+  },
+  analysisWords: {
+    play: '{{card}} {{where}}',
+    move: 'Verlegen von {{card}} {{where}}',
+    left: 'links von {{card}}',
+    right: 'rechts von {{card}}',
+    above: 'über {{card}}',
+    below: 'unter {{card}}',
+    show: 'Auf dem Tisch zeigen',
+    shown: 'Auf dem Tisch: der bessere Zug ist gelb umrandet, vor Zug {{index}}.',
+  },
+  finalReveal: {
+    heading: 'Runde 2 ist vorbei: die Schlusswertung entscheidet',
+  },
+  coach: {
+    firstCard:
+      'Der Computer lässt dich beginnen. Westdeutschland ist eine europäische Karte mit deiner Flagge: klicke sie in deiner Hand an. Eine Karte muss neben ihre eigene Region, wenn das geht, darum leuchten ihre Felder um Europa auf: lege sie rechts neben Europa.',
+    command:
+      'Eine Karte mit deiner Flagge: du nutzt ihr Ereignis oder befehligst mit ihr. Wähle Befehligen: Westdeutschland hat den Wert 3, du darfst also 3 Marker setzen.',
+    cubes:
+      'Befehligen erreicht die Karten mit deinen Markern und ihre Nachbarn. Klicke zweimal auf Westdeutschland, dann einmal auf Europa: jeder Klick merkt einen Marker vor, und ein vorgemerkter Marker lässt sich zurücknehmen. Mehr Marker als die UdSSR auf einer Karte heißt, du kontrollierst sie; 2 mehr heißt, du dominierst sie. Dann bestätige.',
+    otherFlag:
+      'Das Ereignis von Ostdeutschland hat 2 Marker der UdSSR auf Westdeutschland infiltriert: Infiltrieren fragt nicht nach Reichweite. Lege jetzt Polen unter Europa. Es trägt die Flagge der UdSSR: zuerst entscheidet der Computer über das Ereignis, dann befehligst du mit der Karte.',
+    winBack:
+      'Der Computer hat Polens Ereignis abgelehnt. Befehligen 2: setze beide Marker auf Westdeutschland, um es wieder zu dominieren (4 gegen 2), dann bestätige.',
+    yourEvent:
+      'Der Computer hat den Iran gespielt, eine Karte mit deiner Flagge: du entscheidest zuerst, ob ihr Ereignis geschieht. Mit dem Ereignis des Iran befehligst du 3 im Nahen Osten: nutze es.',
+    eventCubes:
+      'Der Iran ist die einzige Karte des Nahen Ostens auf dem Tisch und liegt neben deinen Markern: setze alle 3 Marker auf ihn, dann bestätige. Befehligt der Computer danach dort, kostet ihn jeder Marker 2, weil du die Karte dominierst.',
+    onYourOwn:
+      'Das war die vorgegebene Eröffnung. Ab jetzt spielst du selbst; die Hinweise zeigen weiter, was zu tun ist.',
+    pointer: 'Hier',
   },
 };

@@ -615,7 +615,6 @@ export const en: Resources = {
     },
     words: {
       first: 'letting {{side}} go first',
-      play: '{{card}} at ({{x}}, {{y}})',
       event: 'the event of {{card}}',
       command: 'Command {{value}} with {{card}}',
       useEvent: 'resolving the event of {{card}}',
@@ -623,7 +622,6 @@ export const en: Resources = {
       place: 'a cube on {{card}}',
       placeFrom: 'a cube on {{card}} (taken from {{from}})',
       remove: 'removing a cube from {{card}}',
-      move: 'moving {{card}} to ({{x}}, {{y}})',
       finish: 'ending the step',
     },
   },
@@ -746,6 +744,50 @@ export const en: Resources = {
   panelBadges: {
     /** A panel's tab with what arrived while it was not shown (the chat's new lines). */
     unread: '{{label}}, {{count}} unread',
+  },
+  cubeDraft: {
+    pointsLeft: 'Command points left: {{left}} of {{total}}.',
+    cubesLeft: 'Cubes left to infiltrate: {{left}} of {{total}}.',
+    pick: 'Tap a highlighted card to put a cube there; nothing is placed until you confirm.',
+    allSpent: 'All spent: confirm, or take a cube back.',
+    drafted: 'Cubes drafted',
+    draftedHere: '{{n}} drafted here, not placed yet',
+    takeBackFrom: 'Take a drafted cube back from {{card}}',
+    takeBackLast: 'Take back the last cube',
+    confirm: 'Place these cubes ({{n}})',
+    none: 'Place no cubes',
+  },
+  analysisWords: {
+    play: '{{card}} {{where}}',
+    move: 'moving {{card}} {{where}}',
+    left: 'left of {{card}}',
+    right: 'right of {{card}}',
+    above: 'above {{card}}',
+    below: 'below {{card}}',
+    show: 'Show on the table',
+    shown: 'On the table: the better move is outlined in yellow, before move {{index}}.',
+  },
+  finalReveal: {
+    heading: 'Round 2 is over: the final scoring decides',
+  },
+  coach: {
+    firstCard:
+      'The computer let you go first. West Germany is a European card with your flag: click it in your hand. A card must go next to its own region when it can, so its cells light up around Europe: put it right of Europe.',
+    command:
+      "A card with your flag: you use its event or Command with it. Choose Command: West Germany's value is 3, so you may place 3 cubes.",
+    cubes:
+      'Command reaches the cards with your cubes and their neighbours. Click West Germany twice, then Europe once: each click drafts a cube, and a drafted cube can be taken back. More cubes than the USSR on a card dominates it; 2 more controls it. Then confirm.',
+    otherFlag:
+      "East Germany's event infiltrated 2 USSR cubes onto West Germany: infiltration ignores reach. Now play Poland below Europe. It has the USSR flag: the computer decides on its event first, then you Command with it.",
+    winBack:
+      "The computer declined Poland's event. Command 2: put both cubes on West Germany to control it again (4 against 2), then confirm.",
+    yourEvent:
+      "The computer played Iran, a card with your flag: you decide first whether its event happens. Iran's event lets you Command 3 in the Middle East: use it.",
+    eventCubes:
+      'Iran is the only Middle East card on the table and lies next to your cubes: put all 3 cubes on it, then confirm. When the computer Commands there afterwards, your control makes each of its cubes cost 2.',
+    onYourOwn:
+      'That was the scripted opening. From here you play on your own; the hints still point at what to do.',
+    pointer: 'Here',
   },
 };
 

@@ -628,7 +628,6 @@ export const fr: Resources = {
     },
     words: {
       first: 'laisser {{side}} commencer',
-      play: '{{card}} en ({{x}}, {{y}})',
       event: 'l’événement de {{card}}',
       command: 'Commandement {{value}} avec {{card}}',
       useEvent: 'résoudre l’événement de {{card}}',
@@ -636,7 +635,6 @@ export const fr: Resources = {
       place: 'un cube sur {{card}}',
       placeFrom: 'un cube sur {{card}} (pris sur {{from}})',
       remove: 'retirer un cube de {{card}}',
-      move: 'déplacer {{card}} en ({{x}}, {{y}})',
       finish: 'terminer l’étape',
     },
   },
@@ -758,5 +756,49 @@ export const fr: Resources = {
   },
   panelBadges: {
     unread: '{{label}}, non lus : {{count}}',
+  },
+  cubeDraft: {
+    pointsLeft: 'Points de commandement restants : {{left}} sur {{total}}.',
+    cubesLeft: 'Cubes à infiltrer restants : {{left}} sur {{total}}.',
+    pick: "Touchez une carte en surbrillance pour y prévoir un cube ; rien n'est placé avant votre confirmation.",
+    allSpent: 'Tout est réparti : confirmez, ou reprenez un cube.',
+    drafted: 'Cubes prévus',
+    draftedHere: '{{n}} prévu(s) ici, pas encore placé(s)',
+    takeBackFrom: 'Reprendre un cube prévu sur {{card}}',
+    takeBackLast: 'Reprendre le dernier cube',
+    confirm: 'Placer ces cubes ({{n}})',
+    none: 'Ne placer aucun cube',
+  },
+  analysisWords: {
+    play: '{{card}} {{where}}',
+    move: 'déplacer {{card}} {{where}}',
+    left: 'à gauche de la carte {{card}}',
+    right: 'à droite de la carte {{card}}',
+    above: 'au-dessus de la carte {{card}}',
+    below: 'en dessous de la carte {{card}}',
+    show: 'Montrer sur la table',
+    shown: 'Sur la table : le meilleur coup est entouré de jaune, avant le coup {{index}}.',
+  },
+  finalReveal: {
+    heading: 'La manche 2 est finie : le décompte final décide',
+  },
+  coach: {
+    firstCard:
+      "L'ordinateur vous laisse commencer. L'Allemagne de l'Ouest est une carte européenne à votre drapeau : cliquez-la dans votre main. Une carte doit aller à côté de sa région quand c'est possible, donc ses cases s'allument autour de l'Europe : posez-la à droite de l'Europe.",
+    command:
+      "Une carte à votre drapeau : vous utilisez son événement ou vous commandez avec elle. Choisissez Commander : l'Allemagne de l'Ouest vaut 3, vous pouvez donc placer 3 cubes.",
+    cubes:
+      "Commander atteint les cartes portant vos cubes et leurs voisines. Cliquez deux fois l'Allemagne de l'Ouest, puis une fois l'Europe : chaque clic prévoit un cube, et un cube prévu peut être repris. Plus de cubes que l'URSS sur une carte, c'est la dominer ; 2 de plus, c'est la contrôler. Puis confirmez.",
+    otherFlag:
+      "L'événement de l'Allemagne de l'Est a infiltré 2 cubes de l'URSS sur l'Allemagne de l'Ouest : l'infiltration ignore la portée. Posez maintenant la Pologne sous l'Europe. Elle porte le drapeau de l'URSS : l'ordinateur décide d'abord de son événement, puis vous commandez avec elle.",
+    winBack:
+      "L'ordinateur a refusé l'événement de la Pologne. Commander 2 : mettez les deux cubes sur l'Allemagne de l'Ouest pour la contrôler de nouveau (4 contre 2), puis confirmez.",
+    yourEvent:
+      "L'ordinateur a joué l'Iran, une carte à votre drapeau : vous décidez d'abord si son événement a lieu. L'événement de l'Iran vous fait commander 3 au Moyen-Orient : utilisez-le.",
+    eventCubes:
+      "L'Iran est la seule carte du Moyen-Orient sur la table et touche vos cubes : mettez-y les 3 cubes, puis confirmez. Quand l'ordinateur y commandera ensuite, votre contrôle lui fera payer 2 par cube.",
+    onYourOwn:
+      "C'était l'ouverture guidée. Vous jouez désormais seul ; les indices montrent toujours quoi faire.",
+    pointer: 'Ici',
   },
 };

@@ -631,7 +631,6 @@ export const pl: Resources = {
     },
     words: {
       first: 'oddanie pierwszego ruchu: {{side}}',
-      play: '{{card}} na ({{x}}, {{y}})',
       event: 'wydarzenie karty {{card}}',
       command: 'Rozkaz {{value}} kartą {{card}}',
       useEvent: 'rozpatrzenie wydarzenia karty {{card}}',
@@ -639,7 +638,6 @@ export const pl: Resources = {
       place: 'kostka na {{card}}',
       placeFrom: 'kostka na {{card}} (zabrana z {{from}})',
       remove: 'usunięcie kostki z {{card}}',
-      move: 'przeniesienie {{card}} na ({{x}}, {{y}})',
       finish: 'zakończenie kroku',
     },
   },
@@ -761,5 +759,48 @@ export const pl: Resources = {
   },
   panelBadges: {
     unread: '{{label}}, nieprzeczytane: {{count}}',
+  },
+  cubeDraft: {
+    pointsLeft: 'Pozostałe punkty dowodzenia: {{left}} z {{total}}.',
+    cubesLeft: 'Pozostałe znaczniki do infiltracji: {{left}} z {{total}}.',
+    pick: 'Dotknij podświetlonej karty, by zaplanować tam znacznik; nic nie zostanie położone, dopóki nie zatwierdzisz.',
+    allSpent: 'Wszystko rozdzielone: zatwierdź albo cofnij znacznik.',
+    drafted: 'Zaplanowane znaczniki',
+    draftedHere: 'Zaplanowane tutaj: {{n}}, jeszcze nie położone',
+    takeBackFrom: 'Cofnij zaplanowany znacznik z karty {{card}}',
+    takeBackLast: 'Cofnij ostatni znacznik',
+    confirm: 'Połóż te znaczniki ({{n}})',
+    none: 'Nie kładź znaczników',
+  },
+  analysisWords: {
+    play: '{{card}} {{where}}',
+    move: 'przeniesienie karty {{card}} {{where}}',
+    left: 'na lewo od karty {{card}}',
+    right: 'na prawo od karty {{card}}',
+    above: 'nad kartą {{card}}',
+    below: 'pod kartą {{card}}',
+    show: 'Pokaż na stole',
+    shown: 'Na stole: lepszy ruch jest obwiedziony na żółto, przed ruchem {{index}}.',
+  },
+  finalReveal: {
+    heading: 'Runda 2 dobiegła końca: rozstrzyga punktacja końcowa',
+  },
+  coach: {
+    firstCard:
+      'Komputer pozwolił ci zacząć. Niemcy Zachodnie to europejska karta z twoją flagą: kliknij ją w ręce. Karta musi leżeć obok swojego regionu, jeśli to możliwe, dlatego jej pola świecą wokół Europy: połóż ją na prawo od Europy.',
+    command:
+      'Karta z twoją flagą: używasz jej wydarzenia albo dowodzisz nią. Wybierz dowodzenie: Niemcy Zachodnie mają wartość 3, więc możesz położyć 3 znaczniki.',
+    cubes:
+      'Dowodzenie sięga kart z twoimi znacznikami i ich sąsiadów. Kliknij dwa razy Niemcy Zachodnie, potem raz Europę: każde kliknięcie planuje znacznik, a zaplanowany znacznik można cofnąć. Więcej znaczników niż ZSRR na karcie to dominacja; o 2 więcej to kontrola. Potem zatwierdź.',
+    otherFlag:
+      'Wydarzenie Niemiec Wschodnich wprowadziło infiltracją 2 znaczniki ZSRR na Niemcy Zachodnie: infiltracja nie patrzy na zasięg. Teraz połóż Polskę pod Europą. Ma flagę ZSRR: najpierw komputer decyduje o jej wydarzeniu, potem ty nią dowodzisz.',
+    winBack:
+      'Komputer odrzucił wydarzenie Polski. Dowodzenie 2: połóż oba znaczniki na Niemczech Zachodnich, by znów je kontrolować (4 przeciw 2), potem zatwierdź.',
+    yourEvent:
+      'Komputer zagrał Iran, kartę z twoją flagą: najpierw ty decydujesz, czy jej wydarzenie się wydarzy. Wydarzenie Iranu pozwala ci dowodzić 3 na Bliskim Wschodzie: użyj go.',
+    eventCubes:
+      'Iran to jedyna karta Bliskiego Wschodu na stole i leży obok twoich znaczników: połóż na nim wszystkie 3 znaczniki, potem zatwierdź. Gdy komputer potem tam dowodzi, twoja kontrola sprawia, że każdy jego znacznik kosztuje 2.',
+    onYourOwn: 'To był zaplanowany początek. Dalej grasz sam; wskazówki nadal pokazują, co robić.',
+    pointer: 'Tutaj',
   },
 };

@@ -8,9 +8,10 @@ import {
   type Seat,
 } from '@iron-curtain/game';
 import type { MatchAnalysis } from '@iron-curtain/protocol/analysis';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AnalysisPanel } from '../../analysis/AnalysisPanel.tsx';
+import type { TableMarks } from '../../board/Board.tsx';
 import { MatchView } from '../../board/MatchView.tsx';
 
 /** Every position of a record, or why it cannot be replayed. */
@@ -40,6 +41,15 @@ export function ReplayViewer({
   const { t: tMain } = useTranslation();
   const { steps, error } = useMemo(() => stepsOf(record), [record]);
   const [at, setAt] = useState(0);
+  // A better move the analysis shows: marked while the replay stays before that move.
+  const [better, setBetter] = useState<{ at: number; marks: TableMarks } | null>(null);
+  // The marked cell or card comes into view, wherever the list of marks was scrolled to.
+  useEffect(() => {
+    if (!better) return;
+    document
+      .querySelector('.replay .marked-cell, .replay .table-card.marked')
+      ?.scrollIntoView?.({ block: 'center' });
+  }, [better]);
   const last = steps.length - 1;
   const step = steps[Math.min(at, last)];
   const log = useMemo<LogEntry[]>(
@@ -96,7 +106,22 @@ export function ReplayViewer({
         </output>
       </nav>
       {error === null && (
-        <AnalysisPanel record={record} steps={steps} at={at} onJump={go} saved={analysis} />
+        <AnalysisPanel
+          record={record}
+          steps={steps}
+          at={at}
+          onJump={go}
+          onShow={(before, marks) => {
+            go(before);
+            setBetter({ at: before, marks });
+          }}
+          saved={analysis}
+        />
+      )}
+      {better?.at === at && (
+        <p className="analysis-shown" role="status">
+          {t('analysisWords.shown', { index: at + 1 })}
+        </p>
       )}
       <MatchView
         rules={step.rules}
@@ -108,6 +133,7 @@ export function ReplayViewer({
         pending={false}
         connected={false}
         onMove={noMove}
+        marks={better?.at === at ? better.marks : undefined}
       />
     </div>
   );

@@ -1,0 +1,241 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { replay } from '@iron-curtain/game';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { boardShown, motionDone, synced } from './drive.ts';
+import { REPO } from './harness.ts';
+import { e2eSuite } from './suite.ts';
+
+// Issue 31: cubes drafted before one confirm, where a hand card may go.
+const DESKTOP = { viewport: { width: 1366, height: 768 } };
+
+const suite = e2eSuite('interaction', { RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_BURST: '200' });
+
+/** What the player sees once the table has settled. */
+async function shot(page: Page, name: string) {
+  await motionDone(page);
+  await suite.shot(page, name, { fullPage: false });
+}
+
+async function newContext(options: BrowserContextOptions) {
+  const context = await suite.context(options);
+  await context.addInitScript(`localStorage.setItem('iron-curtain:language', 'en')`);
+  return context;
+}
+
+/** A match against the easy computer, opened as its creator, the USSR, who goes first. */
+async function openAgainstComputer(page: Page): Promise<void> {
+  const response = await fetch(`${suite.server.url}/api/matches`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Ann', side: 'USSR', opponent: 'easy' }),
+  });
+  const created = (await response.json()) as { matchID: string } & Record<string, unknown>;
+  await page.goto('/');
+  await page.evaluate(
+    ([key, value]) => localStorage.setItem(key as string, value as string),
+    [`iron-curtain:seat:${created.matchID}`, JSON.stringify({ ...created, name: 'Ann' })],
+  );
+  await page.goto(`/match/${created.matchID}`);
+  await synced(page);
+  await boardShown(page);
+  await page.getByRole('button', { name: 'The USSR goes first' }).click();
+}
+
+/** The number of cubes of a side drawn on a card of the table. */
+const cubesOn = async (page: Page, card: string, side: 'US' | 'USSR') =>
+  Number(
+    await page
+      .locator(`.board-grid [data-card="${card}"] [data-cubes="${side}"] .cube-number`)
+      .textContent(),
+  );
+
+describe('placing cubes', () => {
+  it('shows where a hand card may go on hover, drafts cubes with the cost left, takes one back and sends them on one confirm', async () => {
+    const page = await (await newContext(DESKTOP)).newPage();
+    await openAgainstComputer(page);
+    const hand = page.locator('.own-hand [data-choice="hand"]:not([disabled])');
+    await hand.first().waitFor();
+
+    // Pointing at a hand card shows its cells, and plays nothing.
+    expect(await page.locator('[data-preview-cell]').count()).toBe(0);
+    await hand.first().hover();
+    await page.locator('[data-preview-cell]').first().waitFor();
+    expect(await page.locator('.legal-cell[data-choice]').count()).toBe(0);
+    await shot(page, 'hover-preview');
+
+    // Play a card, then Command (own flag) or wait for the computer to decide on the event.
+    await hand.first().click();
+    await page.locator('.legal-cell[data-choice]').first().click();
+    const confirm = page.locator('[data-confirm-cubes]:not([disabled])');
+    const command = page.getByRole('button', { name: /^Command: place up to/ });
+    while (!(await confirm.isVisible())) {
+      if (await command.isVisible()) await command.click();
+      await page.waitForTimeout(50);
+    }
+    const left = async () =>
+      Number(await page.locator('.cube-draft').getAttribute('data-draft-left'));
+    const total = await left();
+    expect(total).toBeGreaterThan(0);
+    const stateBefore = await page.locator('main.match-page').getAttribute('data-state-id');
+
+    // Draft one cube: nothing is sent, the cube is drawn with a +1 mark and the points drop.
+    const target = page.locator('.board-grid button.table-card.target:not([disabled])').first();
+    const card = (await target.getAttribute('data-card')) as string;
+    const ussrBefore = await cubesOn(page, card, 'USSR');
+    await target.click();
+    expect(await cubesOn(page, card, 'USSR')).toBe(ussrBefore + 1);
+    expect(await page.locator(`.board-grid [data-card="${card}"] .draft-badge`).textContent()).toBe(
+      '+1',
+    );
+    expect(await left()).toBeLessThan(total);
+    expect(await page.locator('.cube-draft .draft-left').textContent()).toMatch(
+      new RegExp(`Command points left: ${await left()} of ${total}`),
+    );
+    expect(await page.locator('main.match-page').getAttribute('data-state-id')).toBe(stateBefore);
+
+    // Taken back: the table is as it was.
+    await page.getByRole('button', { name: 'Take back the last cube' }).click();
+    expect(await cubesOn(page, card, 'USSR')).toBe(ussrBefore);
+    expect(await left()).toBe(total);
+
+    // Draft until nothing is left to spend, then one confirm sends them all.
+    let drafted = 0;
+    while ((await target.count()) > 0 && (await target.isVisible())) {
+      await target.click();
+      drafted += 1;
+    }
+    expect(drafted).toBeGreaterThan(0);
+    expect(await page.locator('.cube-draft').textContent()).toContain('All spent');
+    const planned = await page
+      .locator('.board-grid .table-card.drafted')
+      .evaluateAll((els) =>
+        els.map((e) => [
+          e.getAttribute('data-card'),
+          Number(e.querySelector('[data-cubes="USSR"] .cube-number')?.textContent),
+        ]),
+      );
+    await shot(page, 'draft-complete');
+    await confirm.click();
+    // The server took every cube: the same counts come back as the table, with no draft left.
+    await page.locator('.cube-draft').waitFor({ state: 'detached' });
+    await page.locator('main[data-pending="false"]').waitFor();
+    for (const [id, count] of planned) {
+      expect(await cubesOn(page, id as string, 'USSR'), id as string).toBeGreaterThanOrEqual(
+        count as number,
+      );
+    }
+    expect(await page.locator('.board-grid .draft-badge').count()).toBe(0);
+    expect(await page.locator('[data-refusal]').count()).toBe(0);
+  });
+});
+
+/** The marker's step on the match's own track (not the show's). */
+const trackMarker = async (page: Page) =>
+  Number(await page.locator('.match-view > .track [aria-current="step"]').getAttribute('title'));
+
+describe('the end of a match', () => {
+  it('plays the final scoring before telling the winner, the marker walking each step, and a skip jumps to the result', async () => {
+    const record = JSON.parse(
+      fs.readFileSync(
+        path.join(REPO, 'packages/game/test/records/fixed-deal-standard.json'),
+        'utf8',
+      ),
+    );
+    const page = await (await newContext(DESKTOP)).newPage();
+    await page.goto('/replay');
+    await page.getByLabel('Record file').setInputFiles({
+      name: 'record.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(record)),
+    });
+    await page.getByRole('button', { name: 'Last' }).click();
+    const result = page.getByRole('region', { name: 'Result' });
+    await result.waitFor();
+    expect(await result.getAttribute('data-revealed')).toBe('false');
+    expect(await result.locator('h2').textContent()).toBe(
+      'Round 2 is over: the final scoring decides',
+    );
+    expect(await page.locator('[data-announce]').textContent()).not.toContain('wins');
+    // The marker walks as each step scores: it moves on the table's own track while the show plays.
+    const first = await trackMarker(page);
+    await expect.poll(() => trackMarker(page), { timeout: 20_000 }).not.toBe(first);
+    expect(await result.getAttribute('data-revealed')).toBe('false');
+    await shot(page, 'final-scoring-playing');
+    await page.getByRole('button', { name: 'Skip to the result' }).click();
+    expect(await result.getAttribute('data-revealed')).toBe('true');
+    expect(await result.locator('h2').textContent()).toMatch(/wins$/);
+    await expect.poll(() => trackMarker(page)).toBe(replay(record).state.marker);
+    await shot(page, 'final-scoring-result');
+  });
+});
+
+describe('the tutorial', () => {
+  it('puts the hint beside the table and rings what it talks about, step by step', async () => {
+    const page = await (await newContext(DESKTOP)).newPage();
+    await page.goto('/tutorial');
+    const hint = page.locator('aside.tutorial-hint');
+    await page.locator('aside.tutorial-hint[data-coach="firstCard"]').waitFor();
+    const ring = page.locator('.coach-ring');
+    const boxOf = async (selector: string) => {
+      const box = await page.locator(selector).first().boundingBox();
+      if (!box) throw new Error(`${selector} has no box`);
+      return box;
+    };
+    /** The ring sits around the element, and a click at its centre reaches that element. */
+    const ringsAround = async (selector: string) => {
+      await expect
+        .poll(async () => {
+          const [r, e] = [await ring.boundingBox(), await boxOf(selector)];
+          return r !== null && r.x <= e.x && r.y <= e.y && r.x + r.width >= e.x + e.width;
+        })
+        .toBe(true);
+    };
+    /** Clicks the middle of the ring once it has settled (the page may scroll to its target). */
+    const clickRing = async () => {
+      let r = await ring.boundingBox();
+      for (let tries = 0; tries < 40; tries++) {
+        await page.waitForTimeout(100);
+        const now = await ring.boundingBox();
+        if (r && now && now.x === r.x && now.y === r.y) break;
+        r = now;
+      }
+      if (!r) throw new Error('no ring');
+      await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);
+    };
+    // Beside the table: the hint's column is to the right of the board, level with it.
+    const [h, board] = [await boxOf('aside.tutorial-hint'), await boxOf('.board')];
+    expect(h.x).toBeGreaterThanOrEqual(board.x + board.width);
+    expect(h.y).toBeLessThan(board.y + board.height);
+
+    await ringsAround('.own-hand [data-card="west-germany"]');
+    await shot(page, 'tutorial-1-card');
+    await clickRing();
+    await ringsAround('.board-grid [data-cell="1,0"]');
+    await shot(page, 'tutorial-2-cell');
+    await clickRing();
+    await page.locator('aside.tutorial-hint[data-coach="command"]').waitFor();
+    await ringsAround('[data-action="command"]');
+    await clickRing();
+    await page.locator('aside.tutorial-hint[data-coach="cubes"]').waitFor();
+    await ringsAround('.board-grid [data-card="west-germany"]');
+    await clickRing();
+    await clickRing();
+    await ringsAround('.board-grid [data-card="europe"]');
+    await clickRing();
+    await ringsAround('[data-confirm-cubes]');
+    await shot(page, 'tutorial-3-confirm');
+    await clickRing();
+    // The computer answers from the script; the next hint points at Poland in the hand.
+    await page.locator('aside.tutorial-hint[data-coach="otherFlag"]').waitFor();
+    await ringsAround('.own-hand [data-card="poland"]');
+    // The hint stays in view while the page scrolls.
+    await page.evaluate(() => scrollTo(0, document.body.scrollHeight));
+    const after = await boxOf('aside.tutorial-hint');
+    expect(after.y).toBeGreaterThanOrEqual(0);
+    expect(after.y).toBeLessThan(768);
+    expect(await hint.textContent()).toContain('Poland');
+    await shot(page, 'tutorial-4-other-flag');
+  });
+});
