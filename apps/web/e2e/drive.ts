@@ -61,3 +61,31 @@ export const motionDone = (page: Page) =>
       await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
     }
   });
+
+/** What the lobby answers for a new match. */
+export interface CreatedMatch {
+  matchID: string;
+  links: { invite: string; spectate: string };
+}
+
+/**
+ * A match against the easy computer, opened in `page` as its creator: Ann, the USSR, who
+ * chooses who goes first. Her seat is put where the web client keeps it, as a join would.
+ */
+export async function openAgainstComputer(page: Page, serverUrl: string): Promise<CreatedMatch> {
+  const response = await fetch(`${serverUrl}/api/matches`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Ann', side: 'USSR', opponent: 'easy' }),
+  });
+  const created = (await response.json()) as CreatedMatch & Record<string, unknown>;
+  await page.goto('/');
+  await page.evaluate(
+    ([key, value]) => localStorage.setItem(key as string, value as string),
+    [`iron-curtain:seat:${created.matchID}`, JSON.stringify({ ...created, name: 'Ann' })],
+  );
+  await page.goto(`/match/${created.matchID}`);
+  await synced(page);
+  await boardShown(page);
+  return created;
+}

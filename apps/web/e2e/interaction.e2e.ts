@@ -3,7 +3,7 @@ import path from 'node:path';
 import { replay } from '@iron-curtain/game';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { boardShown, motionDone, synced } from './drive.ts';
+import { motionDone, openAgainstComputer as openAgainstComputerAs } from './drive.ts';
 import { REPO } from './harness.ts';
 import { e2eSuite } from './suite.ts';
 
@@ -26,20 +26,7 @@ async function newContext(options: BrowserContextOptions) {
 
 /** A match against the easy computer, opened as its creator, the USSR, who goes first. */
 async function openAgainstComputer(page: Page): Promise<void> {
-  const response = await fetch(`${suite.server.url}/api/matches`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Ann', side: 'USSR', opponent: 'easy' }),
-  });
-  const created = (await response.json()) as { matchID: string } & Record<string, unknown>;
-  await page.goto('/');
-  await page.evaluate(
-    ([key, value]) => localStorage.setItem(key as string, value as string),
-    [`iron-curtain:seat:${created.matchID}`, JSON.stringify({ ...created, name: 'Ann' })],
-  );
-  await page.goto(`/match/${created.matchID}`);
-  await synced(page);
-  await boardShown(page);
+  await openAgainstComputerAs(page, suite.server.url);
   await page.getByRole('button', { name: 'The USSR goes first' }).click();
 }
 

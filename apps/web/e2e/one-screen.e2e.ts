@@ -2,7 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { boardShown, isOver, motionDone, offered, refusal, synced, tableCards } from './drive.ts';
+import {
+  boardShown,
+  isOver,
+  motionDone,
+  offered,
+  openAgainstComputer,
+  refusal,
+  synced,
+  tableCards,
+} from './drive.ts';
 import { ARTIFACTS } from './harness.ts';
 import { tableLegibility } from './layout.ts';
 import { e2eSuite } from './suite.ts';
@@ -19,11 +28,6 @@ const PHONE = { width: 390, height: 844 };
 const TABLET = { width: 900, height: 1000 };
 
 const suite = e2eSuite('one-screen', { RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_BURST: '200' });
-
-interface Created {
-  matchID: string;
-  links: { invite: string; spectate: string };
-}
 
 /** Where the things a player needs are, against the window, and how tall the document is. */
 interface Placement {
@@ -113,25 +117,6 @@ async function shootEverySize(page: Page, name: string) {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A match against the computer, opened as its creator (the USSR, who chooses who goes first). */
-async function openAgainstComputer(page: Page): Promise<Created> {
-  const response = await fetch(`${suite.server.url}/api/matches`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Ann', side: 'USSR', opponent: 'easy' }),
-  });
-  const created = (await response.json()) as Created & Record<string, unknown>;
-  await page.goto('/');
-  await page.evaluate(
-    ([key, value]) => localStorage.setItem(key as string, value as string),
-    [`iron-curtain:seat:${created.matchID}`, JSON.stringify({ ...created, name: 'Ann' })],
-  );
-  await page.goto(`/match/${created.matchID}`);
-  await synced(page);
-  await boardShown(page);
-  return created;
-}
-
 /** Clicks the first cell or choice offered until `done` says stop (or the match ends). */
 async function playUntil(page: Page, done: () => Promise<boolean>) {
   for (let clicks = 0; clicks < 400; clicks++) {
@@ -160,7 +145,7 @@ describe('the whole match on one screen', () => {
     const context = await suite.context({ viewport: DESKTOPS[0] });
     await context.addInitScript(`localStorage.setItem('iron-curtain:language', 'en')`);
     const ann = await context.newPage();
-    const created = await openAgainstComputer(ann);
+    const created = await openAgainstComputer(ann, suite.server.url);
     const watcher = await context.newPage();
     await watcher.goto(created.links.spectate);
     await synced(watcher);

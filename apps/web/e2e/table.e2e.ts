@@ -3,7 +3,15 @@ import path from 'node:path';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { audit } from './axe.ts';
-import { boardShown, isOver, motionDone, offered, refusal, synced } from './drive.ts';
+import {
+  boardShown,
+  isOver,
+  motionDone,
+  offered,
+  openAgainstComputer,
+  refusal,
+  synced,
+} from './drive.ts';
 import { REPO } from './harness.ts';
 import { tableLegibility } from './layout.ts';
 import { e2eSuite } from './suite.ts';
@@ -25,30 +33,6 @@ async function newContext(options: BrowserContextOptions) {
   const context = await suite.context({ bypassCSP: true, ...options });
   await context.addInitScript(`localStorage.setItem('iron-curtain:language', 'en')`);
   return context;
-}
-
-interface Created {
-  matchID: string;
-  links: { invite: string; spectate: string };
-}
-
-/** A match against the computer, opened as its creator (who plays the US and moves first). */
-async function openAgainstComputer(page: Page): Promise<Created> {
-  const response = await fetch(`${suite.server.url}/api/matches`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Ann', side: 'USSR', opponent: 'easy' }),
-  });
-  const created = (await response.json()) as Created & Record<string, unknown>;
-  await page.goto('/');
-  await page.evaluate(
-    ([key, value]) => localStorage.setItem(key as string, value as string),
-    [`iron-curtain:seat:${created.matchID}`, JSON.stringify({ ...created, name: 'Ann' })],
-  );
-  await page.goto(`/match/${created.matchID}`);
-  await synced(page);
-  await boardShown(page);
-  return created;
 }
 
 /** The rendered size (font size times the table's zoom) of every card name and command value shown. */
@@ -143,7 +127,7 @@ async function untilAnnPlaysACard(page: Page): Promise<void> {
 describe('the match table on a phone', () => {
   it('shows names and command values at 12 px or more, 44 px targets, and the table, decision and hand on one screen', async () => {
     const ann = await (await newContext(PHONE)).newPage();
-    const created = await openAgainstComputer(ann);
+    const created = await openAgainstComputer(ann, suite.server.url);
     // The USSR chooses who goes first: Ann does, so she holds the decision, then a hand to play.
     await goFirst(ann);
     await ann.locator('.own-hand [data-choice="hand"]:not([disabled])').first().waitFor();
@@ -231,7 +215,7 @@ describe('motion', () => {
   it('flies a played card to its cell under normal motion, and not under reduced motion', async () => {
     for (const reducedMotion of ['no-preference', 'reduce'] as const) {
       const page = await (await newContext({ ...DESKTOP, reducedMotion })).newPage();
-      await openAgainstComputer(page);
+      await openAgainstComputer(page, suite.server.url);
       await goFirst(page);
       const card = await playACard(page);
       const played = page.locator(`.board-grid [data-card="${card}"]`);
@@ -276,7 +260,7 @@ async function playToTheEnd(page: Page) {
 describe('a whole match against the computer on a desktop', () => {
   it('keeps the live table legible at 1366 px to the end', async () => {
     const page = await (await newContext({ viewport: { width: 1366, height: 768 } })).newPage();
-    await openAgainstComputer(page);
+    await openAgainstComputer(page, suite.server.url);
     await goFirst(page);
     await shot(page, 'desktop-start');
     await playToTheEnd(page);
