@@ -120,7 +120,7 @@ describe('placing cubes', () => {
 
 /** The marker's step on the match's own track (not the show's). */
 const trackMarker = async (page: Page) =>
-  Number(await page.locator('.match-view > .track [aria-current="step"]').getAttribute('title'));
+  Number(await page.locator('.match-head .track [aria-current="step"]').getAttribute('title'));
 
 describe('the end of a match', () => {
   it('plays the final scoring before telling the winner, the marker walking each step, and a skip jumps to the result', async () => {

@@ -150,6 +150,9 @@ describe('the whole match on one screen', () => {
     await watcher.goto(created.links.spectate);
     await synced(watcher);
     await boardShown(watcher);
+    // The chat's box is drawn once its room has answered, a moment after the table.
+    await ann.locator('.chat-form input').waitFor();
+    await watcher.locator('.chat-form input').waitFor();
 
     // The start: Ann, the USSR, chooses who goes first.
     await ann.getByRole('button', { name: 'The USSR goes first' }).waitFor();

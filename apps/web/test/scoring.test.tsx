@@ -152,7 +152,7 @@ describe('the final scoring show', () => {
     );
     const track = () =>
       Number(
-        document.querySelector('.match-view > .track [aria-current="step"]')?.getAttribute('title'),
+        document.querySelector('.match-head .track [aria-current="step"]')?.getAttribute('title'),
       );
     const said = () => document.querySelector('[data-announce]')?.textContent ?? '';
     expect(track()).toBe(before);
