@@ -112,6 +112,26 @@ describe('the final scoring show', () => {
     expect(markerNow()).toBe(state.marker);
   });
 
+  it('brings the result up again once it tells the winner (a skip can leave its box scrolled down)', () => {
+    reducedMotion(false);
+    // jsdom has no scrollIntoView: the test gives elements one that notes who was scrolled.
+    const scrolled: string[] = [];
+    Object.defineProperty(HTMLElement.prototype, 'scrollIntoView', {
+      configurable: true,
+      value(this: HTMLElement) {
+        if (this.matches('.end-screen')) scrolled.push(this.dataset.revealed ?? '');
+      },
+    });
+    try {
+      render(<Result view={state} />);
+      expect(scrolled).toEqual(['false']);
+      fireEvent.click(screen.getByRole('button', { name: 'Skip to the result' }));
+      expect(scrolled).toEqual(['false', 'true']);
+    } finally {
+      Reflect.deleteProperty(HTMLElement.prototype, 'scrollIntoView');
+    }
+  });
+
   it('waits for the player under reduced motion', async () => {
     vi.useFakeTimers();
     reducedMotion(true);

@@ -28,15 +28,16 @@ export function useReducedMotion(): boolean {
 }
 
 /**
- * Scrolls the element to the top of the view when it appears: news the player must not miss
- * (the end of the match) while they look at the hand or the bottom of the table.
+ * Scrolls the element to the top of the view when it appears, and again whenever `news`
+ * changes: news the player must not miss (the end of the match, then its winner) while they
+ * look at the hand, the bottom of the table or the end of a box that scrolls.
  */
-export function useBringIntoView<T extends HTMLElement>(): RefObject<T | null> {
+export function useBringIntoView<T extends HTMLElement>(news?: unknown): RefObject<T | null> {
   const ref = useRef<T>(null);
   const reduced = useReducedMotion();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the element appears
+  // biome-ignore lint/correctness/useExhaustiveDependencies: when it appears and at each news
   useEffect(() => {
     ref.current?.scrollIntoView?.({ behavior: reduced ? 'auto' : 'smooth', block: 'start' });
-  }, []);
+  }, [news]);
   return ref;
 }

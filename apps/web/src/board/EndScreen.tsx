@@ -81,7 +81,8 @@ export function EndScreen({
 }) {
   const { t } = useTranslation();
   const words = useGameWords();
-  const here = useBringIntoView<HTMLElement>();
+  // Told the winner, the result comes up again: a skip may have left its box scrolled down.
+  const here = useBringIntoView<HTMLElement>(show.revealed);
   const result = view.result;
   if (!result) return null;
   const winnerSeat: Seat = view.sides['0'] === result.winnerSide ? '0' : '1';
