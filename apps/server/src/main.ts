@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { format } from 'node:util';
 import { createApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { localFanout, openRedisFanout } from './fanout.ts';
-import { createLogger, type Logger, readableLogsOn } from './logger.ts';
+import { localFanout, openRedisFanout } from './match/fanout.ts';
+import { ConfigError, loadConfig } from './ops/config.ts';
+import { createLogger, type Logger, readableLogsOn } from './ops/logger.ts';
 import { openStore } from './storage/index.ts';
 
 /** The web client's build, beside this package (apps/web/dist) unless WEB_DIST says otherwise. */

@@ -3,7 +3,7 @@ import { BOT_LEVELS } from '@iron-curtain/bots';
 import type { CreateMatchResponse, RematchResponse } from '@iron-curtain/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BotCredentials } from '../src/bots/credentials.ts';
-import { hashSecret } from '../src/secrets.ts';
+import { hashSecret } from '../src/ops/secrets.ts';
 import { GameClient, request, seatClient, startServer, type TestServer } from './support.ts';
 
 /** How computer seats' credentials were made before the server key: from the match's seed. */

@@ -8,7 +8,7 @@ import {
   type SeatGrant,
 } from '@iron-curtain/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig } from '../src/ops/config.ts';
 import { openPostgresStore } from '../src/storage/postgres.ts';
 import { ManualTime } from './manual-time.ts';
 import {

@@ -1,9 +1,9 @@
 import type { Seat } from '@iron-curtain/game';
 import type { Ack, ChatLine, ChatSettings, RefusedMessage } from '@iron-curtain/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.ts';
-import { openRedisFanout } from '../src/fanout.ts';
-import { createLogger } from '../src/logger.ts';
+import { openRedisFanout } from '../src/match/fanout.ts';
+import { loadConfig } from '../src/ops/config.ts';
+import { createLogger } from '../src/ops/logger.ts';
 import { openPostgresStore } from '../src/storage/postgres.ts';
 import {
   createAndJoin,

@@ -11,7 +11,7 @@ import {
 } from '@iron-curtain/game';
 import type { State as BgioState } from 'boardgame.io';
 import { describe, expect, it } from 'vitest';
-import { cachedReducers, initialState, playedWith } from '../src/engine.ts';
+import { cachedReducers, initialState, playedWith } from '../src/match/engine.ts';
 import { deckInfoOf } from './support.ts';
 
 v8.setFlagsFromString('--expose-gc');

@@ -9,9 +9,9 @@ import {
 } from '@iron-curtain/game';
 import type { DeckList, MatchInfo, RematchResponse } from '@iron-curtain/protocol';
 import { describe, expect, it } from 'vitest';
-import { deckFileOfMatch, setupDataOf, UnknownDeckError } from '../src/decks.ts';
-import { initialState } from '../src/engine.ts';
-import { hashSecret, newMatchID, newSeed } from '../src/secrets.ts';
+import { deckFileOfMatch, setupDataOf, UnknownDeckError } from '../src/decks/built-in-decks.ts';
+import { initialState } from '../src/match/engine.ts';
+import { hashSecret, newMatchID, newSeed } from '../src/ops/secrets.ts';
 import type { MatchRecord } from '../src/storage/index.ts';
 import {
   createAndJoin,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { DCLinter } from 'dclint';
 import { describe, expect, it } from 'vitest';
 import { parse, parseDocument } from 'yaml';
-import { envSchema, loadConfig } from '../src/config.ts';
+import { envSchema, loadConfig } from '../src/ops/config.ts';
 import {
   dockerIgnored,
   envOf,

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import { legalMoves, type Seat, type State } from '@iron-curtain/game';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MatchEngine, playedWith } from '../src/engine.ts';
-import { Lobby } from '../src/matches.ts';
-import { PresenceBook } from '../src/presence.ts';
+import { Lobby } from '../src/lobby/lobby.ts';
+import { MatchEngine, playedWith } from '../src/match/engine.ts';
+import { PresenceBook } from '../src/match/presence-book.ts';
 import type { Store } from '../src/storage/store.ts';
 import {
   createAndJoin,

@@ -1,8 +1,8 @@
 import { errorResponseSchema } from '@iron-curtain/protocol';
 import type { Middleware } from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lobbyRouter } from '../src/lobby-routes.ts';
-import { matchRouter } from '../src/match-routes.ts';
+import { lobbyRouter } from '../src/lobby/lobby-routes.ts';
+import { matchRouter } from '../src/lobby/match-routes.ts';
 import { createAndJoin, startServer, type TestServer } from './support.ts';
 
 /** Every method a client might send, including one no route knows. */

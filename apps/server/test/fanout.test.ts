@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
-import { type FanoutMessage, openRedisFanout } from '../src/fanout.ts';
-import { createLogger } from '../src/logger.ts';
+import { type FanoutMessage, openRedisFanout } from '../src/match/fanout.ts';
+import { ConfigError, loadConfig } from '../src/ops/config.ts';
+import { createLogger } from '../src/ops/logger.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const logger = createLogger(loadConfig({ LOG_LEVEL: 'silent' }));

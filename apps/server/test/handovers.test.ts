@@ -1,7 +1,11 @@
 import { HANDOVER_TTL_MS, type Handover, type HandoverSeats } from '@iron-curtain/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HANDOVER_REDEEMS_PER_ADDRESS, newHandoverCode, normalCode } from '../src/handovers.ts';
-import { newCredentials } from '../src/secrets.ts';
+import {
+  HANDOVER_REDEEMS_PER_ADDRESS,
+  newHandoverCode,
+  normalCode,
+} from '../src/lobby/handovers.ts';
+import { newCredentials } from '../src/ops/secrets.ts';
 import { ManualTime } from './manual-time.ts';
 import {
   createAndJoin,

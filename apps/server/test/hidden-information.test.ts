@@ -2,7 +2,7 @@ import { ironCurtainFor, type Seat, type State } from '@iron-curtain/game';
 import type { State as BgioState } from 'boardgame.io';
 import { CreateGameReducer, InitializeGame } from 'boardgame.io/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashSecret } from '../src/secrets.ts';
+import { hashSecret } from '../src/ops/secrets.ts';
 import {
   createAndJoin,
   type GameClient,

@@ -1,6 +1,6 @@
 import { DEFAULT_DECK, type Deck, deckFileOf, deckRef, type State } from '@iron-curtain/game';
 import { describe, expect, it } from 'vitest';
-import { initialState } from '../src/engine.ts';
+import { initialState } from '../src/match/engine.ts';
 import { upgradeState } from '../src/storage/legacy-state.ts';
 import type { StoredState } from '../src/storage/store.ts';
 import { DECK_VERSION_1, deckInfoOf } from './support.ts';

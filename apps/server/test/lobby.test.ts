@@ -6,7 +6,7 @@ import {
   parseInviteLink,
 } from '@iron-curtain/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig } from '../src/ops/config.ts';
 import { request, startServer, type TestServer } from './support.ts';
 
 let server: TestServer;

@@ -1,4 +1,4 @@
-import type { TimeSource } from '../src/time.ts';
+import type { TimeSource } from '../src/ops/time.ts';
 
 /** A clock for tests: time stands still until `advance` moves it, firing the timers due. */
 export class ManualTime implements TimeSource {

@@ -2,12 +2,12 @@ import { DEFAULT_DECK, type State } from '@iron-curtain/game';
 import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.ts';
-import { initialState } from '../src/engine.ts';
-import { createLogger } from '../src/logger.ts';
-import { CLEANUP_EVERY_MS, MatchCleanup } from '../src/match-cleanup.ts';
-import { createMetrics } from '../src/metrics.ts';
-import { hashSecret, newMatchID, newSeed } from '../src/secrets.ts';
+import { CLEANUP_EVERY_MS, MatchCleanup } from '../src/lobby/match-cleanup.ts';
+import { initialState } from '../src/match/engine.ts';
+import { loadConfig } from '../src/ops/config.ts';
+import { createLogger } from '../src/ops/logger.ts';
+import { createMetrics } from '../src/ops/metrics.ts';
+import { hashSecret, newMatchID, newSeed } from '../src/ops/secrets.ts';
 import type { MatchStatus, MoveRecord, Store } from '../src/storage/store.ts';
 import { ManualTime } from './manual-time.ts';
 import {

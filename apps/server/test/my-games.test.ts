@@ -6,7 +6,7 @@ import {
   type MyGamesResponse,
 } from '@iron-curtain/protocol';
 import { describe, expect, it } from 'vitest';
-import { hashSecret, newCredentials } from '../src/secrets.ts';
+import { hashSecret, newCredentials } from '../src/ops/secrets.ts';
 import {
   createAndJoin,
   decider,

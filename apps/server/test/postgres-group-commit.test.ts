@@ -1,8 +1,8 @@
 import net from 'node:net';
 import { DEFAULT_DECK, type State } from '@iron-curtain/game';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initialState } from '../src/engine.ts';
-import { hashSecret, newMatchID, newSeed } from '../src/secrets.ts';
+import { initialState } from '../src/match/engine.ts';
+import { hashSecret, newMatchID, newSeed } from '../src/ops/secrets.ts';
 import { openPostgresStore } from '../src/storage/postgres.ts';
 import type { MatchRecord, MoveRecord, Store, StoredState } from '../src/storage/store.ts';
 import { deckInfoOf, dropSchema, POSTGRES_URL, uniqueSchema } from './support.ts';

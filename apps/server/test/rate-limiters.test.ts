@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { redisHeldSockets } from '../src/held-sockets.ts';
-import { createLogger } from '../src/logger.ts';
-import { RateLimiters, spend } from '../src/rate-limiters.ts';
+import { redisHeldSockets } from '../src/edge/held-sockets.ts';
+import { RateLimiters, spend } from '../src/edge/rate-limiters.ts';
+import { createLogger } from '../src/ops/logger.ts';
 
 const limiters: RateLimiters[] = [];
 afterEach(() => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { envSchema } from '../src/config.ts';
+import { envSchema } from '../src/ops/config.ts';
 
 const REPO = path.resolve(import.meta.dirname, '../../..');
 const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');

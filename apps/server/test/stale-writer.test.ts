@@ -2,10 +2,10 @@ import { legalMoves, type Move, type RulesContext, type Seat } from '@iron-curta
 import type { StateFrame } from '@iron-curtain/protocol';
 import { afterAll, expect, it } from 'vitest';
 import { type App, createApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { frameFor } from '../src/engine.ts';
-import { openRedisFanout } from '../src/fanout.ts';
-import { createLogger } from '../src/logger.ts';
+import { frameFor } from '../src/match/engine.ts';
+import { openRedisFanout } from '../src/match/fanout.ts';
+import { loadConfig } from '../src/ops/config.ts';
+import { createLogger } from '../src/ops/logger.ts';
 import { openPostgresStore } from '../src/storage/postgres.ts';
 import type { Store } from '../src/storage/store.ts';
 import {

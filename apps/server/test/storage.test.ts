@@ -11,8 +11,8 @@ import {
   type MockInstance,
   vi,
 } from 'vitest';
-import { initialState } from '../src/engine.ts';
-import { hashSecret, newMatchID, newSeed } from '../src/secrets.ts';
+import { initialState } from '../src/match/engine.ts';
+import { hashSecret, newMatchID, newSeed } from '../src/ops/secrets.ts';
 import { openSqliteStore, SQLITE_FILE } from '../src/storage/sqlite.ts';
 import type {
   MatchRecord,

@@ -29,14 +29,14 @@ import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll } from 'vitest';
 import { type App, createApp } from '../src/app.ts';
-import { type Config, loadConfig } from '../src/config.ts';
-import type { Fanout } from '../src/fanout.ts';
-import { createLogger } from '../src/logger.ts';
+import type { Fanout } from '../src/match/fanout.ts';
+import { type Config, loadConfig } from '../src/ops/config.ts';
+import { createLogger } from '../src/ops/logger.ts';
+import type { TimeSource } from '../src/ops/time.ts';
 import type { DeckInfo } from '../src/storage/index.ts';
 import { openPostgresStore } from '../src/storage/postgres.ts';
 import { openSqliteStore } from '../src/storage/sqlite.ts';
 import type { Store } from '../src/storage/store.ts';
-import type { TimeSource } from '../src/time.ts';
 
 export const POSTGRES_URL =
   process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleServer } from '../scripts/bundle.ts';
-import { readableLogsOn } from '../src/logger.ts';
+import { readableLogsOn } from '../src/ops/logger.ts';
 import { exited } from './processes.ts';
 
 /**

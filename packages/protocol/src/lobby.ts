@@ -137,6 +137,7 @@ export const deckInfoSchema = z.object({
   hash: z.string(),
   reconstructed: z.boolean(),
 });
+export type DeckInfo = z.infer<typeof deckInfoSchema>;
 
 /** Public data about a match: safe for anyone holding its link. */
 export const matchInfoSchema = z.object({

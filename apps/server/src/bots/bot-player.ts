@@ -9,7 +9,7 @@ import {
   type UpdateMessage,
 } from '@iron-curtain/protocol';
 import { io, type Socket } from 'socket.io-client';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../ops/logger.ts';
 import type { BotSeat } from './credentials.ts';
 import type { BotThinker } from './thinker.ts';
 

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../ops/logger.ts';
 import type { MatchRecord, Store } from '../storage/index.ts';
 import { BotPlayer } from './bot-player.ts';
 import { BotCredentials } from './credentials.ts';

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { BOT_LEVELS, type BotLevel } from '@iron-curtain/bots';
 import type { Seat } from '@iron-curtain/game';
-import { randomToken, secretMatches } from '../secrets.ts';
+import { randomToken, secretMatches } from '../ops/secrets.ts';
 import type { MatchRecord, Store } from '../storage/index.ts';
 
 /** The server secret computer players' credentials are derived from (see `Store.serverSecret`). */

@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../ops/config.ts';
 import { openPostgresStore } from './postgres.ts';
 import { openSqliteStore } from './sqlite.ts';
 import type { Store } from './store.ts';

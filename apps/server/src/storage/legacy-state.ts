@@ -1,5 +1,5 @@
 import { deckRef, ironCurtainFor, type State } from '@iron-curtain/game';
-import { setupDataOf } from '../decks.ts';
+import { setupDataOf } from '../decks/built-in-decks.ts';
 import type { MatchRecord, StoredState } from './store.ts';
 
 /** A state as stored before the deck and variants left it: G.deck the whole deck, or absent. */

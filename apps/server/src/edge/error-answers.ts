@@ -1,7 +1,7 @@
 import type { ErrorResponse } from '@iron-curtain/protocol';
 import type { Middleware } from 'koa';
+import type { Logger } from '../ops/logger.ts';
 import { LobbyError } from './lobby-error.ts';
-import type { Logger } from './logger.ts';
 
 /**
  * Answers the routers leave empty: no route (404), a method the route does not take (405,

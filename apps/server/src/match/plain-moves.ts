@@ -1,4 +1,4 @@
-/// <reference path="./immer-cjs.d.ts" />
+/// <reference path="../immer-cjs.d.ts" />
 import type { IronCurtainGame } from '@iron-curtain/game';
 import type { LongFormMove, Move } from 'boardgame.io';
 import { original } from 'immer/dist/index.js';

@@ -1,66 +1,15 @@
 import {
-  BUILT_IN_DECKS,
-  builtInDeck,
   canonicalJson,
   DEFAULT_DECK,
   type Deck,
   DeckError,
-  type DeckFile,
-  deckFileOf,
   deckFileSchema,
-  isReconstructed,
   loadDeck,
 } from '@iron-curtain/game';
 import { plainTextProblem } from '@iron-curtain/protocol';
-import { LobbyError } from './lobby-error.ts';
-import type { DeckInfo, MatchRecord, Store } from './storage/index.ts';
-
-const infoOf = (deck: Deck): DeckInfo => ({
-  id: deck.id,
-  version: deck.version,
-  name: deck.name,
-  hash: deck.hash,
-  reconstructed: isReconstructed(deck),
-});
-
-/** Every built-in version of the default deck, the default (newest) first. */
-const BUILT_IN: DeckInfo[] = BUILT_IN_DECKS.map(infoOf);
-
-/** A match names a deck this server does not have: it is never played with another instead. */
-export class UnknownDeckError extends Error {
-  override name = 'UnknownDeckError';
-  constructor(deck: DeckInfo) {
-    super(
-      `deck '${deck.id}' version ${deck.version} (hash ${deck.hash}) is not a built-in deck of this server`,
-    );
-  }
-}
-
-type MatchDeck = Pick<MatchRecord, 'deck' | 'setupData'>;
-
-/** The file of the built-in deck a match record names by hash. */
-function builtInFileOf(deck: DeckInfo): DeckFile {
-  const builtIn = builtInDeck(deck.hash);
-  if (!builtIn) throw new UnknownDeckError(deck);
-  return deckFileOf(builtIn);
-}
-
-/**
- * The setupData a match is played with. An uploaded deck travels in the stored setupData; a
- * built-in one is named only by the match record's deck hash and is filled in here, so that a
- * match keeps the version it was created with, whatever the default is today.
- */
-export function setupDataOf(match: MatchDeck): Record<string, unknown> {
-  const setupData = match.setupData as Record<string, unknown>;
-  // Without a deck the engine deals from its default: that deck needs no filling in.
-  if (setupData.deck !== undefined || match.deck.hash === DEFAULT_DECK.hash) return setupData;
-  return { ...setupData, deck: builtInFileOf(match.deck) };
-}
-
-/** The deck file a match was dealt from, for its replay record. */
-export function deckFileOfMatch(match: MatchDeck): unknown {
-  return (match.setupData as { deck?: unknown }).deck ?? builtInFileOf(match.deck);
-}
+import { BUILT_IN, deckInfoOf } from '../decks/built-in-decks.ts';
+import { LobbyError } from '../edge/lobby-error.ts';
+import type { DeckInfo, Store } from '../storage/index.ts';
 
 /** A deck a match can be dealt from: what it is, and its file when it was uploaded. */
 export interface ChosenDeck {
@@ -123,7 +72,7 @@ export class DeckLibrary {
     }
     const file = deckFileSchema.parse(json);
     const canonical = canonicalJson(file);
-    const info = infoOf(deck);
+    const info = deckInfoOf(deck);
     const created = await this.store.saveDeck({
       info,
       file: JSON.parse(canonical),

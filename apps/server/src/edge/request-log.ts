@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Koa from 'koa';
 import type { Middleware } from 'koa';
-import type { Logger } from './logger.ts';
+import type { Logger } from '../ops/logger.ts';
 
 /** A request id the proxy in front set (nginx's $request_id), if it looks like one. */
 const FORWARDED_ID = /^[\w-]{1,64}$/;

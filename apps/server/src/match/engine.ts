@@ -16,10 +16,16 @@ import type { RefusedMessage, StateFrame } from '@iron-curtain/protocol';
 import type { LogEntry as BgioLogEntry, State as BgioState } from 'boardgame.io';
 import { CreateGameReducer, InitializeGame } from 'boardgame.io/internal';
 import { LRUCache } from 'lru-cache';
-import { setupDataOf } from './decks.ts';
-import { switchClock } from './match-clock.ts';
+import { setupDataOf } from '../decks/built-in-decks.ts';
+import type {
+  ClockRecord,
+  MatchRecord,
+  MatchResult,
+  Store,
+  StoredState,
+} from '../storage/index.ts';
+import { switchClock } from './clock.ts';
 import { withPlainMoves } from './plain-moves.ts';
-import type { ClockRecord, MatchRecord, MatchResult, Store, StoredState } from './storage/index.ts';
 
 /** The state a match starts in, dealt from the match's secret seed with the match's own deck. */
 export function initialState(match: Pick<MatchRecord, 'deck' | 'setupData' | 'seed'>): StoredState {

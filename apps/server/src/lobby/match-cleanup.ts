@@ -1,8 +1,8 @@
-import type { Config } from './config.ts';
-import type { Logger } from './logger.ts';
-import type { Metrics } from './metrics.ts';
-import type { RemovedMatch, Store } from './storage/index.ts';
-import type { TimeSource } from './time.ts';
+import type { Config } from '../ops/config.ts';
+import type { Logger } from '../ops/logger.ts';
+import type { Metrics } from '../ops/metrics.ts';
+import type { TimeSource } from '../ops/time.ts';
+import type { RemovedMatch, Store } from '../storage/index.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** How often the cleanup runs (the first run right at start). */

@@ -10,12 +10,12 @@ import {
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { LobbyError } from './lobby-error.ts';
+import { LobbyError } from '../edge/lobby-error.ts';
+import { type LimitOptions, spend } from '../edge/rate-limiters.ts';
+import { hashSecret, secretMatches } from '../ops/secrets.ts';
+import type { TimeSource } from '../ops/time.ts';
+import type { Store } from '../storage/index.ts';
 import { jsonBody, parse } from './lobby-routes.ts';
-import { type LimitOptions, spend } from './rate-limiters.ts';
-import { hashSecret, secretMatches } from './secrets.ts';
-import type { Store } from './storage/index.ts';
-import type { TimeSource } from './time.ts';
 
 /** Letters and digits that cannot be mistaken for one another when read off a screen. */
 const ALPHABET = 'ABCDEFGHJKMNPQRSTVWXYZ23456789';

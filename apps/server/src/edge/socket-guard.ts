@@ -2,11 +2,11 @@ import type { IncomingMessage } from 'node:http';
 import { MAX_MESSAGE_BYTES, type RefusedMessage, ServerEvents } from '@iron-curtain/protocol';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { z } from 'zod';
-import type { Config } from './config.ts';
+import type { Config } from '../ops/config.ts';
+import type { Logger } from '../ops/logger.ts';
+import type { Metrics } from '../ops/metrics.ts';
 import type { ConnectionLimits } from './connection-limits.ts';
 import type { AckFn, GameSocket } from './game-sockets.ts';
-import type { Logger } from './logger.ts';
-import type { Metrics } from './metrics.ts';
 import { spend } from './rate-limiters.ts';
 
 const FLOOD_LIMIT = 50;

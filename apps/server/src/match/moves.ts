@@ -1,17 +1,17 @@
 import { type MoveName, type State, viewFor } from '@iron-curtain/game';
 import { type RefusedMessage, updateRequestSchema, viewPatch } from '@iron-curtain/protocol';
+import type { AckFn, GameSocket } from '../edge/game-sockets.ts';
+import { firstIssue } from '../edge/socket-guard.ts';
+import type { Logger } from '../ops/logger.ts';
+import type { Metrics } from '../ops/metrics.ts';
+import type { TimeSource } from '../ops/time.ts';
+import { clockState } from './clock.ts';
+import type { MatchEnding } from './ending.ts';
 import type { MatchEngine, MoveResult } from './engine.ts';
 import type { Fanout } from './fanout.ts';
-import type { AckFn, GameSocket } from './game-sockets.ts';
-import type { Logger } from './logger.ts';
-import { clockState } from './match-clock.ts';
-import type { MatchClocks } from './match-clocks.ts';
-import type { MatchEnding } from './match-end.ts';
-import type { MatchQueues } from './match-queue.ts';
-import type { Metrics } from './metrics.ts';
-import type { SeatSessions, StoredUpdate, UpdateHeader, Viewer } from './seat-session.ts';
-import { firstIssue } from './socket-guard.ts';
-import type { TimeSource } from './time.ts';
+import type { MatchQueues } from './queues.ts';
+import type { SeatSessions, StoredUpdate, UpdateHeader, Viewer } from './seat-sessions.ts';
+import type { MatchClocks } from './turn-clocks.ts';
 
 export interface MatchMovesDeps {
   engine: MatchEngine;

@@ -1,9 +1,9 @@
 import type { Seat } from '@iron-curtain/game';
-import type { Logger } from './logger.ts';
-import { flagFallen, switchClock } from './match-clock.ts';
-import type { MatchQueues } from './match-queue.ts';
-import type { MatchRecord, Store } from './storage/index.ts';
-import type { TimeSource } from './time.ts';
+import type { Logger } from '../ops/logger.ts';
+import type { TimeSource } from '../ops/time.ts';
+import type { MatchRecord, Store } from '../storage/index.ts';
+import { flagFallen, switchClock } from './clock.ts';
+import type { MatchQueues } from './queues.ts';
 import { Timekeeper } from './timekeeper.ts';
 
 /** The seat a match's clock should run for: the one whose decision it is. */

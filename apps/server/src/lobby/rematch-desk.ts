@@ -1,12 +1,12 @@
 import type { Seat } from '@iron-curtain/game';
 import type { RematchResponse, rematchRequestSchema } from '@iron-curtain/protocol';
 import type { z } from 'zod';
-import { BotCredentials } from './bots/credentials.ts';
-import { initialState } from './engine.ts';
-import { LobbyError } from './lobby-error.ts';
-import { newClock } from './match-clock.ts';
-import { hashSecret, newInvite, newMatchID, newSeed, secretMatches } from './secrets.ts';
-import type { MatchRecord, RematchRecord, SeatRecord, Store } from './storage/index.ts';
+import { BotCredentials } from '../bots/credentials.ts';
+import { LobbyError } from '../edge/lobby-error.ts';
+import { newClock } from '../match/clock.ts';
+import { initialState } from '../match/engine.ts';
+import { hashSecret, newInvite, newMatchID, newSeed, secretMatches } from '../ops/secrets.ts';
+import type { MatchRecord, RematchRecord, SeatRecord, Store } from '../storage/index.ts';
 
 /**
  * The same two players again with sides swapped: each keeps its seat number and its

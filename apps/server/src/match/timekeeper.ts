@@ -1,6 +1,6 @@
-import { deadlineOf } from './match-clock.ts';
-import type { MatchRecord } from './storage/index.ts';
-import type { TimeSource } from './time.ts';
+import type { TimeSource } from '../ops/time.ts';
+import type { MatchRecord } from '../storage/index.ts';
+import { deadlineOf } from './clock.ts';
 
 /**
  * One timer per match whose clock runs here, set to the running seat's deadline as stored.

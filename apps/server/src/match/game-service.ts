@@ -8,10 +8,7 @@ import {
 } from '@iron-curtain/protocol';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { Server } from 'socket.io';
-import type { Config } from './config.ts';
-import type { ConnectionLimits } from './connection-limits.ts';
-import type { MatchEngine } from './engine.ts';
-import { type Fanout, localFanout } from './fanout.ts';
+import type { ConnectionLimits } from '../edge/connection-limits.ts';
 import type {
   AckFn,
   ClientToServer,
@@ -19,19 +16,22 @@ import type {
   GameSocket,
   ServerToClient,
   SocketData,
-} from './game-sockets.ts';
-import type { Logger } from './logger.ts';
-import { MatchChat } from './match-chat.ts';
-import { MatchClocks } from './match-clocks.ts';
-import { type FinishMatch, MatchEnding } from './match-end.ts';
-import { MatchMoves } from './match-moves.ts';
-import type { MatchQueues } from './match-queue.ts';
-import type { Metrics } from './metrics.ts';
-import type { PresenceBook } from './presence.ts';
-import { SeatSessions } from './seat-session.ts';
-import { SocketGuard } from './socket-guard.ts';
-import type { MatchRecord, Store } from './storage/index.ts';
-import { systemTime, type TimeSource } from './time.ts';
+} from '../edge/game-sockets.ts';
+import { SocketGuard } from '../edge/socket-guard.ts';
+import type { Config } from '../ops/config.ts';
+import type { Logger } from '../ops/logger.ts';
+import type { Metrics } from '../ops/metrics.ts';
+import { systemTime, type TimeSource } from '../ops/time.ts';
+import type { MatchRecord, Store } from '../storage/index.ts';
+import { MatchChat } from './chat.ts';
+import { type FinishMatch, MatchEnding } from './ending.ts';
+import type { MatchEngine } from './engine.ts';
+import { type Fanout, localFanout } from './fanout.ts';
+import { MatchMoves } from './moves.ts';
+import type { PresenceBook } from './presence-book.ts';
+import type { MatchQueues } from './queues.ts';
+import { SeatSessions } from './seat-sessions.ts';
+import { MatchClocks } from './turn-clocks.ts';
 
 /** How long a stopping server waits for its sockets to leave when told to reconnect elsewhere. */
 const RESTART_NOTICE_MS = 1000;

@@ -6,12 +6,12 @@ import {
 } from '@iron-curtain/protocol';
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
+import type { Store } from '../storage/index.ts';
+import type { Lobby } from './lobby.ts';
 import { jsonBody, matchParam, parse } from './lobby-routes.ts';
-import { replayRecordOf } from './match-record.ts';
-import type { Lobby } from './matches.ts';
 import type { Referee } from './referee.ts';
-import type { RematchDesk } from './rematch.ts';
-import type { Store } from './storage/index.ts';
+import type { RematchDesk } from './rematch-desk.ts';
+import { replayRecordOf } from './replay-record.ts';
 
 /** Around a match: rematch offers, claiming the win, the replay record, uploading decks. */
 export function matchRouter(

@@ -1,7 +1,7 @@
 import type { MatchRecord as ReplayRecord } from '@iron-curtain/game';
-import { deckFileOfMatch } from './decks.ts';
-import { LobbyError } from './lobby-error.ts';
-import type { Store } from './storage/index.ts';
+import { deckFileOfMatch } from '../decks/built-in-decks.ts';
+import { LobbyError } from '../edge/lobby-error.ts';
+import type { Store } from '../storage/index.ts';
 
 /**
  * The replay record of a finished match: setupData with its deck file, the seed, every move

@@ -1,6 +1,6 @@
 import type { Seat } from '@iron-curtain/game';
 import type { ClockState } from '@iron-curtain/protocol';
-import type { ClockRecord } from './storage/index.ts';
+import type { ClockRecord } from '../storage/index.ts';
 
 /** A clock of `minutes` per seat, not running yet. */
 export const newClock = (minutes: number): ClockRecord => ({

@@ -20,13 +20,12 @@ import {
   spectatePath,
 } from '@iron-curtain/protocol';
 import type { z } from 'zod';
-import { BotCredentials, botName } from './bots/credentials.ts';
-import { DeckLibrary } from './decks.ts';
-import { initialState } from './engine.ts';
-import { LobbyError } from './lobby-error.ts';
-import { clockState, newClock } from './match-clock.ts';
-import type { FinishMatch } from './match-end.ts';
-import type { PresenceBook } from './presence.ts';
+import { BotCredentials, botName } from '../bots/credentials.ts';
+import { LobbyError } from '../edge/lobby-error.ts';
+import { clockState, newClock } from '../match/clock.ts';
+import type { FinishMatch } from '../match/ending.ts';
+import { initialState } from '../match/engine.ts';
+import type { PresenceBook } from '../match/presence-book.ts';
 import {
   hashSecret,
   newCredentials,
@@ -34,9 +33,10 @@ import {
   newMatchID,
   newSeed,
   secretMatches,
-} from './secrets.ts';
-import type { DeckInfo, MatchRecord, MatchStatus, Store } from './storage/index.ts';
-import { systemTime, type TimeSource } from './time.ts';
+} from '../ops/secrets.ts';
+import { systemTime, type TimeSource } from '../ops/time.ts';
+import type { DeckInfo, MatchRecord, MatchStatus, Store } from '../storage/index.ts';
+import { DeckLibrary } from './deck-library.ts';
 
 const otherSeat = (seat: Seat): Seat => (seat === '0' ? '1' : '0');
 

@@ -12,16 +12,21 @@ import {
   ServerEvents,
 } from '@iron-curtain/protocol';
 import { type RateLimiterAbstract, RateLimiterMemory } from 'rate-limiter-flexible';
-import type { Config } from './config.ts';
-import { clientAddress } from './connection-limits.ts';
+import { clientAddress } from '../edge/connection-limits.ts';
+import {
+  type AckFn,
+  type GameNamespace,
+  type GameSocket,
+  matchRoom,
+} from '../edge/game-sockets.ts';
+import { spend } from '../edge/rate-limiters.ts';
+import { firstIssue } from '../edge/socket-guard.ts';
+import type { Config } from '../ops/config.ts';
+import type { Logger } from '../ops/logger.ts';
+import type { Metrics } from '../ops/metrics.ts';
+import type { TimeSource } from '../ops/time.ts';
+import type { ChatRecord, MatchRecord, Store } from '../storage/index.ts';
 import type { Fanout, FanoutMessage } from './fanout.ts';
-import { type AckFn, type GameNamespace, type GameSocket, matchRoom } from './game-sockets.ts';
-import type { Logger } from './logger.ts';
-import type { Metrics } from './metrics.ts';
-import { spend } from './rate-limiters.ts';
-import { firstIssue } from './socket-guard.ts';
-import type { ChatRecord, MatchRecord, Store } from './storage/index.ts';
-import type { TimeSource } from './time.ts';
 
 /** Lines one socket may say: CHAT_BURST at once, then one per CHAT_EVERY_S seconds on average. */
 const CHAT_BURST = 5;

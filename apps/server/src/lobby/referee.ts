@@ -1,13 +1,13 @@
 import type { Seat } from '@iron-curtain/game';
 import type { claimWinRequestSchema } from '@iron-curtain/protocol';
 import type { z } from 'zod';
-import { LobbyError } from './lobby-error.ts';
-import { flagFallen } from './match-clock.ts';
-import type { FinishMatch } from './match-end.ts';
-import type { PresenceBook } from './presence.ts';
-import { secretMatches } from './secrets.ts';
-import type { MatchRecord, MatchResult, Store } from './storage/index.ts';
-import type { TimeSource } from './time.ts';
+import { LobbyError } from '../edge/lobby-error.ts';
+import { flagFallen } from '../match/clock.ts';
+import type { FinishMatch } from '../match/ending.ts';
+import type { PresenceBook } from '../match/presence-book.ts';
+import { secretMatches } from '../ops/secrets.ts';
+import type { TimeSource } from '../ops/time.ts';
+import type { MatchRecord, MatchResult, Store } from '../storage/index.ts';
 
 export interface RefereeDeps {
   store: Store;

@@ -8,10 +8,10 @@ import type { Duplex } from 'node:stream';
 import { Counter } from 'prom-client';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Socket } from 'socket.io';
-import type { Config } from './config.ts';
+import type { Config } from '../ops/config.ts';
+import type { Logger } from '../ops/logger.ts';
+import type { Metrics } from '../ops/metrics.ts';
 import type { HeldSockets } from './held-sockets.ts';
-import type { Logger } from './logger.ts';
-import type { Metrics } from './metrics.ts';
 import { type RateLimiters, spend } from './rate-limiters.ts';
 
 export type ConnectionLimitsConfig = Pick<

@@ -8,11 +8,11 @@ import {
 } from '@iron-curtain/protocol';
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
+import { clockState } from '../match/clock.ts';
+import { secretMatches } from '../ops/secrets.ts';
+import type { TimeSource } from '../ops/time.ts';
+import type { Store } from '../storage/index.ts';
 import { jsonBody, parse } from './lobby-routes.ts';
-import { clockState } from './match-clock.ts';
-import { secretMatches } from './secrets.ts';
-import type { Store } from './storage/index.ts';
-import type { TimeSource } from './time.ts';
 
 /** Largest My games body: MAX_MY_GAMES seats with the longest ids and credentials fit. */
 const MAX_BODY_BYTES = 64 * 1024;

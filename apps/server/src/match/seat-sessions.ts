@@ -7,24 +7,24 @@ import {
   syncRequestSchema,
   type UpdateMessage,
 } from '@iron-curtain/protocol';
-import { frameFor, playedWith } from './engine.ts';
-import type { Fanout, FanoutMessage } from './fanout.ts';
 import {
   type AckFn,
   type GameNamespace,
   type GameSocket,
   matchRoom,
   type Seating,
-} from './game-sockets.ts';
-import type { Logger } from './logger.ts';
-import { clockState } from './match-clock.ts';
-import type { MatchQueues } from './match-queue.ts';
-import type { Metrics } from './metrics.ts';
-import type { PresenceBook } from './presence.ts';
-import { secretMatches } from './secrets.ts';
-import { firstIssue } from './socket-guard.ts';
-import type { MatchRecord, Store } from './storage/index.ts';
-import type { TimeSource } from './time.ts';
+} from '../edge/game-sockets.ts';
+import { firstIssue } from '../edge/socket-guard.ts';
+import type { Logger } from '../ops/logger.ts';
+import type { Metrics } from '../ops/metrics.ts';
+import { secretMatches } from '../ops/secrets.ts';
+import type { TimeSource } from '../ops/time.ts';
+import type { MatchRecord, Store } from '../storage/index.ts';
+import { clockState } from './clock.ts';
+import { frameFor, playedWith } from './engine.ts';
+import type { Fanout, FanoutMessage } from './fanout.ts';
+import type { PresenceBook } from './presence-book.ts';
+import type { MatchQueues } from './queues.ts';
 
 export type StoredUpdate = Extract<FanoutMessage, { kind: 'update' }>;
 /** Who is sent a patch: a seat's sockets, or the spectators'. */

@@ -3,12 +3,12 @@ import { PassThrough } from 'node:stream';
 import type { Seat } from '@iron-curtain/game';
 import { CHALLENGES_EVENT, type ChallengeList, type OpenChallenge } from '@iron-curtain/protocol';
 import type { Context } from 'koa';
-import type { ChallengePlaces } from './challenge-places.ts';
-import type { HeldSockets } from './held-sockets.ts';
-import { LobbyError } from './lobby-error.ts';
-import type { PresenceBook } from './presence.ts';
-import type { MatchRecord, Store } from './storage/index.ts';
-import type { TimeSource } from './time.ts';
+import type { ChallengePlaces } from '../edge/challenge-places.ts';
+import type { HeldSockets } from '../edge/held-sockets.ts';
+import { LobbyError } from '../edge/lobby-error.ts';
+import type { PresenceBook } from '../match/presence-book.ts';
+import type { TimeSource } from '../ops/time.ts';
+import type { MatchRecord, Store } from '../storage/index.ts';
 
 /** At most this many open challenges are listed (newest first). */
 const LISTED = 100;

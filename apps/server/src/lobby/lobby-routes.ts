@@ -10,11 +10,11 @@ import {
 import { Router } from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
-import type { ChallengeBoard } from './challenges.ts';
-import { LobbyError } from './lobby-error.ts';
-import type { Lobby } from './matches.ts';
-import type { Metrics } from './metrics.ts';
-import type { Store } from './storage/index.ts';
+import { LobbyError } from '../edge/lobby-error.ts';
+import type { Metrics } from '../ops/metrics.ts';
+import type { Store } from '../storage/index.ts';
+import type { ChallengeBoard } from './challenge-board.ts';
+import type { Lobby } from './lobby.ts';
 
 /** Largest lobby request body, in bytes. */
 const MAX_BODY_BYTES = 4 * 1024;

@@ -1,7 +1,7 @@
 import type { Seat } from '@iron-curtain/game';
-import { flagFallen, switchClock } from './match-clock.ts';
-import type { MatchQueues } from './match-queue.ts';
-import type { MatchRecord, MatchResult, Store } from './storage/index.ts';
+import type { MatchRecord, MatchResult, Store } from '../storage/index.ts';
+import { flagFallen, switchClock } from './clock.ts';
+import type { MatchQueues } from './queues.ts';
 
 /**
  * The one way a match ends (see MatchEnding.finish): the result stored with the clock

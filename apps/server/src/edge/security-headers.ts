@@ -1,6 +1,6 @@
 import helmet from 'helmet';
 import type { Middleware } from 'koa';
-import type { Config } from './config.ts';
+import type { Config } from '../ops/config.ts';
 
 /**
  * Browser features the game never uses, switched off for its pages and anything they embed

@@ -5,13 +5,13 @@ import {
   RateLimiterRedis,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
+import type { Logger } from '../ops/logger.ts';
 import {
   type ChallengePlaces,
   localChallengePlaces,
   redisChallengePlaces,
 } from './challenge-places.ts';
 import { type HeldSockets, localHeldSockets, redisHeldSockets } from './held-sockets.ts';
-import type { Logger } from './logger.ts';
 
 export interface LimitOptions {
   /** What is counted, unique per limiter: part of the Redis key. */

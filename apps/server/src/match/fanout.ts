@@ -9,7 +9,7 @@ import {
 import { Redis } from 'ioredis';
 import type { Operation } from 'rfc6902';
 import { z } from 'zod';
-import type { Logger } from './logger.ts';
+import type { Logger } from '../ops/logger.ts';
 
 /** Sockets attached to one match: per seat, and spectators. */
 export interface Attendance {
