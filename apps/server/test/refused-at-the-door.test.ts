@@ -86,7 +86,7 @@ async function spendBudget(url: (i: number) => string, address: string): Promise
 describe('an address over its budget of new sockets', () => {
   it('gets a bare 429 at the upgrade, costs engine.io nothing, and is counted; others still connect', async () => {
     const server = await startServer({
-      env: { TRUST_PROXY: 'true', SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '1' },
+      env: { TRUST_PROXY: 'true', SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '1', DOOR_HOLD_MS: '0' },
     });
     servers.push(server);
     const engine = watchEngine(server);
@@ -125,6 +125,86 @@ describe('an address over its budget of new sockets', () => {
   });
 });
 
+describe('a client that reconnects the moment it is refused', () => {
+  /** A raw upgrade from `address`, sent at once: its answer and how long it took. */
+  const timed = async (url: string, address: string) => {
+    const start = performance.now();
+    const answer = await raw(url, address, 'upgrade');
+    return { answer, ms: performance.now() - start };
+  };
+
+  it('is held until its refusal ends (DOOR_HOLD_MS at most) before the 429, so it cannot knock thousands of times', async () => {
+    const holdMs = 1500;
+    const server = await startServer({
+      env: {
+        TRUST_PROXY: 'true',
+        SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '1',
+        DOOR_HOLD_MS: String(holdMs),
+      },
+    });
+    servers.push(server);
+    const engine = watchEngine(server);
+    await spendBudget(() => server.url, '203.0.113.60');
+    expect(await connects(server.url, '203.0.113.60')).toBe(false);
+
+    // 40 at once: 32 are held for the whole hold, the 8 past the address's share at once.
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () => timed(server.url, '203.0.113.60')),
+    );
+    for (const { answer } of answers) expect(answer).toBe(TOO_MANY);
+    const held = answers.filter(({ ms }) => ms >= holdMs);
+    expect(held).toHaveLength(32);
+    expect(answers.filter(({ ms }) => ms < holdMs / 2)).toHaveLength(8);
+    expect(engine).toEqual({ errors: 1, connections: 10 });
+    expect((await refusals(server)).CONNECTS_PER_ADDRESS).toBe(1 + 40);
+
+    // Another address is neither held nor refused meanwhile.
+    expect(await connects(server.url, '198.51.100.60')).toBe(true);
+  });
+
+  it('lets go of a held handshake whose client leaves: its place at the door is free again', async () => {
+    const holdMs = 1500;
+    const server = await startServer({
+      env: {
+        TRUST_PROXY: 'true',
+        SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '1',
+        DOOR_HOLD_MS: String(holdMs),
+      },
+    });
+    servers.push(server);
+    await spendBudget(() => server.url, '203.0.113.61');
+    expect(await connects(server.url, '203.0.113.61')).toBe(false);
+    const { port } = new URL(server.url);
+    const leaving = await Promise.all(
+      Array.from(
+        { length: 32 },
+        () =>
+          new Promise<net.Socket>((resolve) => {
+            const socket = net.connect(Number(port), '127.0.0.1', () => {
+              socket.write(
+                'GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: localhost\r\n' +
+                  'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n' +
+                  'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n' +
+                  'X-Forwarded-For: 203.0.113.61\r\n\r\n',
+              );
+              resolve(socket);
+            });
+          }),
+      ),
+    );
+    // All 32 places are taken once the server has counted the 32 handshakes.
+    await expect.poll(async () => (await refusals(server)).CONNECTS_PER_ADDRESS).toBe(1 + 32);
+    expect((await timed(server.url, '203.0.113.61')).ms).toBeLessThan(holdMs / 2);
+    await Promise.all(
+      leaving.map((s) => new Promise((resolve) => s.once('close', resolve).destroy())),
+    );
+    // The server lets go of each as its close arrives: soon one more is held again.
+    await expect
+      .poll(async () => (await timed(server.url, '203.0.113.61')).ms, { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(holdMs);
+  });
+});
+
 describe('with Redis, two instances', () => {
   it('share the budget: once spent across both, each turns the address away at the door', async () => {
     const schema = uniqueSchema();
@@ -135,6 +215,7 @@ describe('with Redis, two instances', () => {
       DATABASE_SCHEMA: schema,
       REDIS_URL: 'redis://127.0.0.1:6379',
       SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '1',
+      DOOR_HOLD_MS: '0',
     };
     const pair = [
       await startServer({ env, store: await openPostgresStore(POSTGRES_URL, schema) }),

@@ -4,6 +4,7 @@ import type {
   ServerOptions,
   ServerResponse,
 } from 'node:http';
+import type { Socket as TcpSocket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Counter } from 'prom-client';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -19,6 +20,7 @@ export type ConnectionLimitsConfig = Pick<
   | 'TRUST_PROXY'
   | 'SOCKETS_PER_ADDRESS'
   | 'SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND'
+  | 'DOOR_HOLD_MS'
   | 'SYNC_TIMEOUT_MS'
   | 'HTTP_HEADERS_TIMEOUT_MS'
   | 'HTTP_REQUEST_TIMEOUT_MS'
@@ -47,6 +49,12 @@ const HELD_BAR_MS = 1_000;
 const TOO_MANY_REQUESTS =
   'HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n';
 const TOO_MANY_HEADERS = { Connection: 'close', 'Content-Length': '0' } as const;
+/**
+ * Handshakes held at the door at once, per address and in all (each holds a file descriptor):
+ * past them a barred handshake is answered at once.
+ */
+const HELD_AT_DOOR_PER_ADDRESS = 32;
+const HELD_AT_DOOR = 1_000;
 /** Where socket.io answers: the only path the door guards (the lobby has its own limit). */
 const SOCKET_PATH = '/socket.io/';
 const ignore = () => undefined;
@@ -101,9 +109,10 @@ class Bars {
     this.previous.delete(address);
   }
 
-  barred(address: string, now: number): boolean {
+  /** How long the address stays barred from `now` (ms; 0: it is not). */
+  barredFor(address: string, now: number): number {
     const until = this.current.get(address) ?? this.previous.get(address);
-    return until !== undefined && until > now;
+    return until !== undefined && until > now ? until - now : 0;
   }
 }
 
@@ -137,6 +146,9 @@ export class ConnectionLimits {
   /** Addresses over their budget of new sockets, and over their share of sockets held. */
   private readonly connectBars = new Bars(CONNECT_WINDOW_SECONDS * 1000);
   private readonly heldBars = new Bars(HELD_BAR_MS);
+  /** Handshakes held at the door, by address, and how many in all. */
+  private readonly holding = new Map<string, number>();
+  private holdingTotal = 0;
 
   constructor(
     private readonly config: ConnectionLimitsConfig,
@@ -213,7 +225,10 @@ export class ConnectionLimits {
    * it): a handshake to the socket path from an address this instance knows to be over its
    * budget is answered 429 and closed before engine.io parses it, builds its response and error
    * objects or asks `admit`, with no log line; only a count, added to the metrics when read.
-   * The WebSocket upgrade is the handshake our clients use; a polling handshake gets the same.
+   * A WebSocket upgrade (the handshake our clients use) is first held until the refusal ends,
+   * at most DOOR_HOLD_MS: a client that reconnects whenever it is refused then waits instead of
+   * knocking again at once, and refusing a flood costs a few answers a second instead of
+   * thousands. A polling handshake is answered at once.
    */
   guardDoor(http: HttpServer): void {
     const upgrades = http.listeners('upgrade') as ((...args: unknown[]) => void)[];
@@ -221,18 +236,20 @@ export class ConnectionLimits {
     http.removeAllListeners('upgrade');
     http.removeAllListeners('request');
     http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-      if (this.turnsAway(req)) {
-        // As engine.io aborts an upgrade: one write, then the socket is gone (no half-open
-        // socket left to the client).
+      const barredFor = this.turnsAway(req);
+      if (barredFor > 0) {
         socket.on('error', ignore);
-        socket.write(TOO_MANY_REQUESTS);
-        socket.destroy();
+        this.holdThenRefuse(
+          socket as TcpSocket,
+          clientAddress(req, this.config.TRUST_PROXY),
+          barredFor,
+        );
         return;
       }
       for (const listener of upgrades) listener.call(http, req, socket, head);
     });
     http.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      if (this.turnsAway(req)) {
+      if (this.turnsAway(req) > 0) {
         res.writeHead(429, TOO_MANY_HEADERS).end();
         return;
       }
@@ -240,18 +257,50 @@ export class ConnectionLimits {
     });
   }
 
-  /** Whether this handshake's address is barred here: counted when so. */
-  private turnsAway(req: IncomingMessage): boolean {
-    if (req.url?.startsWith(SOCKET_PATH) !== true) return false;
+  /**
+   * How long this handshake's address stays barred here (ms; 0: it is not, or the request is
+   * not a handshake): counted when barred.
+   */
+  private turnsAway(req: IncomingMessage): number {
+    if (req.url?.startsWith(SOCKET_PATH) !== true) return 0;
     const address = clientAddress(req, this.config.TRUST_PROXY);
     const now = performance.now();
-    const bars = this.connectBars.barred(address, now)
-      ? this.connectBars
-      : this.heldBars.barred(address, now)
-        ? this.heldBars
-        : undefined;
-    if (bars) bars.turnedAway += 1;
-    return bars !== undefined;
+    const connects = this.connectBars.barredFor(address, now);
+    if (connects > 0) {
+      this.connectBars.turnedAway += 1;
+      return connects;
+    }
+    const held = this.heldBars.barredFor(address, now);
+    if (held > 0) this.heldBars.turnedAway += 1;
+    return held;
+  }
+
+  /**
+   * Holds a barred upgrade (the client sent its request and waits for an answer) for as long
+   * as its address stays barred, at most DOOR_HOLD_MS, then answers 429 as engine.io aborts an
+   * upgrade: one write, then the socket is gone. A client that leaves first is simply let go.
+   */
+  private holdThenRefuse(socket: TcpSocket, address: string, barredFor: number): void {
+    const refuse = () => {
+      socket.write(TOO_MANY_REQUESTS);
+      socket.destroy();
+    };
+    const held = this.holding.get(address) ?? 0;
+    const holdMs = Math.min(barredFor, this.config.DOOR_HOLD_MS);
+    if (holdMs < 1 || held >= HELD_AT_DOOR_PER_ADDRESS || this.holdingTotal >= HELD_AT_DOOR) {
+      refuse();
+      return;
+    }
+    this.holding.set(address, held + 1);
+    this.holdingTotal += 1;
+    socket.once('close', () => {
+      this.holdingTotal -= 1;
+      const left = (this.holding.get(address) ?? 1) - 1;
+      if (left > 0) this.holding.set(address, left);
+      else this.holding.delete(address);
+    });
+    // The client sends nothing more while it waits: the idle timeout is the hold.
+    socket.setTimeout(Math.ceil(holdMs), refuse);
   }
 
   /**

@@ -8,6 +8,7 @@ const port = z.coerce
   .max(65535, 'must be 0-65535');
 
 const positiveInt = z.coerce.number({ error: 'must be a number' }).int().positive();
+const nonNegativeInt = z.coerce.number({ error: 'must be a number' }).int().min(0);
 
 /** true or false (also 1 or 0). */
 const flag = z
@@ -73,6 +74,12 @@ export const envSchema = z.object({
   SOCKETS_PER_ADDRESS: positiveInt.default(200),
   /** New game sockets per second one client address may open, counted over 10 s (shared through Redis). */
   SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: positiveInt.default(10),
+  /**
+   * A handshake from an address over its budget is held this long at most (never past the end
+   * of its refusal) before it is answered 429: a client that reconnects the moment it is
+   * refused then knocks a few times per refusal, not thousands. 0: answered at once.
+   */
+  DOOR_HOLD_MS: nonNegativeInt.default(10_000),
   /** A game socket that has not synced with a match this long after connecting is closed. */
   SYNC_TIMEOUT_MS: positiveInt.default(10_000),
   /** An HTTP request whose headers have not all arrived after this long is closed (slowloris). */
