@@ -132,6 +132,8 @@ export const de: Resources = {
     turnOff: 'Ausschalten',
     blocked:
       'Benachrichtigungen sind für diese Seite in den Einstellungen deines Browsers blockiert.',
+    failed:
+      'Dieser Browser hat seinen Benachrichtigungsdienst nicht erreicht. Versuche es später noch einmal.',
   },
   handover: {
     give: 'Meine Partien auf ein anderes Gerät mitnehmen',

@@ -136,6 +136,7 @@ export const en: Resources = {
     on: 'Notifications are on: this browser tells you when it is your turn.',
     turnOff: 'Turn them off',
     blocked: 'Notifications are blocked for this site in your browser’s settings.',
+    failed: 'This browser could not reach its notification service. Try again later.',
   },
   handover: {
     give: 'Take my games to another device',

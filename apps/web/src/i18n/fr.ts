@@ -133,6 +133,7 @@ export const fr: Resources = {
     on: 'Notifications activées : ce navigateur vous prévient quand c’est votre tour.',
     turnOff: 'Les désactiver',
     blocked: 'Les notifications sont bloquées pour ce site dans les réglages de votre navigateur.',
+    failed: 'Ce navigateur n’a pas pu joindre son service de notifications. Réessayez plus tard.',
   },
   handover: {
     give: 'Emporter mes parties sur un autre appareil',

@@ -134,6 +134,7 @@ export const pl: Resources = {
     on: 'Powiadomienia są włączone: ta przeglądarka powie ci, gdy będzie twój ruch.',
     turnOff: 'Wyłącz je',
     blocked: 'Powiadomienia dla tej strony są zablokowane w ustawieniach przeglądarki.',
+    failed: 'Ta przeglądarka nie mogła połączyć się ze swoją usługą powiadomień. Spróbuj później.',
   },
   handover: {
     give: 'Przenieś moje partie na inne urządzenie',

@@ -2,6 +2,7 @@ import { type HeldSeat, PUSH_LANGUAGES, type PushLanguage } from '@iron-curtain/
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorWords } from '../../i18n/errorWords.ts';
+import { LobbyError } from '../../lobby/api.ts';
 import { disablePush, enablePush, PushDenied, pushAbility, pushWanted } from './pushClient.ts';
 
 const pushLanguage = (language: string): PushLanguage =>
@@ -36,7 +37,10 @@ export function PushOptIn({ seats, all = false }: PushOptInProps) {
       if (wanted) await enablePush(seats, pushLanguage(i18n.language));
       else await disablePush(seats);
     } catch (e) {
-      setError(e instanceof PushDenied ? null : errorText(e));
+      // The browser's own failures (its push service out of reach) are not the lobby's.
+      setError(
+        e instanceof PushDenied ? null : e instanceof LobbyError ? errorText(e) : t('push.failed'),
+      );
     } finally {
       setBusy(false);
       setAbility(pushAbility());
