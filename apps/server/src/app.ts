@@ -16,6 +16,7 @@ import { lobbyRouter } from './lobby/lobby-routes.ts';
 import { MatchCleanup } from './lobby/match-cleanup.ts';
 import { matchRouter } from './lobby/match-routes.ts';
 import { myGamesRouter } from './lobby/my-games.ts';
+import { pushRouter } from './lobby/push-routes.ts';
 import { Referee } from './lobby/referee.ts';
 import { RematchDesk } from './lobby/rematch-desk.ts';
 import type { FinishMatch } from './match/ending.ts';
@@ -28,6 +29,8 @@ import type { Config } from './ops/config.ts';
 import type { Logger } from './ops/logger.ts';
 import { createMetrics, type Metrics, type MetricsListener, serveMetrics } from './ops/metrics.ts';
 import { systemTime, type TimeSource } from './ops/time.ts';
+import { Notifier } from './push/notifier.ts';
+import { VapidKeys } from './push/vapid-keys.ts';
 import type { MatchRecord, Store } from './storage/index.ts';
 
 export interface App {
@@ -35,6 +38,8 @@ export interface App {
   lobby: Lobby;
   game: GameService;
   metrics: Metrics;
+  /** Web Push "your turn" notifications: what the match room calls when a seat should hear of its match. */
+  push: Notifier;
   /** Removes old matches periodically (started by listen). */
   cleanup: MatchCleanup;
   /** Starts listening (and the metrics listener); resolves with the public port. */
@@ -126,6 +131,14 @@ export function createApp(
   });
   const rematches = new RematchDesk(store, changed);
   const cleanup = new MatchCleanup({ store, metrics, logger, time, config });
+  const vapidKeys = new VapidKeys(config, store);
+  const push = new Notifier({
+    store,
+    keys: vapidKeys,
+    logger,
+    time,
+    services: config.PUSH_SERVICES,
+  });
 
   // Behind the proxy, the client's address is the last X-Forwarded-For entry, the one the
   // proxy added: earlier entries come from the client and would let it pick its address.
@@ -156,6 +169,9 @@ export function createApp(
   const handovers = handoverRouter(store, time, limiters.create(HANDOVER_REDEEM_LIMIT), writeLimit);
   koa.use(handovers.routes());
   koa.use(handovers.allowedMethods());
+  const pushRoutes = pushRouter(store, vapidKeys, config.PUSH_SERVICES, time, writeLimit);
+  koa.use(pushRoutes.routes());
+  koa.use(pushRoutes.allowedMethods());
   koa.use(webClient(config.WEB_DIST));
   http.on('request', koa.callback());
   limits.guardDoor(http);
@@ -166,6 +182,7 @@ export function createApp(
     lobby,
     game,
     metrics,
+    push,
     cleanup,
     get metricsPort() {
       return metricsListener?.port;

@@ -86,6 +86,7 @@ describe('the write limit, whatever the spelling of the path', () => {
     apiRoutes.myGames,
     apiRoutes.handovers,
     apiRoutes.handoverRedeem,
+    apiRoutes.pushSubscriptions,
   ];
   const mixedCase = (path: string) =>
     [...path].map((c, i) => (i % 2 === 0 ? c.toUpperCase() : c.toLowerCase())).join('');

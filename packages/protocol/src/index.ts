@@ -6,5 +6,6 @@ export * from './links.ts';
 export * from './lobby.ts';
 export * from './my-games.ts';
 export * from './plain-text.ts';
+export * from './push.ts';
 export * from './routes.ts';
 export * from './socket.ts';

@@ -16,6 +16,8 @@ export const apiRoutes = {
   myGames: '/api/my-games',
   handovers: '/api/handovers',
   handoverRedeem: '/api/handovers/redeem',
+  pushKey: '/api/push/key',
+  pushSubscriptions: '/api/push/subscriptions',
   match: matchRoute(''),
   join: matchRoute('/join'),
   leave: matchRoute('/leave'),

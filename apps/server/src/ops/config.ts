@@ -1,3 +1,4 @@
+import { createECDH } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -41,6 +42,49 @@ const origins = z
       }, 'each origin must look like https://example.org (scheme, host, optional port; no path)'),
     ),
   );
+
+/** A VAPID key in base64url: the public one a P-256 point (65 bytes), the private one 32 bytes. */
+const vapidKey = (bytes: number) =>
+  z
+    .string()
+    .refine(
+      (v) => /^[A-Za-z0-9_-]+$/.test(v) && Buffer.from(v, 'base64url').length === bytes,
+      `must be ${bytes} bytes in base64url (as web-push generate-vapid-keys prints it)`,
+    );
+
+/**
+ * Push services a browser's subscription may name: origins, where `*.` stands for any
+ * subdomain. The server posts to these only, so a subscription cannot point it at a host of
+ * the operator's network.
+ */
+const pushServices = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((o) => o.trim())
+      .filter((o) => o.length > 0),
+  )
+  .pipe(
+    z.array(
+      z.string().refine((o) => {
+        try {
+          const plain = o.replace('://*.', '://');
+          return new URL(plain).origin === plain;
+        } catch {
+          return false;
+        }
+      }, 'each push service must look like https://push.example.org or https://*.example.org (no path)'),
+    ),
+  );
+
+/** The push services of the browsers in use: Chrome's, Firefox's, Edge's and Safari's. */
+const PUSH_SERVICES = [
+  'https://fcm.googleapis.com',
+  'https://*.push.services.mozilla.com',
+  'https://*.notify.windows.com',
+  'https://web.push.apple.com',
+];
 
 /** Every environment variable the server reads; anything else in the environment is ignored. */
 export const envSchema = z.object({
@@ -121,9 +165,31 @@ export const envSchema = z.object({
   FINISHED_MATCH_DAYS: positiveInt.optional(),
   /** Comma-separated origins whose pages may show ours in a frame; by default none may. */
   FRAME_ANCESTORS: origins.default([]),
+  /** The server's VAPID public key; unset (with the private one): made on the first start and kept in the store. */
+  PUSH_VAPID_PUBLIC_KEY: vapidKey(65).optional(),
+  /** The private key of PUSH_VAPID_PUBLIC_KEY. */
+  PUSH_VAPID_PRIVATE_KEY: vapidKey(32).optional(),
+  /** Where push services may reach the operator (VAPID's subject): a mailto: or https: URL. */
+  PUSH_CONTACT: z
+    .string()
+    .regex(/^(mailto:[^@\s]+@[^@\s]+|https:\/\/\S+)$/, 'must be a mailto: or https:// URL')
+    .default('mailto:operator@iron-curtain.invalid'),
+  /** Push services subscriptions may name (comma-separated origins, `*.` for any subdomain). */
+  PUSH_SERVICES: pushServices.default(PUSH_SERVICES),
 });
 
 export type Config = z.output<typeof envSchema>;
+
+/** The public key (base64url, uncompressed point) of a P-256 private key; undefined when it is none. */
+export function vapidPublicOf(privateKey: string): string | undefined {
+  const ecdh = createECDH('prime256v1');
+  try {
+    ecdh.setPrivateKey(Buffer.from(privateKey, 'base64url'));
+  } catch {
+    return undefined;
+  }
+  return ecdh.getPublicKey().toString('base64url');
+}
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -148,6 +214,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (config.HTTP_HEADERS_TIMEOUT_MS > config.HTTP_REQUEST_TIMEOUT_MS) {
     throw new ConfigError(
       'invalid configuration:\n  HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS',
+    );
+  }
+  if (
+    (config.PUSH_VAPID_PUBLIC_KEY === undefined) !==
+    (config.PUSH_VAPID_PRIVATE_KEY === undefined)
+  ) {
+    throw new ConfigError(
+      'invalid configuration:\n  PUSH_VAPID_PUBLIC_KEY: set both VAPID keys or neither (the server then makes a pair)',
+    );
+  }
+  if (
+    config.PUSH_VAPID_PRIVATE_KEY !== undefined &&
+    vapidPublicOf(config.PUSH_VAPID_PRIVATE_KEY) !== config.PUSH_VAPID_PUBLIC_KEY
+  ) {
+    throw new ConfigError(
+      'invalid configuration:\n  PUSH_VAPID_PUBLIC_KEY: is not the public key of PUSH_VAPID_PRIVATE_KEY',
     );
   }
   return {

@@ -1,4 +1,5 @@
 import type { Seat } from '@iron-curtain/game';
+import { PUSH_SUBSCRIPTIONS_PER_SEAT } from '@iron-curtain/protocol';
 import pg from 'pg';
 import { upgradeState } from './legacy-state.ts';
 import {
@@ -9,6 +10,7 @@ import {
   matchFromRows,
   matchRowValues,
   moveFromRow,
+  pushSubscriptionFromRow,
 } from './rows.ts';
 import type {
   ClockRecord,
@@ -25,6 +27,9 @@ import type {
 import { CHAT_LINES_KEPT } from './store.ts';
 
 type Row = Record<string, unknown>;
+
+/** Postgres's SQLSTATE for a row whose foreign key names no row. */
+const FOREIGN_KEY_VIOLATION = '23503';
 
 /** Schema migrations, in order; `S` stands for the quoted schema name. */
 const MIGRATIONS: ((S: string) => string)[] = [
@@ -118,6 +123,19 @@ const MIGRATIONS: ((S: string) => string)[] = [
      sealed text NOT NULL,
      expires_at timestamptz NOT NULL
    );`,
+  // Browsers a seat asked to be told by Web Push when it is its turn.
+  (S) => `
+   CREATE TABLE ${S}.push_subscriptions (
+     match_id text NOT NULL REFERENCES ${S}.matches (match_id),
+     seat text NOT NULL,
+     endpoint text NOT NULL,
+     p256dh text NOT NULL,
+     auth text NOT NULL,
+     language text NOT NULL,
+     created_at timestamptz NOT NULL,
+     PRIMARY KEY (match_id, seat, endpoint)
+   );
+   CREATE INDEX push_subscriptions_endpoint ON ${S}.push_subscriptions (endpoint);`,
 ];
 
 async function inTransaction<T>(pool: pg.Pool, work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -579,7 +597,14 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
         );
         const ids = rows.map((r) => String(r.match_id));
         if (ids.length === 0) return [];
-        for (const table of ['chat_lines', 'moves', 'states', 'seats', 'matches']) {
+        for (const table of [
+          'push_subscriptions',
+          'chat_lines',
+          'moves',
+          'states',
+          'seats',
+          'matches',
+        ]) {
           await c.query(`DELETE FROM ${S}.${table} WHERE match_id = ANY($1)`, [ids]);
         }
         return rows.map((r) => ({ matchID: String(r.match_id), status: r.status as MatchStatus }));
@@ -615,6 +640,70 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
       );
       const row = rows[0] as Row | undefined;
       return row?.fresh ? String(row.sealed) : undefined;
+    },
+
+    async savePushSubscription(sub) {
+      try {
+        return await inTransaction(pool, async (c) => {
+          const { rowCount } = await c.query(
+            `INSERT INTO ${S}.push_subscriptions
+               (match_id, seat, endpoint, p256dh, auth, language, created_at)
+             SELECT match_id, $2, $3, $4, $5, $6, $7 FROM ${S}.matches WHERE match_id = $1
+             ON CONFLICT (match_id, seat, endpoint) DO UPDATE SET p256dh = excluded.p256dh,
+               auth = excluded.auth, language = excluded.language, created_at = excluded.created_at`,
+            [
+              sub.matchID,
+              sub.seat,
+              sub.endpoint,
+              sub.p256dh,
+              sub.auth,
+              sub.language,
+              sub.createdAt,
+            ],
+          );
+          if (rowCount !== 1) return false;
+          await c.query(
+            `DELETE FROM ${S}.push_subscriptions WHERE match_id = $1 AND seat = $2 AND endpoint NOT IN (
+               SELECT endpoint FROM ${S}.push_subscriptions WHERE match_id = $1 AND seat = $2
+               ORDER BY created_at DESC, endpoint LIMIT $3)`,
+            [sub.matchID, sub.seat, PUSH_SUBSCRIPTIONS_PER_SEAT],
+          );
+          return true;
+        });
+      } catch (error) {
+        // The match was removed between the SELECT and the foreign key's check.
+        if ((error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION) return false;
+        throw error;
+      }
+    },
+
+    async listPushSubscriptions(matchID, seat) {
+      const { rows } = await pool.query(
+        `SELECT * FROM ${S}.push_subscriptions WHERE match_id = $1 AND ($2::text IS NULL OR seat = $2)
+         ORDER BY created_at, endpoint`,
+        [matchID, seat ?? null],
+      );
+      return (rows as Row[]).map(pushSubscriptionFromRow);
+    },
+
+    async removePushSubscription(matchID, seat, endpoint) {
+      const { rowCount } = await pool.query(
+        `DELETE FROM ${S}.push_subscriptions WHERE match_id = $1 AND seat = $2 AND endpoint = $3`,
+        [matchID, seat, endpoint],
+      );
+      return (rowCount ?? 0) > 0;
+    },
+
+    async removePushEndpoint(endpoint) {
+      const { rowCount } = await pool.query(
+        `DELETE FROM ${S}.push_subscriptions WHERE endpoint = $1`,
+        [endpoint],
+      );
+      return rowCount ?? 0;
+    },
+
+    async removeMatchPushSubscriptions(matchID) {
+      await pool.query(`DELETE FROM ${S}.push_subscriptions WHERE match_id = $1`, [matchID]);
     },
 
     async ping() {

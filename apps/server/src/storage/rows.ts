@@ -10,6 +10,7 @@ import type {
   MatchResult,
   MatchStatus,
   MoveRecord,
+  PushSubscriptionRecord,
   RematchRecord,
   SeatRecord,
   StoredDeck,
@@ -139,5 +140,17 @@ export function chatFromRow(row: Row): ChatRecord {
     ...(row.phrase == null ? {} : { phrase: text(row.phrase) as ChatRecord['phrase'] }),
     ...(row.text == null ? {} : { text: text(row.text) }),
     at: iso(row.at),
+  };
+}
+
+export function pushSubscriptionFromRow(row: Row): PushSubscriptionRecord {
+  return {
+    matchID: text(row.match_id),
+    seat: text(row.seat) as Seat,
+    endpoint: text(row.endpoint),
+    p256dh: text(row.p256dh),
+    auth: text(row.auth),
+    language: text(row.language) as PushSubscriptionRecord['language'],
+    createdAt: iso(row.created_at),
   };
 }

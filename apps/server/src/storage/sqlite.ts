@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Seat } from '@iron-curtain/game';
+import { PUSH_SUBSCRIPTIONS_PER_SEAT } from '@iron-curtain/protocol';
 import { claimDataDir } from './data-dir-lock.ts';
 import { upgradeState } from './legacy-state.ts';
 import {
@@ -12,6 +13,7 @@ import {
   matchFromRows,
   matchRowValues,
   moveFromRow,
+  pushSubscriptionFromRow,
 } from './rows.ts';
 import type {
   ClockRecord,
@@ -137,10 +139,29 @@ const MIGRATIONS: string[] = [
      sealed TEXT NOT NULL,
      expires_at TEXT NOT NULL
    );`,
+  // Browsers a seat asked to be told by Web Push when it is its turn.
+  `CREATE TABLE push_subscriptions (
+     match_id TEXT NOT NULL REFERENCES matches (match_id),
+     seat TEXT NOT NULL,
+     endpoint TEXT NOT NULL,
+     p256dh TEXT NOT NULL,
+     auth TEXT NOT NULL,
+     language TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (match_id, seat, endpoint)
+   );
+   CREATE INDEX push_subscriptions_endpoint ON push_subscriptions (endpoint);`,
 ];
 
 /** Everything stored with a match, children first (the match row goes last). */
-const MATCH_TABLES = ['chat_lines', 'moves', 'states', 'seats', 'matches'] as const;
+const MATCH_TABLES = [
+  'push_subscriptions',
+  'chat_lines',
+  'moves',
+  'states',
+  'seats',
+  'matches',
+] as const;
 
 function migrate(db: Database): void {
   const version = Number((db.get('PRAGMA user_version') as Row).user_version);
@@ -645,6 +666,68 @@ export function openSqliteStore(dataDir: string): Store {
         one('DELETE FROM handovers WHERE key = ? RETURNING sealed, expires_at', [key]),
       );
       return row && String(row.expires_at) > now ? String(row.sealed) : undefined;
+    },
+
+    savePushSubscription(sub) {
+      return write(() =>
+        transaction(db, () => {
+          if (!one('SELECT 1 FROM matches WHERE match_id = ?', [sub.matchID])) return false;
+          run(
+            `INSERT INTO push_subscriptions
+               (match_id, seat, endpoint, p256dh, auth, language, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?)
+             ON CONFLICT (match_id, seat, endpoint) DO UPDATE SET p256dh = excluded.p256dh,
+               auth = excluded.auth, language = excluded.language, created_at = excluded.created_at`,
+            [
+              sub.matchID,
+              sub.seat,
+              sub.endpoint,
+              sub.p256dh,
+              sub.auth,
+              sub.language,
+              sub.createdAt,
+            ],
+          );
+          run(
+            `DELETE FROM push_subscriptions WHERE match_id = ? AND seat = ? AND endpoint NOT IN (
+               SELECT endpoint FROM push_subscriptions WHERE match_id = ? AND seat = ?
+               ORDER BY created_at DESC, endpoint LIMIT ?)`,
+            [sub.matchID, sub.seat, sub.matchID, sub.seat, PUSH_SUBSCRIPTIONS_PER_SEAT],
+          );
+          return true;
+        }),
+      );
+    },
+
+    async listPushSubscriptions(matchID, seat) {
+      const rows = all(
+        `SELECT * FROM push_subscriptions WHERE match_id = ? AND (? IS NULL OR seat = ?)
+         ORDER BY created_at, endpoint`,
+        [matchID, seat ?? null, seat ?? null],
+      );
+      return rows.map(pushSubscriptionFromRow);
+    },
+
+    async removePushSubscription(matchID, seat, endpoint) {
+      const { changes } = await write(() =>
+        run('DELETE FROM push_subscriptions WHERE match_id = ? AND seat = ? AND endpoint = ?', [
+          matchID,
+          seat,
+          endpoint,
+        ]),
+      );
+      return changes > 0;
+    },
+
+    async removePushEndpoint(endpoint) {
+      const { changes } = await write(() =>
+        run('DELETE FROM push_subscriptions WHERE endpoint = ?', [endpoint]),
+      );
+      return changes;
+    },
+
+    async removeMatchPushSubscriptions(matchID) {
+      await write(() => run('DELETE FROM push_subscriptions WHERE match_id = ?', [matchID]));
     },
 
     async ping() {

@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 import { Link } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
 import { ClaimWin } from './abandon/ClaimWin.tsx';
+import { PushOptIn } from './push/PushOptIn.tsx';
 import { FollowRematch, RematchOffer } from './rematch/Rematch.tsx';
 
 export interface MatchExtrasProps {
@@ -32,7 +33,7 @@ function DeckLine({ deck }: { deck: Deck }) {
   );
 }
 
-/** Everything around the table: claiming the win, rematch, replay, the deck in use. */
+/** Everything around the table: claiming the win, notifications, rematch, replay, the deck in use. */
 export function MatchExtras({
   matchID,
   seat,
@@ -63,6 +64,9 @@ export function MatchExtras({
           clock={clock}
           clockAt={clockAt}
         />
+      )}
+      {seat !== null && credentials && presence && !finished && (
+        <PushOptIn seats={[{ matchID, seat, credentials }]} />
       )}
       {finished && presence && seat !== null && credentials && sides && presence.result && (
         <RematchOffer

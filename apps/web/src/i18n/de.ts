@@ -125,6 +125,16 @@ export const de: Resources = {
     updated: 'Aktualisiert {{when}}',
     refresh: 'Aktualisieren',
   },
+  push: {
+    turnOn: 'Benachrichtige mich, wenn ich am Zug bin',
+    turnOnAll: 'Benachrichtige mich, wenn ich in diesen Partien am Zug bin',
+    on: 'Benachrichtigungen sind an: dieser Browser sagt dir, wenn du am Zug bist.',
+    turnOff: 'Ausschalten',
+    blocked:
+      'Benachrichtigungen sind für diese Seite in den Einstellungen deines Browsers blockiert.',
+    failed:
+      'Dieser Browser hat seinen Benachrichtigungsdienst nicht erreicht. Versuche es später noch einmal.',
+  },
   handover: {
     give: 'Meine Partien auf ein anderes Gerät mitnehmen',
     again: 'Neuen Code erzeugen',

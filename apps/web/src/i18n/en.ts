@@ -130,6 +130,14 @@ export const en: Resources = {
     updated: 'Updated {{when}}',
     refresh: 'Refresh',
   },
+  push: {
+    turnOn: 'Notify me when it is my turn',
+    turnOnAll: 'Notify me when it is my turn in these games',
+    on: 'Notifications are on: this browser tells you when it is your turn.',
+    turnOff: 'Turn them off',
+    blocked: 'Notifications are blocked for this site in your browser’s settings.',
+    failed: 'This browser could not reach its notification service. Try again later.',
+  },
   handover: {
     give: 'Take my games to another device',
     again: 'Make a new code',

@@ -127,6 +127,14 @@ export const fr: Resources = {
     updated: 'Mise à jour {{when}}',
     refresh: 'Actualiser',
   },
+  push: {
+    turnOn: 'Me prévenir quand c’est mon tour',
+    turnOnAll: 'Me prévenir quand c’est mon tour dans ces parties',
+    on: 'Notifications activées : ce navigateur vous prévient quand c’est votre tour.',
+    turnOff: 'Les désactiver',
+    blocked: 'Les notifications sont bloquées pour ce site dans les réglages de votre navigateur.',
+    failed: 'Ce navigateur n’a pas pu joindre son service de notifications. Réessayez plus tard.',
+  },
   handover: {
     give: 'Emporter mes parties sur un autre appareil',
     again: 'Créer un nouveau code',

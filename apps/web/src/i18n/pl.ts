@@ -128,6 +128,14 @@ export const pl: Resources = {
     updated: 'Zaktualizowano {{when}}',
     refresh: 'Odśwież',
   },
+  push: {
+    turnOn: 'Powiadom mnie, gdy będzie mój ruch',
+    turnOnAll: 'Powiadom mnie, gdy będzie mój ruch w tych partiach',
+    on: 'Powiadomienia są włączone: ta przeglądarka powie ci, gdy będzie twój ruch.',
+    turnOff: 'Wyłącz je',
+    blocked: 'Powiadomienia dla tej strony są zablokowane w ustawieniach przeglądarki.',
+    failed: 'Ta przeglądarka nie mogła połączyć się ze swoją usługą powiadomień. Spróbuj później.',
+  },
   handover: {
     give: 'Przenieś moje partie na inne urządzenie',
     again: 'Utwórz nowy kod',

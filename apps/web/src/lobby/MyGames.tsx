@@ -1,10 +1,11 @@
 import { builtInDeck, type Seat } from '@iron-curtain/game';
 import type { MyGame, MyGamesResponse } from '@iron-curtain/protocol';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
 import { formatClock, timeLeft } from '../features/clock/SeatClock.tsx';
+import { PushOptIn } from '../features/push/PushOptIn.tsx';
 import { useNow } from '../features/useNow.ts';
 import { errorWords } from '../i18n/errorWords.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
@@ -146,6 +147,13 @@ export function MyGames() {
       document.title = t('app.title');
     };
   }, [waiting, t]);
+  // The seats of the matches still to play: what notifications are asked for.
+  const unfinished = useMemo(() => {
+    const open = new Set(list.filter((g) => g.status !== 'finished').map((g) => g.matchID));
+    return heldSeats()
+      .filter((held) => open.has(held.matchID))
+      .map(({ matchID, seat, credentials }) => ({ matchID, seat, credentials }));
+  }, [list]);
   const reload = () => void load();
   return (
     <>
@@ -171,6 +179,7 @@ export function MyGames() {
               {t('myGames.refresh')}
             </button>
             {list.length > 0 && <GiveGames />}
+            <PushOptIn seats={unfinished} all />
           </div>
         </section>
       )}

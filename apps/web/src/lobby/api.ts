@@ -29,6 +29,14 @@ import {
   matchInfoSchema,
   matchListSchema,
   myGamesResponseSchema,
+  type PushKey,
+  type PushSubscribed,
+  type PushSubscribeRequest,
+  type PushUnsubscribed,
+  type PushUnsubscribeRequest,
+  pushKeySchema,
+  pushSubscribedSchema,
+  pushUnsubscribedSchema,
   type RematchRequest,
   type RematchResponse,
   rematchResponseSchema,
@@ -59,16 +67,17 @@ export class LobbyError extends Error {
   }
 }
 
-/** A GET without a body, a POST with one; the answer checked against its schema. */
+/** A GET without a body, a POST (or `method`) with one; the answer checked against its schema. */
 async function call<S extends z.core.$ZodType>(
   schema: S,
   path: string,
   body?: unknown,
+  method: 'POST' | 'DELETE' = 'POST',
 ): Promise<z.output<S>> {
   let response: Response;
   try {
     response = await fetch(path, {
-      method: body === undefined ? 'GET' : 'POST',
+      method: body === undefined ? 'GET' : method,
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? null : JSON.stringify(body),
     });
@@ -126,6 +135,13 @@ export const lobby = {
   /** Takes the seats a code hands over (once). */
   redeemHandover: (code: string): Promise<HandoverSeats> =>
     call(handoverSeatsSchema, apiRoutes.handoverRedeem, { code }),
+  /** The server's VAPID public key, for PushManager.subscribe. */
+  pushKey: (): Promise<PushKey> => call(pushKeySchema, apiRoutes.pushKey),
+  /** Asks for "your turn" notifications of one seat on this browser. */
+  subscribePush: (body: PushSubscribeRequest): Promise<PushSubscribed> =>
+    call(pushSubscribedSchema, apiRoutes.pushSubscriptions, body),
+  unsubscribePush: (body: PushUnsubscribeRequest): Promise<PushUnsubscribed> =>
+    call(pushUnsubscribedSchema, apiRoutes.pushSubscriptions, body, 'DELETE'),
   /** A match between two computer players, to watch. */
   botDemo: (body: CreateBotMatchRequest): Promise<CreateBotMatchResponse> =>
     call(createBotMatchResponseSchema, apiRoutes.botMatches, body),
