@@ -94,6 +94,7 @@ export const leaveMatchRequestSchema = z.strictObject({
 export type LeaveMatchRequest = z.input<typeof leaveMatchRequestSchema>;
 
 export const matchStatusSchema = z.enum(['waiting', 'playing', 'finished']);
+export type MatchStatus = z.infer<typeof matchStatusSchema>;
 
 /**
  * How a match ended: 'track' or 'final' by the game, 'resigned' when a seat left a match in

@@ -6,7 +6,7 @@ import { LobbyError } from '../edge/lobby-error.ts';
 import { newClock } from '../match/clock.ts';
 import { initialState } from '../match/engine.ts';
 import { hashSecret, newInvite, newMatchID, newSeed, secretMatches } from '../ops/secrets.ts';
-import type { MatchRecord, RematchRecord, SeatRecord, Store } from '../storage/index.ts';
+import type { MatchRecord, RematchState, SeatRecord, Store } from '../storage/index.ts';
 
 /**
  * The same two players again with sides swapped: each keeps its seat number and its
@@ -82,7 +82,7 @@ export class RematchDesk {
     if (match.status !== 'finished' || match.players.some((p) => p.name === null)) {
       throw new LobbyError(409, 'NOT_FINISHED', 'a rematch follows a match both seats played');
     }
-    let rematch: RematchRecord | undefined = match.rematch ?? undefined;
+    let rematch: RematchState | undefined = match.rematch ?? undefined;
     if (!rematch?.matchID) {
       rematch = await this.store.offerRematch(matchID, request.seat);
       if (!rematch) throw new LobbyError(409, 'NOT_FINISHED', 'the match is not over');

@@ -10,7 +10,7 @@ import type {
   MatchResult,
   MatchStatus,
   MoveRecord,
-  RematchRecord,
+  RematchState,
   SeatRecord,
   StoredDeck,
   Visibility,
@@ -105,7 +105,7 @@ export function matchFromRows(row: Row, seats: Row[]): MatchRecord {
     updatedAt: iso(row.updated_at),
     result: row.result === null ? null : json<MatchResult>(row.result),
     ...(row.clock == null ? {} : { clock: json<ClockRecord>(row.clock) }),
-    ...(row.rematch == null ? {} : { rematch: json<RematchRecord>(row.rematch) }),
+    ...(row.rematch == null ? {} : { rematch: json<RematchState>(row.rematch) }),
     ...(row.rematch_of == null ? {} : { rematchOf: text(row.rematch_of) }),
     ...(truthy(row.chat_off) ? { chatOff: true } : {}),
   };
