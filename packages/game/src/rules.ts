@@ -26,6 +26,7 @@ import {
   type Move,
   type MoveName,
   opponentOf,
+  otherSeat,
   type PlaceCubesDecision,
   type PlacedCard,
   type QueuedStep,
@@ -406,7 +407,7 @@ function resolveMove(
       state.decision =
         card.flag === side
           ? { kind: 'chooseAction', seat, cardId: a }
-          : { kind: 'decideEvent', seat: seat === '0' ? '1' : '0', cardId: a };
+          : { kind: 'decideEvent', seat: otherSeat(seat), cardId: a };
       return { ok: true, log };
     }
     case 'chooseAction': {

@@ -2,8 +2,8 @@ import { randomInt } from 'node:crypto';
 import type { BotLevel } from '@iron-curtain/bots';
 import {
   opponentOf,
+  otherSeat,
   parseSetupData,
-  type Seat,
   type SetupData,
   type Side,
 } from '@iron-curtain/game';
@@ -37,8 +37,6 @@ import {
 import { systemTime, type TimeSource } from '../ops/time.ts';
 import type { DeckInfo, MatchRecord, MatchStatus, Store } from '../storage/index.ts';
 import { DeckLibrary } from './deck-library.ts';
-
-const otherSeat = (seat: Seat): Seat => (seat === '0' ? '1' : '0');
 
 /**
  * The lobby's rules: create a match, take the free seat with the invite, leave, and describe
