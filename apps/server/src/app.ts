@@ -78,7 +78,7 @@ export function createApp(
   const game = new GameService(http, {
     config,
     store,
-    engine: new MatchEngine(store),
+    engine: new MatchEngine(store, time),
     queues,
     presence,
     metrics,
@@ -124,7 +124,7 @@ export function createApp(
     awaySince: (match, seat) => game.awaySince(match, seat),
     finish,
   });
-  const rematches = new RematchDesk(store, changed);
+  const rematches = new RematchDesk(store, changed, time);
   const cleanup = new MatchCleanup({ store, metrics, logger, time, config });
 
   // Behind the proxy, the client's address is the last X-Forwarded-For entry, the one the

@@ -51,7 +51,7 @@ export class Lobby {
     private readonly changed: (matchID: string) => void,
     private readonly finish: FinishMatch,
     private readonly time: TimeSource = systemTime,
-    readonly library: DeckLibrary = new DeckLibrary(store),
+    readonly library: DeckLibrary = new DeckLibrary(store, time),
     private readonly bots: BotCredentials = new BotCredentials(store),
   ) {}
 
@@ -81,7 +81,7 @@ export class Lobby {
       ? await this.bots.of(matchID, '0', creatorBot)
       : newCredentials();
     const invite = newInvite();
-    const now = new Date().toISOString();
+    const now = new Date(this.time.now()).toISOString();
     const match: MatchRecord = {
       matchID,
       visibility: request.visibility,
@@ -162,7 +162,7 @@ export class Lobby {
       free.seat,
       request.name,
       hashSecret(credentials),
-      new Date().toISOString(),
+      new Date(this.time.now()).toISOString(),
     );
     if (!claimed) throw new LobbyError(409, 'MATCH_FULL', 'both seats of this match are taken');
     this.changed(matchID);
