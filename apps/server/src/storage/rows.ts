@@ -16,7 +16,7 @@ import type {
   Visibility,
 } from './store.ts';
 
-/** A row as both adapters read it: JSON columns arrive as text (SQLite) or parsed (Postgres JSONB). */
+/** A row as both adapters read it: JSON columns arrive as text (SQLite) or parsed (Postgres `json` columns, which node-pg parses). */
 type Row = Record<string, unknown>;
 
 const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
