@@ -17,7 +17,7 @@ export const attendanceSchema = z.object({
 export type Attendance = z.infer<typeof attendanceSchema>;
 
 /** One instance's news about a match, published on the match's channel. */
-export const fanoutMessageSchema = z.discriminatedUnion('kind', [
+const fanoutMessageSchema = z.discriminatedUnion('kind', [
   /** A stored state, already cut into what changed in each viewer's view since `from`. */
   z.object({
     kind: z.literal('update'),

@@ -102,7 +102,7 @@ export type UpdateRequest = z.infer<typeof updateRequestSchema>;
  * The state a socket receives: its seat's view of the state (the engine's viewFor), and the
  * state id. Nothing else of boardgame.io's state travels: not ctx, never the plugins or seed.
  */
-export const stateFrameSchema = z.object({
+const stateFrameSchema = z.object({
   G: z.custom<State>(isObject),
   stateID: nonNegative,
   /** The match's clock when it has one, as of this state. */

@@ -21,7 +21,7 @@ const MAX_BODY_BYTES = 64 * 1024;
  * The status of one match for the seat that holds it, or why it cannot be given. The
  * credentials are checked before anything of the match is read beyond its record.
  */
-export async function myGameOf(
+async function myGameOf(
   store: Store,
   held: HeldSeat,
   now: number,

@@ -75,7 +75,7 @@ export function matchRowValues(match: MatchRecord): (string | null)[] {
   ];
 }
 
-export function seatFromRow(row: Row): SeatRecord {
+function seatFromRow(row: Row): SeatRecord {
   return {
     seat: text(row.seat) as Seat,
     side: text(row.side) as Side,
