@@ -83,7 +83,7 @@ export function createApp(
   const game = new GameService(http, {
     config,
     store,
-    engine: new MatchEngine(store),
+    engine: new MatchEngine(store, time),
     queues,
     presence,
     metrics,
@@ -129,7 +129,7 @@ export function createApp(
     awaySince: (match, seat) => game.awaySince(match, seat),
     finish,
   });
-  const rematches = new RematchDesk(store, changed);
+  const rematches = new RematchDesk(store, changed, time);
   const cleanup = new MatchCleanup({ store, metrics, logger, time, config });
   const vapidKeys = new VapidKeys(config, store);
   const push = new Notifier({

@@ -5,7 +5,7 @@ export class ManualTime implements TimeSource {
   private timers = new Map<number, { at: number; callback: () => void }>();
   private nextHandle = 1;
 
-  // Starts at the real time: records the server stamps with the real clock stay in the past.
+  // Starts at the real time unless a test gives another (every time the server stores is this one).
   constructor(private current = Date.now()) {}
 
   now(): number {

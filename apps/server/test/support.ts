@@ -5,7 +5,6 @@ import path from 'node:path';
 import {
   BUILT_IN_DECKS,
   type Deck,
-  isReconstructed,
   type LogEntry,
   legalMoves,
   type Move,
@@ -33,7 +32,6 @@ import type { Fanout } from '../src/match/fanout.ts';
 import { type Config, loadConfig } from '../src/ops/config.ts';
 import { createLogger } from '../src/ops/logger.ts';
 import type { TimeSource } from '../src/ops/time.ts';
-import type { DeckInfo } from '../src/storage/index.ts';
 import { openPostgresStore } from '../src/storage/postgres.ts';
 import { openSqliteStore } from '../src/storage/sqlite.ts';
 import type { Store } from '../src/storage/store.ts';
@@ -63,14 +61,8 @@ export async function dropSchema(schema: string): Promise<void> {
 /** Version 1 of the default deck: what every match stored before version 2 was dealt from. */
 export const DECK_VERSION_1 = BUILT_IN_DECKS.find((d) => d.version === '1') as Deck;
 
-/** A deck as a match record names it. */
-export const deckInfoOf = (deck: Deck): DeckInfo => ({
-  id: deck.id,
-  version: deck.version,
-  name: deck.name,
-  hash: deck.hash,
-  reconstructed: isReconstructed(deck),
-});
+// A deck as a match record names it: the server's own function, not a copy.
+export { deckInfoOf } from '../src/decks/built-in-decks.ts';
 
 export type StoreKind = 'sqlite' | 'postgres';
 

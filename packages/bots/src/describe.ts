@@ -40,7 +40,7 @@ const BESIDE_NAMED = 2;
  * The cards orthogonally beside a cell of the table (leaving out `moving`, the card an event moves),
  * in the table's order. Rows grow downwards, as the board draws them.
  */
-export function besideCell(state: State, cell: Cell, moving: CardId | null = null): Beside[] {
+function besideCell(state: State, cell: Cell, moving: CardId | null = null): Beside[] {
   const beside: Beside[] = [];
   for (const p of state.table) {
     if (p.cardId === moving) continue;

@@ -23,13 +23,12 @@ export {
 } from './bot.ts';
 export {
   type Beside,
-  besideCell,
   type Direction,
   englishMoveWords,
   type MoveWords,
   moveWords,
 } from './describe.ts';
-export { checkView, determinize, unseenCards } from './determinize.ts';
+export { determinize, unseenCards } from './determinize.ts';
 export { BotError } from './errors.ts';
 export { ismcts, type SearchBudget, type SearchReport } from './ismcts.ts';
 export {
@@ -41,7 +40,7 @@ export {
   playGame,
 } from './match.ts';
 export { candidateMoves, moveKey } from './moves.ts';
-export { createRng, hashSeed, type Rng } from './random.ts';
+export { createRng, type Rng } from './random.ts';
 export {
   contestantLabel,
   type Interval,

@@ -1,4 +1,4 @@
-export { cardsIn, legalCells, neighbours, placedCard, reachableBy } from './board.ts';
+export { legalCells, neighbours, reachableBy } from './board.ts';
 export { parseEffect } from './deck/effects.ts';
 export * from './deck/index.ts';
 export { indexDeck } from './deck-index.ts';
@@ -29,7 +29,6 @@ export {
   type MoveOutcome,
   type PlacementDraft,
   placementTargets,
-  removalTargets,
 } from './rules.ts';
 export {
   type DeckRef,
@@ -59,12 +58,10 @@ export {
 } from './setup.ts';
 export {
   CUBES_PER_SIDE,
-  HAND_SIZE,
   PLAYS_PER_ROUND,
   type State,
   seatOf,
   supplyOf,
-  turnSeat,
 } from './state.ts';
 export * from './types.ts';
 export { STANDARD_VARIANTS, variantsSchema } from './variants.ts';

@@ -22,9 +22,11 @@ import {
   DECISION_MOVES,
   isSeat,
   type LogEntry,
+  MOVE_ARGUMENTS,
   type Move,
   type MoveName,
   opponentOf,
+  otherSeat,
   type PlaceCubesDecision,
   type PlacedCard,
   type QueuedStep,
@@ -38,18 +40,6 @@ import {
 export type MoveOutcome = { ok: true; log: LogEntry[] } | { ok: false; error: string };
 
 const refuse = (error: string): MoveOutcome => ({ ok: false, error });
-
-/** How many arguments each move takes (placeCube: a second one names the card to take a cube back from). */
-const ARITY: Record<MoveName, readonly [number, number]> = {
-  chooseFirstPlayer: [1, 1],
-  playCard: [2, 2],
-  chooseAction: [1, 1],
-  decideEvent: [1, 1],
-  placeCube: [1, 2],
-  removeCube: [1, 1],
-  moveCard: [2, 2],
-  finishStep: [0, 0],
-};
 
 const isCell = (value: unknown): value is Cell =>
   typeof value === 'object' &&
@@ -379,9 +369,10 @@ function resolveMove(
   if (!(DECISION_MOVES[d.kind] as readonly unknown[]).includes(move)) {
     return refuse(`${String(move)} is not allowed now: seat ${seat} must ${d.kind}`);
   }
-  const [min, max] = ARITY[move as MoveName];
-  if (args.length < min || args.length > max) {
-    return refuse(`${String(move)} takes ${min === max ? min : `${min} or ${max}`} argument(s)`);
+  const forms = MOVE_ARGUMENTS[move as MoveName];
+  if (!forms.some((form) => form.length === args.length)) {
+    const counts = forms.map((form) => form.length);
+    return refuse(`${String(move)} takes ${counts.join(' or ')} argument(s)`);
   }
   const log: LogEntry[] = [];
   const side = state.sides[seat];
@@ -416,7 +407,7 @@ function resolveMove(
       state.decision =
         card.flag === side
           ? { kind: 'chooseAction', seat, cardId: a }
-          : { kind: 'decideEvent', seat: seat === '0' ? '1' : '0', cardId: a };
+          : { kind: 'decideEvent', seat: otherSeat(seat), cardId: a };
       return { ok: true, log };
     }
     case 'chooseAction': {

@@ -1,14 +1,15 @@
 import type { DeckRef } from './rules-context.ts';
-import type {
-  CardId,
-  Decision,
-  FinalScoringStep,
-  PlacedCard,
-  QueuedStep,
-  RegionId,
-  Result,
-  Seat,
-  Side,
+import {
+  type CardId,
+  type Decision,
+  type FinalScoringStep,
+  otherSeat,
+  type PlacedCard,
+  type QueuedStep,
+  type RegionId,
+  type Result,
+  type Seat,
+  type Side,
 } from './types.ts';
 
 export const CUBES_PER_SIDE = 24;
@@ -53,7 +54,7 @@ export function seatOf(state: State, side: Side): Seat {
 export function turnSeat(state: State): Seat | null {
   if (state.firstSeat === null) return null;
   if (state.plays % 2 === 0) return state.firstSeat;
-  return state.firstSeat === '0' ? '1' : '0';
+  return otherSeat(state.firstSeat);
 }
 
 export function supplyOf(state: State, side: Side): number {

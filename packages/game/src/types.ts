@@ -55,6 +55,26 @@ export const MOVE_NAMES: readonly MoveName[] = [
   'finishStep',
 ];
 
+/** What one argument of a move is: a side, a card's id, a cell {x, y}, 'event' or 'command', true or false. */
+export type MoveArgument = 'side' | 'card' | 'cell' | 'action' | 'yesNo';
+
+/**
+ * The arguments each move takes, in every form it may take them: the one table of them. The
+ * engine checks how many were sent; the wire schema (packages/protocol) builds each argument's
+ * check from it. placeCube's second card names the card to take a cube back from when the
+ * supply is empty.
+ */
+export const MOVE_ARGUMENTS: Record<MoveName, readonly (readonly MoveArgument[])[]> = {
+  chooseFirstPlayer: [['side']],
+  playCard: [['card', 'cell']],
+  chooseAction: [['action']],
+  decideEvent: [['yesNo']],
+  placeCube: [['card'], ['card', 'card']],
+  removeCube: [['card']],
+  moveCard: [['card', 'cell']],
+  finishStep: [[]],
+};
+
 /** A move as the client, bots and replay files send it. */
 export interface Move {
   move: MoveName;

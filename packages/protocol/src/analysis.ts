@@ -7,7 +7,7 @@ import { seatSchema } from './lobby.ts';
  * played choice's, in the mover's own information). See packages/bots/src/analysis.ts for why
  * these thresholds.
  */
-export const ANALYSIS_MARKS = ['good', 'inaccuracy', 'mistake', 'blunder'] as const;
+const ANALYSIS_MARKS = ['good', 'inaccuracy', 'mistake', 'blunder'] as const;
 export type AnalysisMark = (typeof ANALYSIS_MARKS)[number];
 
 const chance = z.number().check(z.minimum(0), z.maximum(1));
@@ -18,7 +18,7 @@ const analysedMoveSchema = z.strictObject({
   args: z.array(z.unknown()),
 });
 
-export const decisionAnalysisSchema = z.strictObject({
+const decisionAnalysisSchema = z.strictObject({
   /** The move's index in the record. */
   index: count,
   seat: seatSchema,
@@ -48,7 +48,7 @@ const playerAnalysisSchema = z.strictObject({
 });
 export type PlayerAnalysis = z.infer<typeof playerAnalysisSchema>;
 
-export const matchAnalysisSchema = z.strictObject({
+const matchAnalysisSchema = z.strictObject({
   version: z.literal(1),
   /** A hash of the record analysed, so an analysis is never shown beside another match. */
   recordKey: z.string(),
@@ -69,7 +69,7 @@ export const analysedRecordFileSchema = z.strictObject({
 });
 
 /** Why a record or analysis file was refused; each has a text in the web client. */
-export const analysisFileErrorCodes = [
+const analysisFileErrorCodes = [
   'NOT_A_RECORD',
   'BAD_ANALYSIS',
   'ANALYSIS_OF_ANOTHER_RECORD',

@@ -20,7 +20,7 @@ export const MAX_CHAT_CHARS = 200;
  * The two rooms of a match: the players', and the spectators'. While the match is in play
  * neither reads the other; once it ended, both are open to everyone.
  */
-export const chatRooms = ['players', 'spectators'] as const;
+const chatRooms = ['players', 'spectators'] as const;
 export type ChatRoom = (typeof chatRooms)[number];
 
 /** client -> server 'chat': a quick phrase or a line of free text in this socket's room. */
@@ -65,7 +65,7 @@ export const chatLineSchema = z.object({
 export type ChatLine = z.infer<typeof chatLineSchema>;
 
 /** What one socket's chat looks like: the match's switch, the instance's, its own mute. */
-export const chatSettingsSchema = z.object({
+const chatSettingsSchema = z.object({
   /** The creator turned the chat off: nothing new is said in either room. */
   off: z.boolean(),
   /** The server takes free text (its operator may allow quick phrases only). */

@@ -3,4 +3,3 @@ import { refusalCodes } from './socket.ts';
 
 /** Every error code a client can be answered with, lobby and game service: each needs a text. */
 export const errorCodes = [...new Set([...refusalCodes, ...lobbyErrorCodes])];
-export type ErrorCode = (typeof errorCodes)[number];

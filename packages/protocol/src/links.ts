@@ -17,9 +17,3 @@ export function parseInviteLink(
   if (!match?.[1] || invite === '') return null;
   return { matchID: decodeURIComponent(match[1]), invite: decodeURIComponent(invite) };
 }
-
-/** Reads a spectator link's path (`location.pathname`). */
-export function parseSpectateLink(pathname: string): { matchID: string } | null {
-  const match = /^\/watch\/([^/]+)\/?$/.exec(pathname);
-  return match?.[1] ? { matchID: decodeURIComponent(match[1]) } : null;
-}

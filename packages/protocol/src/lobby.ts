@@ -27,7 +27,7 @@ const variantsRequest = z._default(z.partial(variantsSchema), {});
  * listed for spectators and as an open challenge whose free seat anyone may take without the
  * invite.
  */
-export const visibilitySchema = z.enum(['public', 'private', 'open']);
+const visibilitySchema = z.enum(['public', 'private', 'open']);
 export type Visibility = z.infer<typeof visibilitySchema>;
 
 export const createMatchRequestSchema = z.strictObject({
@@ -46,7 +46,7 @@ export const createMatchRequestSchema = z.strictObject({
 });
 export type CreateMatchRequest = z.input<typeof createMatchRequestSchema>;
 
-export const botLevelSchema = z.enum(['easy', 'medium', 'hard']);
+const botLevelSchema = z.enum(['easy', 'medium', 'hard']);
 
 /** A match between two computer players, for demos: anyone may watch it. */
 export const createBotMatchRequestSchema = z.strictObject({
@@ -94,14 +94,14 @@ export const leaveMatchRequestSchema = z.strictObject({
 export type LeaveMatchRequest = z.input<typeof leaveMatchRequestSchema>;
 
 export const matchStatusSchema = z.enum(['waiting', 'playing', 'finished']);
+export type MatchStatus = z.infer<typeof matchStatusSchema>;
 
 /**
  * How a match ended: 'track' or 'final' by the game, 'resigned' when a seat left a match in
  * play, 'timeout' when a seat's clock ran out, 'abandoned' when the opponent claimed the win
  * from a seat disconnected longer than the grace period.
  */
-export const matchEndReasonSchema = z.enum(['track', 'final', 'resigned', 'timeout', 'abandoned']);
-export type MatchEndReason = z.infer<typeof matchEndReasonSchema>;
+const matchEndReasonSchema = z.enum(['track', 'final', 'resigned', 'timeout', 'abandoned']);
 
 export const matchResultSchema = z.object({
   winner: seatSchema,
@@ -204,7 +204,6 @@ export const lobbyErrorCodes = [
   'STORE_UNAVAILABLE',
   'SERVER_ERROR',
 ] as const;
-export type LobbyErrorCode = (typeof lobbyErrorCodes)[number];
 
 /** Every lobby error, whatever the status code; `issues` names each bad field (a refused deck). */
 export const errorResponseSchema = z.object({
@@ -242,7 +241,7 @@ export const MAX_DECK_BYTES = 64 * 1024;
  * An open challenge as the home page lists it: the free seat's side (the one a taker plays),
  * the creator, the rules, the clock (minutes per player, null for none) and since when it waits.
  */
-export const openChallengeSchema = z.object({
+const openChallengeSchema = z.object({
   matchID: matchIdSchema,
   side: sideSchema,
   creator: z.string(),

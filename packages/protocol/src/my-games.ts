@@ -16,7 +16,7 @@ import {
 export const MAX_MY_GAMES = 200;
 
 /** A seat this browser holds: the match, the seat and its credentials, as the lobby granted them. */
-export const heldSeatSchema = z.strictObject({
+const heldSeatSchema = z.strictObject({
   matchID: matchIdSchema,
   seat: seatSchema,
   credentials: credentialsSchema,
@@ -35,16 +35,15 @@ export const myGamesRequestSchema = z.strictObject({
 export type MyGamesRequest = z.input<typeof myGamesRequestSchema>;
 
 /** The last accepted move: who made it, when, and its public log entries (the first is the move itself). */
-export const lastMoveSchema = z.object({
+const lastMoveSchema = z.object({
   seat: seatSchema,
   side: sideSchema,
   entries: z.array(z.custom<LogEntry>()),
   at: z.string(),
 });
-export type LastMove = z.infer<typeof lastMoveSchema>;
 
 /** One match as the seat holding it sees it in My games; public information only. */
-export const myGameSchema = z.object({
+const myGameSchema = z.object({
   matchID: matchIdSchema,
   seat: seatSchema,
   side: sideSchema,
@@ -64,7 +63,7 @@ export const myGameSchema = z.object({
 export type MyGame = z.infer<typeof myGameSchema>;
 
 /** A seat the server could not vouch for: the match is gone, or the credentials do not hold the seat. */
-export const myGameRefusedSchema = z.object({
+const myGameRefusedSchema = z.object({
   matchID: matchIdSchema,
   seat: seatSchema,
   error: z.object({ code: z.enum(['NOT_FOUND', 'BAD_CREDENTIALS']), message: z.string() }),
@@ -100,7 +99,6 @@ export type Handover = z.infer<typeof handoverSchema>;
 export const handoverRedeemRequestSchema = z.strictObject({
   code: z.string().check(z.minLength(1), z.maxLength(32)),
 });
-export type HandoverRedeemRequest = z.input<typeof handoverRedeemRequestSchema>;
 
 /** The seats handed over, each with its credentials and the name it plays under. */
 export const handoverSeatsSchema = z.object({

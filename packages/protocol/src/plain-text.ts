@@ -12,7 +12,7 @@ const MARKUP = /<\s*[/!?a-zA-Z]|&[#a-zA-Z0-9]+;/;
 // spaces and joiners, fillers, tags, variation selectors), combining marks, the Braille blank.
 const INVISIBLE = /[\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cf}\p{M}\u2800]/gu;
 /** Combining marks one character may carry: scripts need up to three or four, "zalgo" piles more. */
-export const MAX_COMBINING_RUN = 4;
+const MAX_COMBINING_RUN = 4;
 const MARK_PILE = new RegExp(`\\p{M}{${MAX_COMBINING_RUN + 1},}`, 'u');
 
 export type PlainTextProblem =

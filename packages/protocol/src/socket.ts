@@ -1,4 +1,11 @@
-import type { LogEntry, MoveName, RulesContext, State } from '@iron-curtain/game';
+import {
+  type LogEntry,
+  MOVE_ARGUMENTS,
+  MOVE_NAMES,
+  type MoveArgument,
+  type RulesContext,
+  type State,
+} from '@iron-curtain/game';
 import { applyPatch, type Operation } from 'rfc6902';
 import { z } from 'zod/mini';
 import { chatRefusalCodes } from './chat.ts';
@@ -38,27 +45,39 @@ export const ServerEvents = {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null;
 
-const cardId = z.string().check(z.minLength(1), z.maxLength(64));
-const coordinate = z.int().check(z.minimum(-100), z.maximum(100));
-const cell = z.strictObject({ x: coordinate, y: coordinate });
 const nonNegative = z.int().check(z.nonnegative());
+const coordinate = z.int().check(z.minimum(-100), z.maximum(100));
 
-/** The arguments each move takes on the wire; anything else is refused before the engine sees it. */
-export const moveArgsSchemas = {
-  chooseFirstPlayer: z.tuple([sideSchema]),
-  playCard: z.tuple([cardId, cell]),
-  chooseAction: z.tuple([z.enum(['event', 'command'])]),
-  decideEvent: z.tuple([z.boolean()]),
-  placeCube: z.union([z.tuple([cardId]), z.tuple([cardId, cardId])]),
-  removeCube: z.tuple([cardId]),
-  moveCard: z.tuple([cardId, cell]),
-  finishStep: z.tuple([]),
-} satisfies Record<MoveName, z.ZodMiniType>;
+/** How each kind of move argument looks on the wire: the bounds a message may not pass. */
+const argumentSchemas = {
+  side: sideSchema,
+  card: z.string().check(z.minLength(1), z.maxLength(64)),
+  cell: z.strictObject({ x: coordinate, y: coordinate }),
+  action: z.enum(['event', 'command']),
+  yesNo: z.boolean(),
+} satisfies Record<MoveArgument, z.ZodMiniType>;
 
+/** A move's arguments in any of the forms the game's table allows it. */
+function argsSchemaOf(forms: readonly (readonly MoveArgument[])[]): z.ZodMiniType {
+  const tuples = forms.map((form) => {
+    const items: z.ZodMiniType[] = form.map((kind) => argumentSchemas[kind]);
+    return items.length === 0 ? z.tuple([]) : z.tuple(items as [z.ZodMiniType, ...z.ZodMiniType[]]);
+  });
+  return tuples.length === 1 ? (tuples[0] as z.ZodMiniType) : z.union(tuples);
+}
+
+/**
+ * A move as the wire carries it; the arguments each move takes come from the game's table
+ * (MOVE_ARGUMENTS), so anything else is refused before the engine sees it.
+ */
 const makeMovePayload = z.discriminatedUnion(
   'type',
-  (Object.keys(moveArgsSchemas) as MoveName[]).map((type) =>
-    z.strictObject({ type: z.literal(type), args: moveArgsSchemas[type], playerID: seatSchema }),
+  MOVE_NAMES.map((type) =>
+    z.strictObject({
+      type: z.literal(type),
+      args: argsSchemaOf(MOVE_ARGUMENTS[type]),
+      playerID: seatSchema,
+    }),
   ) as unknown as [z.ZodMiniObject, ...z.ZodMiniObject[]],
 );
 
@@ -83,7 +102,7 @@ export type UpdateRequest = z.infer<typeof updateRequestSchema>;
  * The state a socket receives: its seat's view of the state (the engine's viewFor), and the
  * state id. Nothing else of boardgame.io's state travels: not ctx, never the plugins or seed.
  */
-export const stateFrameSchema = z.object({
+const stateFrameSchema = z.object({
   G: z.custom<State>(isObject),
   stateID: nonNegative,
   /** The match's clock when it has one, as of this state. */

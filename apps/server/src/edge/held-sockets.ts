@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
  * sockets' places a few times per lease, so a crashed instance's sockets stop counting against
  * their addresses within one lease.
  */
-export const HELD_LEASE_MS = 30_000;
+const HELD_LEASE_MS = 30_000;
 
 /** Sockets held at once per address: a place is taken when a socket opens, given back when it closes. */
 export interface HeldSockets {

@@ -14,10 +14,13 @@ const FLOOD_LIMIT = 50;
 /** Whether a socket has synced with a match (one function for every socket). */
 const seated = (socket: GameSocket) => socket.data.seating !== undefined;
 
-/** The first problems of a payload zod refused, as one line for the client. */
-export const firstIssue = (error: z.core.$ZodError): string =>
+/**
+ * The first problems (`most` of them) of a payload zod refused, as one line for the client: a
+ * socket's refusal names 2, a lobby answer 3 (a request body has more fields).
+ */
+export const firstIssue = (error: z.core.$ZodError, most = 2): string =>
   error.issues
-    .slice(0, 2)
+    .slice(0, most)
     .map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message))
     .join('; ');
 

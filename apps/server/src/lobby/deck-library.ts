@@ -9,6 +9,7 @@ import {
 import { plainTextProblem } from '@iron-curtain/protocol';
 import { BUILT_IN, deckInfoOf } from '../decks/built-in-decks.ts';
 import { LobbyError } from '../edge/lobby-error.ts';
+import type { TimeSource } from '../ops/time.ts';
 import type { DeckInfo, Store } from '../storage/index.ts';
 
 /** A deck a match can be dealt from: what it is, and its file when it was uploaded. */
@@ -24,7 +25,10 @@ export interface ChosenDeck {
  * canonical JSON).
  */
 export class DeckLibrary {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly time: TimeSource,
+  ) {}
 
   async list(): Promise<DeckInfo[]> {
     const uploaded = await this.store.listDecks();
@@ -76,7 +80,7 @@ export class DeckLibrary {
     const created = await this.store.saveDeck({
       info,
       file: JSON.parse(canonical),
-      createdAt: new Date().toISOString(),
+      createdAt: new Date(this.time.now()).toISOString(),
     });
     return { info, created };
   }

@@ -11,6 +11,7 @@ import { Router } from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
 import { LobbyError } from '../edge/lobby-error.ts';
+import { firstIssue } from '../edge/socket-guard.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { Store } from '../storage/index.ts';
 import type { ChallengeBoard } from './challenge-board.ts';
@@ -19,16 +20,10 @@ import type { Lobby } from './lobby.ts';
 /** Largest lobby request body, in bytes. */
 const MAX_BODY_BYTES = 4 * 1024;
 
-const firstIssue = (error: z.core.$ZodError): string =>
-  error.issues
-    .slice(0, 3)
-    .map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message))
-    .join('; ');
-
 /** Parses with any zod schema: the wire schemas are zod's tree-shakable form, the server's own the classic. */
 export function parse<S extends z.core.$ZodType>(schema: S, value: unknown): z.core.output<S> {
   const parsed = z.safeParse(schema, value);
-  if (!parsed.success) throw new LobbyError(400, 'BAD_REQUEST', firstIssue(parsed.error));
+  if (!parsed.success) throw new LobbyError(400, 'BAD_REQUEST', firstIssue(parsed.error, 3));
   return parsed.data;
 }
 

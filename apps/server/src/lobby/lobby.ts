@@ -2,8 +2,8 @@ import { randomInt } from 'node:crypto';
 import type { BotLevel } from '@iron-curtain/bots';
 import {
   opponentOf,
+  otherSeat,
   parseSetupData,
-  type Seat,
   type SetupData,
   type Side,
 } from '@iron-curtain/game';
@@ -38,8 +38,6 @@ import { systemTime, type TimeSource } from '../ops/time.ts';
 import type { DeckInfo, MatchRecord, MatchStatus, Store } from '../storage/index.ts';
 import { DeckLibrary } from './deck-library.ts';
 
-const otherSeat = (seat: Seat): Seat => (seat === '0' ? '1' : '0');
-
 /**
  * The lobby's rules: create a match, take the free seat with the invite, leave, and describe
  * a match publicly. Credentials and the invite are returned once, to the seat they belong to;
@@ -53,7 +51,7 @@ export class Lobby {
     private readonly changed: (matchID: string) => void,
     private readonly finish: FinishMatch,
     private readonly time: TimeSource = systemTime,
-    readonly library: DeckLibrary = new DeckLibrary(store),
+    readonly library: DeckLibrary = new DeckLibrary(store, time),
     private readonly bots: BotCredentials = new BotCredentials(store),
   ) {}
 
@@ -83,7 +81,7 @@ export class Lobby {
       ? await this.bots.of(matchID, '0', creatorBot)
       : newCredentials();
     const invite = newInvite();
-    const now = new Date().toISOString();
+    const now = new Date(this.time.now()).toISOString();
     const match: MatchRecord = {
       matchID,
       visibility: request.visibility,
@@ -164,7 +162,7 @@ export class Lobby {
       free.seat,
       request.name,
       hashSecret(credentials),
-      new Date().toISOString(),
+      new Date(this.time.now()).toISOString(),
     );
     if (!claimed) throw new LobbyError(409, 'MATCH_FULL', 'both seats of this match are taken');
     this.changed(matchID);

@@ -8,7 +8,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** How often the cleanup runs (the first run right at start). */
 export const CLEANUP_EVERY_MS = 60 * 60 * 1000;
 /** At most this many matches go in one run, so a run never holds the store long. */
-export const CLEANUP_BATCH = 200;
+const CLEANUP_BATCH = 200;
 /** A full run leaves more behind: the next one follows after this pause, not an hour later. */
 const BACKLOG_PAUSE_MS = 5_000;
 

@@ -1,4 +1,4 @@
-import { opponentOf, type Seat, type State } from '@iron-curtain/game';
+import { opponentOf, otherSeat, type State } from '@iron-curtain/game';
 import {
   apiRoutes,
   type HeldSeat,
@@ -17,13 +17,11 @@ import { jsonBody, parse } from './lobby-routes.ts';
 /** Largest My games body: MAX_MY_GAMES seats with the longest ids and credentials fit. */
 const MAX_BODY_BYTES = 64 * 1024;
 
-const otherSeat = (seat: Seat): Seat => (seat === '0' ? '1' : '0');
-
 /**
  * The status of one match for the seat that holds it, or why it cannot be given. The
  * credentials are checked before anything of the match is read beyond its record.
  */
-export async function myGameOf(
+async function myGameOf(
   store: Store,
   held: HeldSeat,
   now: number,

@@ -1,4 +1,4 @@
-import type { Seat } from '@iron-curtain/game';
+import { otherSeat, type Seat } from '@iron-curtain/game';
 import type { claimWinRequestSchema } from '@iron-curtain/protocol';
 import type { z } from 'zod';
 import { LobbyError } from '../edge/lobby-error.ts';
@@ -18,8 +18,6 @@ export interface RefereeDeps {
   awaySince: (match: MatchRecord, seat: Seat) => number;
   finish: FinishMatch;
 }
-
-const otherSeat = (seat: Seat): Seat => (seat === '0' ? '1' : '0');
 
 /**
  * Ends a match in play on a seat's claim: the opponent's clock ran out ('timeout'), or the

@@ -6,7 +6,8 @@ import { LobbyError } from '../edge/lobby-error.ts';
 import { newClock } from '../match/clock.ts';
 import { initialState } from '../match/engine.ts';
 import { hashSecret, newInvite, newMatchID, newSeed, secretMatches } from '../ops/secrets.ts';
-import type { MatchRecord, RematchRecord, SeatRecord, Store } from '../storage/index.ts';
+import type { TimeSource } from '../ops/time.ts';
+import type { MatchRecord, RematchState, SeatRecord, Store } from '../storage/index.ts';
 
 /**
  * The same two players again with sides swapped: each keeps its seat number and its
@@ -66,6 +67,7 @@ export class RematchDesk {
     private readonly store: Store,
     /** Called when offers or the link change, to tell the match's sockets (spectators follow). */
     private readonly changed: (matchID: string) => void,
+    private readonly time: TimeSource,
     private readonly bots: BotCredentials = new BotCredentials(store),
   ) {}
 
@@ -82,7 +84,7 @@ export class RematchDesk {
     if (match.status !== 'finished' || match.players.some((p) => p.name === null)) {
       throw new LobbyError(409, 'NOT_FINISHED', 'a rematch follows a match both seats played');
     }
-    let rematch: RematchRecord | undefined = match.rematch ?? undefined;
+    let rematch: RematchState | undefined = match.rematch ?? undefined;
     if (!rematch?.matchID) {
       rematch = await this.store.offerRematch(matchID, request.seat);
       if (!rematch) throw new LobbyError(409, 'NOT_FINISHED', 'the match is not over');
@@ -90,7 +92,7 @@ export class RematchDesk {
       const computers = (await this.bots.seatsOf(match)).map((b) => b.seat);
       const agreed = new Set([...rematch.offers, ...computers]);
       if (agreed.size === 2 && !rematch.matchID) {
-        const next = await rematchOf(match, new Date().toISOString(), this.bots);
+        const next = await rematchOf(match, new Date(this.time.now()).toISOString(), this.bots);
         const linked = await this.store.linkRematch(matchID, next, initialState(next));
         // Another request may have linked one first: read which.
         rematch = linked

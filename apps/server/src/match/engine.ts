@@ -17,6 +17,7 @@ import type { LogEntry as BgioLogEntry, State as BgioState } from 'boardgame.io'
 import { CreateGameReducer, InitializeGame } from 'boardgame.io/internal';
 import { LRUCache } from 'lru-cache';
 import { setupDataOf } from '../decks/built-in-decks.ts';
+import { systemTime, type TimeSource } from '../ops/time.ts';
 import type {
   ClockRecord,
   MatchRecord,
@@ -132,7 +133,10 @@ export class MatchEngine {
    */
   private readonly lastStored = new Map<string, { state: StoredState; match: MatchRecord }>();
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly time: TimeSource = systemTime,
+  ) {}
 
   /**
    * The match record a move on `stateID` is made with. A match in play changes what a move
@@ -190,7 +194,7 @@ export class MatchEngine {
           clockAt.now,
         )
       : undefined;
-    const at = new Date().toISOString();
+    const at = new Date(this.time.now()).toISOString();
     const stored = await this.store.commitMove(
       matchID,
       loaded._stateID,

@@ -1,59 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import type { LogEntry, Seat } from '@iron-curtain/game';
 import {
-  type ChatLine,
-  type ClockState,
-  chatLineSchema,
-  matchIdSchema,
-} from '@iron-curtain/protocol';
+  type Attendance,
+  attendanceSchema,
+  type FanoutMessage,
+  fanoutEnvelopeSchema,
+} from '@iron-curtain/protocol/fanout';
 import { Redis } from 'ioredis';
-import type { Operation } from 'rfc6902';
-import { z } from 'zod';
 import type { Logger } from '../ops/logger.ts';
 
-/** Sockets attached to one match: per seat, and spectators. */
-export interface Attendance {
-  seats: Record<Seat, number>;
-  spectators: number;
-}
+export type { Attendance, FanoutMessage };
 
 export const noAttendance = (): Attendance => ({ seats: { '0': 0, '1': 0 }, spectators: 0 });
-
-const count = z.number().int().nonnegative();
-const attendanceSchema = z.object({
-  seats: z.object({ '0': count, '1': count }),
-  spectators: count,
-});
-
-const fanoutMessageSchema = z.discriminatedUnion('kind', [
-  /** A stored state, already cut into what changed in each viewer's view since `from`. */
-  z.object({
-    kind: z.literal('update'),
-    matchID: matchIdSchema,
-    from: count,
-    stateID: count,
-    patches: z.object({
-      '0': z.array(z.custom<Operation>()),
-      '1': z.array(z.custom<Operation>()),
-      spectators: z.array(z.custom<Operation>()),
-    }),
-    entries: z.array(z.custom<LogEntry>()),
-    clock: z.custom<ClockState>().optional(),
-  }),
-  /** Seats, spectators or the match's status changed: re-read and tell the sockets. */
-  z.object({ kind: z.literal('presence'), matchID: matchIdSchema }),
-  /** A stored chat line: each instance sends it to the sockets that may read it. */
-  z.object({
-    kind: z.literal('chat'),
-    matchID: matchIdSchema,
-    line: z.custom<ChatLine>((v) => chatLineSchema.safeParse(v).success),
-  }),
-  /** The match's chat switch or a seat's mute changed: send each socket its chat again. */
-  z.object({ kind: z.literal('chat-settings'), matchID: matchIdSchema }),
-]);
-export type FanoutMessage = z.output<typeof fanoutMessageSchema>;
-
-const wireSchema = z.object({ from: z.string(), message: fanoutMessageSchema });
 
 const parseJson = (text: string): unknown => {
   try {
@@ -147,7 +104,7 @@ export async function openRedisFanout(
   const handlers: ((message: FanoutMessage) => void)[] = [];
   subscriber.on('message', (from: string, text: string) => {
     if (!from.startsWith(channelPrefix)) return;
-    const parsed = wireSchema.safeParse(parseJson(text));
+    const parsed = fanoutEnvelopeSchema.safeParse(parseJson(text));
     if (!parsed.success) {
       logger.warn({ channel: from }, 'ignored a malformed fan-out message');
       return;

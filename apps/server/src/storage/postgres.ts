@@ -19,7 +19,7 @@ import type {
   MatchResult,
   MatchStatus,
   MoveRecord,
-  RematchRecord,
+  RematchState,
   Store,
   StoredDeck,
   StoredState,
@@ -485,7 +485,7 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
         );
         const row = rows[0] as Row | undefined;
         if (row?.status !== 'finished') return undefined;
-        const rematch: RematchRecord = (row.rematch as RematchRecord | null) ?? {
+        const rematch: RematchState = (row.rematch as RematchState | null) ?? {
           offers: [],
           matchID: null,
         };
@@ -505,7 +505,7 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
           [matchID],
         );
         const row = rows[0] as Row | undefined;
-        const current = (row?.rematch as RematchRecord | null | undefined) ?? null;
+        const current = (row?.rematch as RematchState | null | undefined) ?? null;
         if (!row || current?.matchID) return false;
         await insertMatch(c, rematch, initial);
         await c.query(`UPDATE ${S}.matches SET rematch = $1 WHERE match_id = $2`, [

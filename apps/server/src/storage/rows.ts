@@ -11,13 +11,13 @@ import type {
   MatchStatus,
   MoveRecord,
   PushSubscriptionRecord,
-  RematchRecord,
+  RematchState,
   SeatRecord,
   StoredDeck,
   Visibility,
 } from './store.ts';
 
-/** A row as both adapters read it: JSON columns arrive as text (SQLite) or parsed (Postgres JSONB). */
+/** A row as both adapters read it: JSON columns arrive as text (SQLite) or parsed (Postgres `json` columns, which node-pg parses). */
 type Row = Record<string, unknown>;
 
 const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
@@ -76,7 +76,7 @@ export function matchRowValues(match: MatchRecord): (string | null)[] {
   ];
 }
 
-export function seatFromRow(row: Row): SeatRecord {
+function seatFromRow(row: Row): SeatRecord {
   return {
     seat: text(row.seat) as Seat,
     side: text(row.side) as Side,
@@ -106,7 +106,7 @@ export function matchFromRows(row: Row, seats: Row[]): MatchRecord {
     updatedAt: iso(row.updated_at),
     result: row.result === null ? null : json<MatchResult>(row.result),
     ...(row.clock == null ? {} : { clock: json<ClockRecord>(row.clock) }),
-    ...(row.rematch == null ? {} : { rematch: json<RematchRecord>(row.rematch) }),
+    ...(row.rematch == null ? {} : { rematch: json<RematchState>(row.rematch) }),
     ...(row.rematch_of == null ? {} : { rematchOf: text(row.rematch_of) }),
     ...(truthy(row.chat_off) ? { chatOff: true } : {}),
   };

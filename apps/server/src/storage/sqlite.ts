@@ -22,7 +22,7 @@ import type {
   MatchResult,
   MatchStatus,
   MoveRecord,
-  RematchRecord,
+  RematchState,
   Store,
   StoredDeck,
   StoredState,
@@ -514,7 +514,7 @@ export function openSqliteStore(dataDir: string): Store {
         transaction(db, () => {
           const row = one('SELECT status, rematch FROM matches WHERE match_id = ?', [matchID]);
           if (row?.status !== 'finished') return undefined;
-          const rematch: RematchRecord =
+          const rematch: RematchState =
             row.rematch == null ? { offers: [], matchID: null } : JSON.parse(String(row.rematch));
           if (!rematch.offers.includes(seat)) rematch.offers = [...rematch.offers, seat].sort();
           run('UPDATE matches SET rematch = ? WHERE match_id = ?', [
@@ -530,7 +530,7 @@ export function openSqliteStore(dataDir: string): Store {
       return write(() =>
         transaction(db, () => {
           const row = one('SELECT rematch FROM matches WHERE match_id = ?', [matchID]);
-          const current: RematchRecord | null =
+          const current: RematchState | null =
             row?.rematch == null ? null : JSON.parse(String(row.rematch));
           if (!row || current?.matchID) return false;
           insertMatch(rematch, initial);

@@ -1,20 +1,19 @@
 import type { LogEntry, MoveName, Seat, Side, Variants } from '@iron-curtain/game';
-import type { ChatPhrase, ChatRoom, PushLanguage } from '@iron-curtain/protocol';
+import type {
+  ChatPhrase,
+  ChatRoom,
+  DeckInfo,
+  MatchResult,
+  MatchStatus,
+  PushLanguage,
+  RematchState,
+  Visibility,
+} from '@iron-curtain/protocol';
 import type { State as BgioState } from 'boardgame.io';
 
-export type MatchStatus = 'waiting' | 'playing' | 'finished';
-/** 'open': public, and listed as an open challenge while it waits. */
-export type Visibility = 'public' | 'private' | 'open';
-
-/**
- * How a match ended: by the game, because a seat resigned by leaving, ran out of time, or was
- * away longer than the grace period and its opponent claimed the win.
- */
-export interface MatchResult {
-  winner: Seat;
-  winnerSide: Side;
-  reason: 'track' | 'final' | 'resigned' | 'timeout' | 'abandoned';
-}
+// A match's status, visibility, result, deck and rematch are stored as the lobby answers them:
+// the protocol's shapes, re-exported as the types of this interface.
+export type { DeckInfo, MatchResult, MatchStatus, RematchState, Visibility };
 
 /**
  * A match's clock: each seat's time left as of `since`, when the running seat's current
@@ -27,12 +26,6 @@ export interface ClockRecord {
   running: Seat | null;
   /** ISO time the running seat's decision began; null when none runs. */
   since: string | null;
-}
-
-/** Rematch offers of a finished match, and the rematch once both seats agreed. */
-export interface RematchRecord {
-  offers: Seat[];
-  matchID: string | null;
 }
 
 /** A deck file an owner of the game uploaded, keyed by the sha256 of its canonical JSON. */
@@ -56,14 +49,6 @@ export interface SeatRecord {
   mutingOpponent?: boolean;
 }
 
-export interface DeckInfo {
-  id: string;
-  version: string;
-  name: string;
-  hash: string;
-  reconstructed: boolean;
-}
-
 /** Match metadata. `seed` and the hashes are server-side secrets: never copy them into a response. */
 export interface MatchRecord {
   matchID: string;
@@ -81,7 +66,7 @@ export interface MatchRecord {
   result: MatchResult | null;
   /** null: no clock. */
   clock?: ClockRecord | null;
-  rematch?: RematchRecord | null;
+  rematch?: RematchState | null;
   /** The finished match this one is the rematch of. */
   rematchOf?: string | null;
   /** The creator turned the chat off (absent: on). */
@@ -207,7 +192,7 @@ export interface Store {
    */
   setAway(matchID: string, seat: Seat, at: string | null): Promise<void>;
   /** Adds a seat's rematch offer to a finished match; undefined when the match is not finished. */
-  offerRematch(matchID: string, seat: Seat): Promise<RematchRecord | undefined>;
+  offerRematch(matchID: string, seat: Seat): Promise<RematchState | undefined>;
   /**
    * Stores the rematch of a finished match and links it, only if no rematch was linked yet;
    * false when another request linked one first (nothing stored).

@@ -20,7 +20,7 @@ function parseCard(text: string, names: EffectNames): CardId {
   return id;
 }
 
-export function parseTargets(text: string, names: EffectNames): TargetSet {
+function parseTargets(text: string, names: EffectNames): TargetSet {
   const t = text.trim();
   if (t === 'any card') return { kind: 'any' };
   let m = /^region (.+)$/.exec(t);

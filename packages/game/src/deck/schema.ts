@@ -5,7 +5,7 @@ import type { Deck } from './deck.ts';
 import { type EffectNames, EffectSyntaxError, parseEffect } from './effects.ts';
 
 /** Strategy cards a deck must have: two hands of 5 and a reserve of 8. */
-export const STRATEGY_CARD_COUNT = 18;
+const STRATEGY_CARD_COUNT = 18;
 
 const status = z.enum(['confirmed', 'reconstructed']);
 
@@ -150,8 +150,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** A deck file's identity: sha256 (hex) of its canonical JSON. */
-export const deckHash = (file: DeckFile): string =>
-  bytesToHex(sha256(utf8ToBytes(canonicalJson(file))));
+const deckHash = (file: DeckFile): string => bytesToHex(sha256(utf8ToBytes(canonicalJson(file))));
 
 /** The deck file a loaded deck came from (events as written, no parsed effects). */
 export function deckFileOf(deck: Deck): DeckFile {
