@@ -445,7 +445,9 @@ bounded(
     const runs: CrowdRun[] = [];
     for (const kind of targets) {
       for (const way of ways) {
-        console.log(`crowd: ${options.spectators} spectators, ${way === 'direct' ? kind : 'postgres'}, ${way}...`);
+        console.log(
+          `crowd: ${options.spectators} spectators, ${way === 'direct' ? kind : 'postgres'}, ${way}...`,
+        );
         runs.push(await measure(way === 'direct' ? kind : 'postgres', way));
       }
     }
