@@ -64,14 +64,21 @@ export interface Nginx {
 /**
  * Our own nginx (never the system's service): deploy/nginx.conf in front of `servers`
  * (host:port each, in the order app-1, app-2, ...), on a free port of 127.0.0.1, with its
- * files in a temporary prefix. Resolves once it accepts connections.
+ * files in a temporary prefix. Resolves once it accepts connections. `edit` changes the
+ * generated configuration (a benchmark that measures something the shipped limits would
+ * refuse); without it the configuration is as shipped.
  */
-export async function startNginx(servers: string[]): Promise<Nginx> {
+export async function startNginx(
+  servers: string[],
+  edit: (config: string) => string = (config) => config,
+): Promise<Nginx> {
   const prefix = fs.mkdtempSync(path.join(os.tmpdir(), 'ic-nginx-'));
   // Workers run as an unprivileged user when started as root: they must reach their buffers.
   fs.chmodSync(prefix, 0o755);
   const port = await freePort();
-  const config = nginxConfig(readRoot('deploy/nginx.conf'), servers, `127.0.0.1:${port}`, prefix);
+  const config = edit(
+    nginxConfig(readRoot('deploy/nginx.conf'), servers, `127.0.0.1:${port}`, prefix),
+  );
   const file = path.join(prefix, 'nginx.conf');
   fs.writeFileSync(file, config);
   const errorLog = path.join(prefix, 'error.log');

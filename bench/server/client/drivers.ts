@@ -354,9 +354,19 @@ interface Frame {
 }
 
 /** Our lobby (/api) and game service ('/game', packages/protocol). */
-class OurMatch implements MatchDriver {
+export class OurMatch implements MatchDriver {
   private seats: { socket: Socket; seat: Seat; credentials: string; frame?: Frame }[] = [];
   private matchID = '';
+  /**
+   * The last move sent: the state id it was made on and when it was sent (epoch ms, sub-ms,
+   * comparable across the benchmark's processes), so that its arrival elsewhere can be timed.
+   */
+  lastSent: { from: number; at: number } | undefined;
+
+  /** The match's id, once open. */
+  get id(): string {
+    return this.matchID;
+  }
   private synced = new Set<Seat>();
   private resync: ((at: number) => void) | undefined;
   constructor(
@@ -445,6 +455,7 @@ class OurMatch implements MatchDriver {
     if (!pick) throw new Error(`our match: no legal move for seat ${mover.seat}`);
     const stateID = mover.frame.stateID;
     const started = performance.now();
+    this.lastSent = { from: stateID, at: performance.timeOrigin + started };
     const outcome = waitFor<StepResult>(
       mover.socket,
       ['update', 'refused'],

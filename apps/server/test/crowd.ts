@@ -1,0 +1,101 @@
+import type { Presence } from '@iron-curtain/protocol';
+import { io, type Socket } from 'socket.io-client';
+
+/**
+ * K spectators of one match, each on a socket of its own, counting every frame the crowd
+ * receives by event name: what a test of the crowd's cost asserts with (issue 38, where
+ * every join told everyone already watching, N(N+1)/2 presence frames for N spectators).
+ */
+export class Crowd {
+  /** Frames all spectators received, by event name, since they started joining. */
+  readonly frames: Record<string, number> = {};
+  private readonly sockets: Socket[] = [];
+  /** Each spectator's latest presence (from its sync or a presence frame). */
+  private readonly latest = new Map<Socket, Presence>();
+  private waiters: (() => void)[] = [];
+
+  private constructor(
+    readonly url: string,
+    readonly matchID: string,
+  ) {}
+
+  /** Connects `k` spectators at once and resolves when every one of them is synced. */
+  static async join(url: string, matchID: string, k: number): Promise<Crowd> {
+    const crowd = new Crowd(url, matchID);
+    await crowd.add(k);
+    return crowd;
+  }
+
+  /** `k` more spectators, at once; resolves when they are all synced. */
+  async add(k: number): Promise<void> {
+    const synced = Array.from({ length: k }, () => this.spectator());
+    await Promise.all(synced);
+  }
+
+  private spectator(): Promise<void> {
+    const socket = io(`${this.url}/game`, {
+      transports: ['websocket'],
+      forceNew: true,
+      reconnection: false,
+      query: { matchID: this.matchID },
+    });
+    this.sockets.push(socket);
+    socket.onAny((event: string, message: unknown) => {
+      this.frames[event] = (this.frames[event] ?? 0) + 1;
+      if (event === 'presence') this.latest.set(socket, message as Presence);
+      if (event === 'sync') this.latest.set(socket, (message as { presence: Presence }).presence);
+      this.notify();
+    });
+    return new Promise<void>((resolve, reject) => {
+      socket.once('connect_error', reject);
+      socket.once('connect', () => socket.emit('sync', { matchID: this.matchID, playerID: null }));
+      socket.once('sync', () => resolve());
+    });
+  }
+
+  /** Spectators connected now. */
+  get size(): number {
+    return this.sockets.filter((s) => s.connected).length;
+  }
+
+  /** Presence frames the crowd received so far. */
+  get presenceFrames(): number {
+    return this.frames.presence ?? 0;
+  }
+
+  /** The spectator counts the connected spectators were last told, one per spectator. */
+  toldCounts(): number[] {
+    return this.sockets.filter((s) => s.connected).map((s) => this.latest.get(s)?.spectators ?? -1);
+  }
+
+  /** Closes the last `k` spectators. */
+  leave(k: number): void {
+    for (const socket of this.sockets.splice(this.sockets.length - k, k)) socket.close();
+  }
+
+  /** Resolves when `predicate` holds, checked after every frame; rejects after `ms`. */
+  async until(predicate: () => boolean, what: string, ms = 10_000): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!predicate()) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out waiting for ${what}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  private notify(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+
+  close(): void {
+    for (const socket of this.sockets.splice(0)) socket.close();
+  }
+}

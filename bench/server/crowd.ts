@@ -1,0 +1,547 @@
+/**
+ * A crowd watching one match: N spectators (5,000 by default) join one match at once from 50
+ * loopback addresses (127.0.0.10-59, the sockets' local address), while 20 other matches play
+ * (a move every 250 ms each). One run, in phases, on one server (or two behind nginx):
+ *
+ *   quiet    the other matches and the watched match play, nobody watches (the baseline);
+ *   join     the crowd connects, until every spectator is synced (or --join-limit);
+ *   settle   until the spectators receive no more frames for 1 s (the join's tail);
+ *   play     the watched match moves every period under the crowd's eyes;
+ *   restart  SIGTERM to the server (behind nginx: to each server in turn) and a new process
+ *            on the same port and data; until the whole crowd is synced again.
+ *
+ * It reports the time until all are synced, every frame the spectators received while joining
+ * by event name (presence above all), each watched move's time until each spectator has it
+ * (from the moment the mover sends it), the mover's acknowledgement, the other matches' round
+ * trips in each phase beside the quiet one, the server's CPU and the client processes' CPU
+ * (the clients must not be the bottleneck), and the crowd's time back after the restart.
+ *
+ * The server's per-address socket limits are raised (lib/targets.ts does for every benchmark):
+ * this measures the crowd, not the limits. `--via nginx`: two servers on Postgres + Redis
+ * behind deploy/nginx.conf, its per-address limits raised likewise, and the game sockets
+ * hashed on the match id and each spectator's index (`spread` in the handshake query) instead
+ * of the match id alone, which would send the whole crowd of one match to one server.
+ *
+ *   npm run bench:server:crowd [-- --spectators 5000 --others 20 --period 250 --workers 4
+ *     --quiet 10 --play 10 --join-limit 60 --restart-limit 60 --via direct,nginx --targets sqlite]
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import path from 'node:path';
+import { startNginx } from '../../apps/server/test/nginx.ts';
+import type {
+  CrowdPhase,
+  CrowdReport,
+  FromCrowdWorker,
+  ToCrowdWorker,
+} from './client/crowd-protocol.ts';
+import { parseOptions } from './lib/args.ts';
+import { bounded, sleep } from './lib/bounded.ts';
+import { sampleFrame } from './lib/frame.ts';
+import { machine, record } from './lib/report.ts';
+import { type LatencySummary, ms, ratio, summarize } from './lib/stats.ts';
+import { BENCH_DIR, startTarget, type Target, type TargetKind } from './lib/targets.ts';
+
+const options = parseOptions(
+  {
+    spectators: 5000,
+    others: 20,
+    period: 250,
+    workers: 4,
+    quiet: 10,
+    play: 10,
+    'join-limit': 60,
+    'settle-limit': 30,
+    'restart-limit': 60,
+  },
+  { via: 'direct' },
+);
+const targets = process.argv.includes('--targets') ? options.targets : (['sqlite'] as TargetKind[]);
+if (targets.some((t) => t !== 'sqlite' && t !== 'postgres')) {
+  console.error('--targets: the crowd watches our server only (sqlite, postgres)');
+  process.exit(2);
+}
+const WAYS = ['direct', 'nginx'] as const;
+type Way = (typeof WAYS)[number];
+const ways = options.lists.via as Way[];
+for (const w of ways) {
+  if (!(WAYS as readonly string[]).includes(w)) {
+    console.error(`--via: unknown way '${w}' (known: ${WAYS.join(', ')})`);
+    process.exit(2);
+  }
+}
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const ADDRESSES = Array.from({ length: 50 }, (_, i) => `127.0.0.${10 + i}`);
+const WORKER = path.join(BENCH_DIR, 'client/crowd-worker.ts');
+
+/** The issue's goals (issue 38), printed beside the figures. */
+const GOALS = {
+  joinMs: 10_000,
+  spectatorP99: 250,
+  ackP99: 20,
+  othersRatio: 2,
+  backMs: 10_000,
+};
+
+const now = () => performance.timeOrigin + performance.now();
+
+/** The servers (one, or two behind nginx) as one target: CPU summed, restarted in turn. */
+async function serve(kind: TargetKind, way: Way): Promise<{ target: Target; backends: Target[] }> {
+  if (way === 'direct') {
+    const target = await startTarget(kind, { cpuProf: options.cpuProf });
+    return { target, backends: [target] };
+  }
+  const schema = `bench_crowd_${process.pid}_${Date.now()}`;
+  const env = { REDIS_URL, TRUST_PROXY: 'true' };
+  const backends = [
+    await startTarget('postgres', { cpuProf: options.cpuProf, env, schema }),
+    await startTarget('postgres', { cpuProf: options.cpuProf, env, schema }),
+  ];
+  const nginx = await startNginx(
+    backends.map((b) => `127.0.0.1:${b.port}`),
+    (config) =>
+      config
+        .replace(/limit_conn sockets_per_address \d+;/, 'limit_conn sockets_per_address 60000;')
+        .replace(/rate=\d+r\/s;/, 'rate=100000r/s;')
+        .replace(/burst=\d+ nodelay;/, 'burst=100000 nodelay;')
+        .replace('hash $arg_matchID consistent;', 'hash $arg_matchID$arg_spread consistent;'),
+  );
+  const target: Target = {
+    kind: 'postgres',
+    port: Number(new URL(nginx.url).port),
+    pid: nginx.child.pid ?? -1,
+    rss: () => backends.reduce((sum, b) => sum + b.rss(), 0),
+    collect: () => Promise.reject(new Error('not collected')),
+    cpuSeconds: () => backends.reduce((sum, b) => sum + b.cpuSeconds(), 0),
+    stop: async () => {
+      await nginx.stop();
+      await Promise.all(backends.map((b) => b.stop()));
+    },
+    restart: async () => {
+      for (const b of backends) await b.restart();
+    },
+    dispose: async () => {
+      await nginx.stop();
+      for (const b of backends) await b.dispose();
+    },
+  };
+  return { target, backends };
+}
+
+class Worker {
+  readonly child: ChildProcess;
+  synced = 0;
+  lastSyncAt = 0;
+  frames = 0;
+  constructor() {
+    this.child = fork(WORKER, [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+    this.child.on('message', (m: FromCrowdWorker) => {
+      if (m.type !== 'progress') return;
+      this.synced = m.synced;
+      this.lastSyncAt = m.lastSyncAt;
+      this.frames = m.frames;
+    });
+  }
+  send(message: ToCrowdWorker): void {
+    this.child.send(message);
+  }
+  next<T extends FromCrowdWorker['type']>(type: T): Promise<Extract<FromCrowdWorker, { type: T }>> {
+    return new Promise((resolve, reject) => {
+      const onMessage = (m: FromCrowdWorker) => {
+        if (m.type === type) {
+          cleanup();
+          resolve(m as Extract<FromCrowdWorker, { type: T }>);
+        } else if (m.type === 'fatal') {
+          cleanup();
+          reject(new Error(`crowd worker failed: ${m.message}`));
+        }
+      };
+      const onExit = (code: number | null) => {
+        cleanup();
+        reject(new Error(`crowd worker exited (${code}) before '${type}'`));
+      };
+      const cleanup = () => {
+        this.child.off('message', onMessage);
+        this.child.off('exit', onExit);
+      };
+      this.child.on('message', onMessage);
+      this.child.on('exit', onExit);
+    });
+  }
+  stop(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.child.exitCode !== null || this.child.signalCode !== null) return resolve();
+      const timer = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
+      this.child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.send({ type: 'stop' });
+    });
+  }
+}
+
+/** Waits until `done` holds or `limitMs` passed; resolves whether it held. */
+async function until(done: () => boolean, limitMs: number): Promise<boolean> {
+  const end = Date.now() + limitMs;
+  while (!done()) {
+    if (Date.now() >= end) return false;
+    await sleep(50);
+  }
+  return true;
+}
+
+interface PhaseFigures {
+  phase: CrowdPhase;
+  seconds: number;
+  others: LatencySummary;
+  serverCpu: number;
+  /** Share of one core: all spectator processes together, the busiest one, the players' one. */
+  crowdCpu: number;
+  crowdCpuMax: number;
+  playersCpu: number;
+  frames: Record<string, number>;
+}
+
+interface CrowdRun {
+  kind: TargetKind;
+  way: Way;
+  spectators: number;
+  /** From the first connection attempt until the last spectator synced, ms (NaN: not all). */
+  joinMs: number;
+  syncedAtLimit: number;
+  /** Until the spectators received no frame for 1 s after all synced, ms. */
+  settleMs: number;
+  phases: PhaseFigures[];
+  /** Every spectator's delay of every watched move in the play phase, ms. */
+  spectatorDelay: LatencySummary;
+  /** Per watched move, the delay until the last spectator had it, ms. */
+  lastSpectator: LatencySummary;
+  /** Watched moves in the play phase, and (spectator, move) pairs that never arrived. */
+  watchedMoves: number;
+  missing: number;
+  ackQuiet: LatencySummary;
+  ackPlay: LatencySummary;
+  /** From SIGTERM until the whole crowd was synced again, ms (NaN: not within the limit). */
+  backMs: number;
+  /** From SIGTERM until the new server process (the last, behind nginx) listened, ms. */
+  restartMs: number;
+  syncedAfterRestart: number;
+  connectErrors: Partial<Record<CrowdPhase, number>>;
+  errors: string[];
+}
+
+/** CPU share of one core of a worker's report in each phase. */
+function cpuShares(report: CrowdReport): Partial<Record<CrowdPhase, number>> {
+  const shares: Partial<Record<CrowdPhase, number>> = {};
+  for (let i = 0; i + 1 < report.cpu.length; i++) {
+    const a = report.cpu[i];
+    const b = report.cpu[i + 1];
+    if (!a || !b || b.at <= a.at) continue;
+    shares[a.phase] = (shares[a.phase] ?? 0) + (b.seconds - a.seconds) / ((b.at - a.at) / 1000);
+  }
+  return shares;
+}
+
+async function measure(kind: TargetKind, way: Way): Promise<CrowdRun> {
+  const { target } = await serve(kind, way);
+  const base = `http://127.0.0.1:${target.port}`;
+  const players = new Worker();
+  const crowd = Array.from({ length: options.workers }, () => new Worker());
+  const all = [players, ...crowd];
+  try {
+    const ready = players.next('ready');
+    players.send({
+      type: 'players',
+      ctx: {
+        kind: way === 'direct' ? kind : 'postgres',
+        base,
+        frame: sampleFrame().frame,
+        stepTimeoutMs: 10_000,
+        reconnectOnServerDisconnect: true,
+        spreadAddresses: true,
+      },
+      matches: options.others,
+      periodMs: options.period,
+      watched: true,
+    });
+    const { watchedID, errors: openErrors } = await ready;
+    if (!watchedID) throw new Error(`the watched match did not open: ${openErrors.join(' | ')}`);
+
+    const edges: { phase: CrowdPhase; at: number; server: number }[] = [];
+    const enter = (phase: CrowdPhase) => {
+      for (const w of all) w.send({ type: 'phase', phase });
+      edges.push({ phase, at: now(), server: target.cpuSeconds() });
+    };
+
+    enter('quiet');
+    players.send({ type: 'go' });
+    players.send({ type: 'watch', moving: true });
+    await sleep(options.quiet * 1000);
+    players.send({ type: 'watch', moving: false });
+    await sleep(options.period * 2);
+
+    const n = options.spectators;
+    enter('join');
+    const joinStart = now();
+    let first = 0;
+    crowd.forEach((w, i) => {
+      const share = Math.floor(n / crowd.length) + (i < n % crowd.length ? 1 : 0);
+      w.send({
+        type: 'spectators',
+        base,
+        matchID: watchedID,
+        first,
+        count: share,
+        addresses: ADDRESSES,
+        spread: way === 'nginx',
+      });
+      first += share;
+    });
+    const synced = () => crowd.reduce((s, w) => s + w.synced, 0);
+    const allIn = await until(() => synced() === n, options['join-limit'] * 1000);
+    const joinMs = allIn ? Math.max(...crowd.map((w) => w.lastSyncAt)) - joinStart : Number.NaN;
+    const syncedAtLimit = synced();
+
+    enter('settle');
+    const frames = () => crowd.reduce((s, w) => s + w.frames, 0);
+    let seen = frames();
+    let quietSince = Date.now();
+    await until(() => {
+      const f = frames();
+      if (f !== seen) {
+        seen = f;
+        quietSince = Date.now();
+      }
+      return Date.now() - quietSince >= 1000;
+    }, options['settle-limit'] * 1000);
+    const settleMs = now() - joinStart;
+
+    enter('play');
+    players.send({ type: 'watch', moving: true });
+    await sleep(options.play * 1000);
+    players.send({ type: 'watch', moving: false });
+    // The last move's fan-out may still be under way.
+    await sleep(2000);
+
+    enter('restart');
+    const restartAt = now();
+    await target.restart();
+    const restartMs = now() - restartAt;
+    const back = await until(
+      () => synced() === n && crowd.every((w) => w.lastSyncAt > restartAt),
+      options['restart-limit'] * 1000,
+    );
+    const backMs = back ? Math.max(...crowd.map((w) => w.lastSyncAt)) - restartAt : Number.NaN;
+    const syncedAfterRestart = synced();
+    const endAt = now();
+
+    const reports = await Promise.all(
+      all.map((w) => {
+        const r = w.next('report');
+        w.send({ type: 'report' });
+        return r.then((m) => m.report);
+      }),
+    );
+    const [playersReport, ...crowdReports] = reports as [CrowdReport, ...CrowdReport[]];
+
+    const window = (phase: CrowdPhase) => {
+      const i = edges.findIndex((e) => e.phase === phase);
+      const from = edges[i]?.at ?? Number.NaN;
+      const to = edges[i + 1]?.at ?? endAt;
+      return { from, to, i };
+    };
+    const phases: PhaseFigures[] = edges.map((edge, i) => {
+      const { from, to } = window(edge.phase);
+      const next = edges[i + 1];
+      const seconds = (to - from) / 1000;
+      // The restart's server is another process: its CPU is not comparable.
+      const serverCpu = next ? (next.server - edge.server) / seconds : Number.NaN;
+      const crowdShares = crowdReports.map((r) => cpuShares(r)[edge.phase] ?? 0);
+      const counted: Record<string, number> = {};
+      for (const r of crowdReports) {
+        for (const [event, c] of Object.entries(r.frames[edge.phase] ?? {})) {
+          counted[event] = (counted[event] ?? 0) + c;
+        }
+      }
+      return {
+        phase: edge.phase,
+        seconds,
+        others: summarize(
+          playersReport.others.filter(([at]) => at >= from && at < to).map(([, rtt]) => rtt),
+        ),
+        serverCpu,
+        crowdCpu: crowdShares.reduce((a, b) => a + b, 0),
+        crowdCpuMax: Math.max(...crowdShares),
+        playersCpu: cpuShares(playersReport)[edge.phase] ?? 0,
+        frames: counted,
+      };
+    });
+
+    const quiet = window('quiet');
+    const play = window('play');
+    const moves = (from: number, to: number) =>
+      playersReport.watched.filter((m) => m.sentAt >= from && m.sentAt < to);
+    const played = moves(play.from, play.to);
+    const delays: number[] = [];
+    const lasts: number[] = [];
+    let missing = 0;
+    for (const move of played) {
+      const arrived = crowdReports.flatMap((r) => r.arrivals[move.from] ?? []);
+      for (const at of arrived) delays.push(at - move.sentAt);
+      missing += Math.max(0, n - arrived.length);
+      if (arrived.length > 0) lasts.push(Math.max(...arrived) - move.sentAt);
+    }
+    return {
+      kind,
+      way,
+      spectators: n,
+      joinMs,
+      syncedAtLimit,
+      settleMs,
+      phases,
+      spectatorDelay: summarize(delays),
+      lastSpectator: summarize(lasts),
+      watchedMoves: played.length,
+      missing,
+      ackQuiet: summarize(moves(quiet.from, quiet.to).map((m) => m.ack)),
+      ackPlay: summarize(played.map((m) => m.ack)),
+      backMs,
+      restartMs,
+      syncedAfterRestart,
+      connectErrors: crowdReports.reduce<Partial<Record<CrowdPhase, number>>>((sum, r) => {
+        for (const [phase, c] of Object.entries(r.connectErrors) as [CrowdPhase, number][]) {
+          sum[phase] = (sum[phase] ?? 0) + c;
+        }
+        return sum;
+      }, {}),
+      errors: [...new Set(reports.flatMap((r) => r.errors))].slice(0, 10),
+    };
+  } finally {
+    await Promise.all(all.map((w) => w.stop()));
+    await target.dispose();
+  }
+}
+
+const share = (x: number) => (Number.isFinite(x) ? `${Math.round(x * 100)} %` : 'n/a');
+const seconds = (x: number) => (Number.isFinite(x) ? (x / 1000).toFixed(1) : 'n/a');
+const met = (ok: boolean) => (ok ? 'met' : 'missed');
+const presenceWhileJoining = (r: CrowdRun) =>
+  r.phases
+    .filter((p) => p.phase === 'join' || p.phase === 'settle')
+    .reduce((s, p) => s + (p.frames.presence ?? 0), 0);
+
+const runsPlanned = targets.length * ways.length;
+bounded(
+  60 +
+    runsPlanned *
+      (options.quiet +
+        options['join-limit'] +
+        options['settle-limit'] +
+        options.play +
+        options['restart-limit'] +
+        240),
+  async () => {
+    const run = machine();
+    const runs: CrowdRun[] = [];
+    for (const kind of targets) {
+      for (const way of ways) {
+        console.log(
+          `crowd: ${options.spectators} spectators, ${way === 'direct' ? kind : 'postgres'}, ${way}...`,
+        );
+        runs.push(await measure(way === 'direct' ? kind : 'postgres', way));
+      }
+    }
+    const label = (r: CrowdRun) =>
+      r.way === 'direct' ? `${r.kind}, direct` : '2 servers, Postgres + Redis, nginx';
+    record(
+      `crowd, ${options.spectators} spectators`,
+      run,
+      [
+        'setup',
+        'all synced after s',
+        'presence frames while joining',
+        'move -> spectator p50 / p99 ms',
+        'move -> last spectator p50 / max ms',
+        'mover ack p50 / p99 ms (no crowd)',
+        'others p99 join / play / quiet ms',
+        'crowd back after SIGTERM s',
+      ],
+      runs.map((r) => {
+        const p = (phase: CrowdPhase) =>
+          r.phases.find((x) => x.phase === phase)?.others.p99 ?? Number.NaN;
+        return [
+          label(r),
+          Number.isFinite(r.joinMs)
+            ? seconds(r.joinMs)
+            : `${r.syncedAtLimit} synced after ${options['join-limit']} s`,
+          presenceWhileJoining(r).toLocaleString('en'),
+          `${ms(r.spectatorDelay.p50)} / ${ms(r.spectatorDelay.p99)}`,
+          `${ms(r.lastSpectator.p50)} / ${ms(r.lastSpectator.max)}`,
+          `${ms(r.ackPlay.p50)} / ${ms(r.ackPlay.p99)} (${ms(r.ackQuiet.p50)} / ${ms(r.ackQuiet.p99)})`,
+          `${ms(p('join'))} / ${ms(p('play'))} / ${ms(p('quiet'))}`,
+          Number.isFinite(r.backMs)
+            ? seconds(r.backMs)
+            : `${r.syncedAfterRestart} synced after ${options['restart-limit']} s`,
+        ];
+      }),
+      { options, runs },
+    );
+    record(
+      'crowd, by phase',
+      run,
+      [
+        'setup',
+        'phase',
+        's',
+        'others moves',
+        'others p50 / p99 ms',
+        'p99 / quiet',
+        'server CPU',
+        'crowd clients CPU (sum, busiest)',
+        'players client CPU',
+        'frames the spectators received',
+      ],
+      runs.flatMap((r) => {
+        const quietP99 = r.phases.find((x) => x.phase === 'quiet')?.others.p99 ?? Number.NaN;
+        return r.phases.map((p) => [
+          label(r),
+          p.phase,
+          p.seconds.toFixed(1),
+          p.others.count,
+          `${ms(p.others.p50)} / ${ms(p.others.p99)}`,
+          ratio(p.others.p99, quietP99),
+          share(p.serverCpu),
+          `${share(p.crowdCpu)}, ${share(p.crowdCpuMax)}`,
+          share(p.playersCpu),
+          Object.entries(p.frames)
+            .map(([event, c]) => `${event} ${c}`)
+            .join(', '),
+        ]);
+      }),
+      {},
+    );
+    console.log(
+      `\n${options.spectators} spectators from ${ADDRESSES.length} addresses in ${options.workers} processes; ${options.others} other matches and the watched one move every ${options.period} ms`,
+    );
+    for (const r of runs) {
+      const joinP99 = r.phases.find((x) => x.phase === 'join')?.others.p99 ?? Number.NaN;
+      const playP99 = r.phases.find((x) => x.phase === 'play')?.others.p99 ?? Number.NaN;
+      const quietP99 = r.phases.find((x) => x.phase === 'quiet')?.others.p99 ?? Number.NaN;
+      const worst = Math.max(joinP99, playP99) / quietP99;
+      console.log(
+        [
+          `${label(r)} against the goals:`,
+          `  all synced within ${GOALS.joinMs / 1000} s: ${seconds(r.joinMs)} s, ${met(r.joinMs <= GOALS.joinMs)}`,
+          `  move -> every spectator p99 <= ${GOALS.spectatorP99} ms: ${ms(r.spectatorDelay.p99)} ms, ${met(r.spectatorDelay.p99 <= GOALS.spectatorP99)} (${r.watchedMoves} moves, ${r.missing} deliveries missing)`,
+          `  mover ack p99 <= ${GOALS.ackP99} ms: ${ms(r.ackPlay.p99)} ms, ${met(r.ackPlay.p99 <= GOALS.ackP99)}`,
+          `  others' p99 within ${GOALS.othersRatio}x of the quiet phase: join ${ratio(joinP99, quietP99)}, play ${ratio(playP99, quietP99)}, ${met(worst <= GOALS.othersRatio)}`,
+          `  crowd back within ${GOALS.backMs / 1000} s of SIGTERM: ${seconds(r.backMs)} s, ${met(r.backMs <= GOALS.backMs)} (the new process listened after ${seconds(r.restartMs)} s)`,
+        ].join('\n'),
+      );
+      const failed = Object.entries(r.connectErrors).map(([phase, c]) => `${phase} ${c}`);
+      if (failed.length > 0)
+        console.log(`  spectators' failed connection attempts: ${failed.join(', ')}`);
+      if (r.errors.length > 0) console.log(`  errors: ${r.errors.join(' | ')}`);
+    }
+  },
+);
