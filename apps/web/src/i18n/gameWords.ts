@@ -36,16 +36,37 @@ export const withoutSoftHyphens = (text: string): string => text.replace(SOFT_HY
 export class GameWords {
   constructor(readonly t: TFunction) {}
 
+  /**
+   * Names already looked up, per deck: a table asks for every card's and region's name on every
+   * move, two translations each. An instance lives for one language (useGameWords).
+   */
+  private readonly names = new WeakMap<Deck, Map<string, string>>();
+
+  private named(deck: Deck, key: string, look: () => string): string {
+    let known = this.names.get(deck);
+    if (!known) {
+      known = new Map();
+      this.names.set(deck, known);
+    }
+    let name = known.get(key);
+    if (name === undefined) {
+      name = look();
+      known.set(key, name);
+    }
+    return name;
+  }
+
   side = (side: Side): string => this.t(`sides.${side}`);
   /** "the US" / "die USA": a side inside a sentence. */
   theSide = (side: Side): string => this.t(`sides.the_${side}`);
   /** "The US" / "Die USA": a side opening a sentence. */
   TheSide = (side: Side): string => this.t(`sides.The_${side}`);
 
-  cardName = (deck: Deck, id: string): string => {
-    const { name } = indexDeck(deck).card(id);
-    return translatable(this.t, `cards.${id}`, name) ? this.t(`cards.${id}`) : name;
-  };
+  cardName = (deck: Deck, id: string): string =>
+    this.named(deck, `cards.${id}`, () => {
+      const { name } = indexDeck(deck).card(id);
+      return translatable(this.t, `cards.${id}`, name) ? this.t(`cards.${id}`) : name;
+    });
 
   /** A region's name as plain text: for sentences, labels, the log and comparisons. */
   regionName = (deck: Deck, id: string): string =>
@@ -56,10 +77,11 @@ export class GameWords {
    * no hyphenation dictionaries, so a long word ("Mittelamerika") would otherwise break at
    * whichever letter reaches the edge.
    */
-  regionBandName = (deck: Deck, id: string): string => {
-    const { name } = indexDeck(deck).region(id);
-    return translatable(this.t, `regions.${id}`, name) ? this.t(`regions.${id}`) : name;
-  };
+  regionBandName = (deck: Deck, id: string): string =>
+    this.named(deck, `regions.${id}`, () => {
+      const { name } = indexDeck(deck).region(id);
+      return translatable(this.t, `regions.${id}`, name) ? this.t(`regions.${id}`) : name;
+    });
 
   list = (items: string[]): string =>
     items.length <= 1
