@@ -186,16 +186,25 @@ export function MatchScreen({
 }
 
 /**
- * The client's latest snapshot, each change rendered as a transition: React then draws the table
- * in slices, yielding to the browser between them, where an external store's update would be one
- * long task per move (on a phone, a live match's every move blocked input for 300-600 ms).
+ * The client's latest snapshot. What the other seat did (and everything a spectator sees) renders
+ * as a transition: React draws the table in slices, yielding to the browser between them, where
+ * an external store's update was one long task per move (on a phone, a live match's every move
+ * blocked input for 300-600 ms). The viewer's own move, sent or answered (pending changes), shows
+ * at once: the table must not offer the same choices again while it is on its way.
  */
 function useClientSnapshot(client: GameClient): ReturnType<GameClient['getSnapshot']> {
   const [snapshot, setSnapshot] = useState(client.getSnapshot);
   useEffect(() => {
     // What changed between the first render and this subscription is taken up here.
-    setSnapshot(client.getSnapshot());
-    return client.subscribe(() => startTransition(() => setSnapshot(client.getSnapshot())));
+    let last = client.getSnapshot();
+    setSnapshot(last);
+    return client.subscribe(() => {
+      const next = client.getSnapshot();
+      const own = next.pending !== last.pending;
+      last = next;
+      if (own) setSnapshot(next);
+      else startTransition(() => setSnapshot(next));
+    });
   }, [client]);
   return snapshot;
 }
