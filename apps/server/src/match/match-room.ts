@@ -137,7 +137,8 @@ export class MatchRoom {
       case 'sync': {
         const { socket, request, ack } = event;
         const match = await sessions.admit(this, socket, request, ack);
-        if (!match) return;
+        // A socket gone while its sync waited would be a viewer nobody removes.
+        if (!match || !socket.connected) return;
         this.parts.detach(socket);
         return sessions.sync(this, socket, match, request.playerID, ack);
       }
