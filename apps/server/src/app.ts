@@ -24,7 +24,6 @@ import { MatchEngine } from './match/engine.ts';
 import { type Fanout, localFanout } from './match/fanout.ts';
 import { GameService } from './match/game-service.ts';
 import { PresenceBook } from './match/presence-book.ts';
-import { MatchQueues } from './match/queues.ts';
 import type { Config } from './ops/config.ts';
 import type { Logger } from './ops/logger.ts';
 import { createMetrics, type Metrics, type MetricsListener, serveMetrics } from './ops/metrics.ts';
@@ -65,7 +64,6 @@ export function createApp(
   const graceMs = config.ABANDON_GRACE_SECONDS * 1000;
   const metrics = createMetrics();
   const presence = new PresenceBook(fanout);
-  const queues = new MatchQueues();
   const limiters = new RateLimiters(
     config.REDIS_URL,
     `iron-curtain:${config.DATABASE_SCHEMA}`,
@@ -84,7 +82,6 @@ export function createApp(
     config,
     store,
     engine: new MatchEngine(store, time),
-    queues,
     presence,
     metrics,
     logger,
@@ -219,8 +216,8 @@ export function createApp(
       http.close();
       // io.close() closes the HTTP server too; connections still open are ended with it.
       await game.close();
-      // Sockets closed above leave their matches through the queues: let them finish.
-      await queues.drain();
+      // Sockets closed above leave their matches through their rooms: let them finish.
+      await game.drain();
       http.closeAllConnections();
       limiters.close();
       await metricsListener?.close();

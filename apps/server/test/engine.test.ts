@@ -83,7 +83,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the engine on %s', (kind) 
     }
   });
 
-  it('an engine remembering a state another writer moved past refuses as stale and stores nothing', async () => {
+  it('a writer holding a state another writer moved past is refused as stale and stores nothing', async () => {
     store ??= await openTestStore(kind, where);
     const s = store;
     const lobby = new Lobby(s, new PresenceBook(), () => undefined, noEnding);
@@ -108,13 +108,13 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the engine on %s', (kind) 
       const seat = G.decision?.seat as Seat;
       const moves = legalMoves(playedWith(match).rules, G, seat);
       const move = moves[Math.floor(random() * moves.length)] as (typeof moves)[number];
-      return engine.move(match, { seat, stateID: state._stateID, ...move });
+      return engine.move(match, { seat, stateID: state._stateID, ...move }, undefined, state);
     };
     expect(await moveOn(here, await load())).toMatchObject({ ok: true });
     const first = await load();
     expect(await moveOn(elsewhere, first)).toMatchObject({ ok: true });
     const stored = await load();
-    // `here` still remembers state 1: a move on it reaches the commit, which refuses it.
+    // `here` still holds state 1: a move on it reaches the commit, which refuses it.
     expect(await moveOn(here, first)).toMatchObject({
       ok: false,
       error: { code: 'STALE_STATE' },

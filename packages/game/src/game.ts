@@ -28,17 +28,34 @@ export type IronCurtainGame = Game<State, Record<string, unknown>, SetupData>;
 const decider = (G: State): Seat => G.decision?.seat ?? '0';
 
 /**
+ * The engine's reason for the last move a Game refused. boardgame.io's reducer says only that
+ * a move was invalid; the reducer runs synchronously, so whoever runs it reads the reason
+ * right after (see stepMove), and the move is not run a second time to find out why.
+ */
+interface Refusal {
+  reason: string | undefined;
+}
+const refusals = new WeakMap<IronCurtainGame, Refusal>();
+
+/** Where a Game made here writes the reason of its last refusal (see stepMove). */
+export const refusalOf = (game: IronCurtainGame): Refusal | undefined => refusals.get(game);
+
+/**
  * The boardgame.io Game for one rules context. Every move runs the pure engine on
  * boardgame.io's draft of G; the engine validates before it changes anything, so a refusal
  * leaves G untouched. Moves run on the server only: a client's view lacks the hidden cards
  * that a move (the round-2 deal, for one) may need.
  */
 function createIronCurtain(rules: RulesContext): IronCurtainGame {
+  const refusal: Refusal = { reason: undefined };
   const engineMove = (name: MoveName): LongFormMove<State> => ({
     client: false,
     move: ({ G, playerID, log }, ...args: unknown[]) => {
       const outcome = applyMove(rules, G, playerID, name, args);
-      if (!outcome.ok) return INVALID_MOVE;
+      if (!outcome.ok) {
+        refusal.reason = outcome.error;
+        return INVALID_MOVE;
+      }
       log.setMetadata({ entries: outcome.log });
     },
   });
@@ -46,7 +63,7 @@ function createIronCurtain(rules: RulesContext): IronCurtainGame {
     MoveName,
     LongFormMove<State>
   >;
-  return {
+  const game: IronCurtainGame = {
     name: 'iron-curtain',
     minPlayers: 2,
     maxPlayers: 2,
@@ -94,6 +111,8 @@ function createIronCurtain(rules: RulesContext): IronCurtainGame {
     // Undo would restore the random state too and let a player peek at a draw.
     disableUndo: true,
   };
+  refusals.set(game, refusal);
+  return game;
 }
 
 /** Uploaded decks' contexts whose Game is kept, the most recently used: each holds its deck index. */

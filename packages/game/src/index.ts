@@ -13,6 +13,14 @@ export {
 } from './game.ts';
 export { describeLogEntry } from './log.ts';
 export {
+  entriesOf,
+  type FullState,
+  type GameReducer,
+  initialFull,
+  type Step,
+  stepMove,
+} from './reducer-steps.ts';
+export {
   type MatchRecord,
   matchRecordSchema,
   moveRecordSchema,

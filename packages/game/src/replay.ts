@@ -1,11 +1,11 @@
-import { CreateGameReducer, InitializeGame } from 'boardgame.io/internal';
+import { CreateGameReducer } from 'boardgame.io/internal';
 import { z } from 'zod';
 import { ironCurtainFor } from './game.ts';
-import { applyMove } from './rules.ts';
+import { type FullState, initialFull, stepMove } from './reducer-steps.ts';
 import type { RulesContext } from './rules-context.ts';
 import { setupDataSchema } from './setup.ts';
 import type { State } from './state.ts';
-import { type LogEntry, MOVE_NAMES } from './types.ts';
+import { type LogEntry, MOVE_NAMES, type Seat } from './types.ts';
 
 export const moveRecordSchema = z.strictObject({
   playerID: z.enum(['0', '1']),
@@ -46,7 +46,7 @@ export interface ReplayStep {
   /** Index of the move in the record; -1 for the position before the first move. */
   index: number;
   /** boardgame.io's full state (G, ctx, plugins) after this move. */
-  full: ReturnType<typeof InitializeGame>;
+  full: FullState;
   state: State;
   /** The deck and variants the record was played under. */
   rules: RulesContext;
@@ -60,26 +60,15 @@ export interface ReplayStep {
  */
 export function* replaySteps(record: MatchRecord): Generator<ReplayStep> {
   const parsed = matchRecordSchema.parse(record);
-  const { game: ofRules, rules } = ironCurtainFor(parsed.setupData);
-  const game = parsed.seed === undefined ? ofRules : { ...ofRules, seed: parsed.seed };
-  const reducer = CreateGameReducer({ game });
-  let full = InitializeGame({ game, numPlayers: 2, setupData: parsed.setupData });
+  const { game, rules } = ironCurtainFor(parsed.setupData);
+  const reduce = CreateGameReducer({ game });
+  let full = initialFull(game, parsed.setupData, parsed.seed);
   yield { index: -1, full, state: full.G as State, rules, entries: [] };
   for (const [index, { playerID, move, args }] of parsed.moves.entries()) {
-    const before = full;
-    full = reducer(full, { type: 'MAKE_MOVE', payload: { type: move, args, playerID } });
-    if (full._stateID === before._stateID) {
-      // boardgame.io does not say why; the engine does.
-      const outcome = applyMove(rules, structuredClone(before.G as State), playerID, move, args);
-      throw new ReplayError(
-        index,
-        outcome.ok ? `${move} was refused by the game flow` : outcome.error,
-      );
-    }
-    const entries = (full.deltalog ?? []).flatMap(
-      (e) => (e.metadata as { entries?: LogEntry[] } | undefined)?.entries ?? [],
-    );
-    yield { index, full, state: full.G as State, rules, entries };
+    const step = stepMove(game, reduce, full, { seat: playerID as Seat, move, args });
+    if (!step.ok) throw new ReplayError(index, step.reason);
+    full = step.full;
+    yield { index, full, state: full.G as State, rules, entries: step.entries };
   }
 }
 
@@ -87,7 +76,7 @@ export interface ReplayResult {
   state: State;
   rules: RulesContext;
   /** boardgame.io's full state (G, ctx, plugins) after the last move. */
-  final: ReturnType<typeof InitializeGame>;
+  final: FullState;
   log: LogEntry[];
 }
 

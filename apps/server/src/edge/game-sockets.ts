@@ -51,6 +51,3 @@ export type GameNamespace = Namespace<
   SocketData
 >;
 export type AckFn = (ack: Ack) => void;
-
-/** Every socket of a match (an update goes to each viewer's sockets by id; see SeatSessions.deliver). */
-export const matchRoom = (matchID: string) => `match:${matchID}`;

@@ -4,6 +4,7 @@ import {
   type ChatMessage,
   type ChatRoom,
   type ChatSettings,
+  type ChatSettingsRequest,
   chatRequestSchema,
   chatSettingsRequestSchema,
   chatTextProblem,
@@ -13,20 +14,15 @@ import {
 } from '@iron-curtain/protocol';
 import { type RateLimiterAbstract, RateLimiterMemory } from 'rate-limiter-flexible';
 import { clientAddress } from '../edge/connection-limits.ts';
-import {
-  type AckFn,
-  type GameNamespace,
-  type GameSocket,
-  matchRoom,
-} from '../edge/game-sockets.ts';
+import type { AckFn, GameNamespace, GameSocket } from '../edge/game-sockets.ts';
 import { spend } from '../edge/rate-limiters.ts';
 import { firstIssue } from '../edge/socket-guard.ts';
 import type { Config } from '../ops/config.ts';
-import type { Logger } from '../ops/logger.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { TimeSource } from '../ops/time.ts';
 import type { ChatRecord, MatchRecord, Store } from '../storage/index.ts';
-import type { Fanout, FanoutMessage } from './fanout.ts';
+import type { Fanout } from './fanout.ts';
+import type { MatchRoom } from './match-room.ts';
 
 /** Lines one socket may say: CHAT_BURST at once, then one per CHAT_EVERY_S seconds on average. */
 const CHAT_BURST = 5;
@@ -36,7 +32,6 @@ export interface MatchChatDeps {
   nsp: GameNamespace;
   store: Store;
   metrics: Metrics;
-  logger: Logger;
   fanout: Fanout;
   time: TimeSource;
   config: Pick<Config, 'CHAT_FREE_TEXT' | 'TRUST_PROXY'>;
@@ -44,9 +39,15 @@ export interface MatchChatDeps {
    * Lines per client address (CHAT_LINES_PER_ADDRESS_PER_MINUTE, across instances with Redis):
    * sockets cost nothing to open, spectators' least of all.
    */
-  linesPerAddress?: RateLimiterAbstract;
+  linesPerAddress?: RateLimiterAbstract | undefined;
   /** Tells a socket why its chat message did nothing (in its acknowledgement when it asked for one). */
   refuse: (socket: GameSocket, error: RefusedMessage, ack?: AckFn) => void;
+}
+
+/** What a socket said, checked at the door: a quick phrase or a line of free text. */
+export interface ChatSaid {
+  matchID: string;
+  line: Pick<ChatRecord, 'phrase' | 'text'>;
 }
 
 const roomOf = (seat: Seat | null): ChatRoom => (seat === null ? 'spectators' : 'players');
@@ -79,46 +80,52 @@ export class MatchChat {
     duration: CHAT_BURST * CHAT_EVERY_S,
   });
 
-  constructor(private readonly deps: MatchChatDeps) {
-    deps.fanout.onMessage((message) => this.heard(message));
-  }
+  constructor(private readonly deps: MatchChatDeps) {}
 
-  /** A socket says a quick phrase or a line of free text in its room. */
-  async say(socket: GameSocket, payload: unknown, ack?: AckFn): Promise<void> {
-    const { store, refuse, config, time, metrics, fanout } = this.deps;
+  /** A chat line as a socket sent it, checked (shape, seating, text); undefined when refused. */
+  lineRequest(socket: GameSocket, payload: unknown, ack?: AckFn): ChatSaid | undefined {
+    const { refuse, config } = this.deps;
     const parsed = chatRequestSchema.safeParse(payload);
     if (!parsed.success) {
       refuse(socket, { code: 'BAD_MESSAGE', message: firstIssue(parsed.error) }, ack);
-      return;
+      return undefined;
     }
     const request = parsed.data;
+    if (socket.data.seating?.matchID !== request.matchID) {
+      refuse(socket, { code: 'NOT_SYNCED', message: 'sync with this match first' }, ack);
+      return undefined;
+    }
+    if (request.kind !== 'text')
+      return { matchID: request.matchID, line: { phrase: request.phrase } };
+    if (!config.CHAT_FREE_TEXT) {
+      refuse(
+        socket,
+        { code: 'CHAT_FREE_TEXT_OFF', message: 'this server takes quick phrases only' },
+        ack,
+      );
+      return undefined;
+    }
+    const problem = chatTextProblem(request.text);
+    if (problem) {
+      const message =
+        problem === 'CHAT_TOO_LONG'
+          ? `a chat line is at most ${MAX_CHAT_CHARS} characters`
+          : 'a chat line is plain visible text on one line: no control characters, separators, markup or piled-up marks';
+      refuse(socket, { code: problem, message }, ack);
+      return undefined;
+    }
+    return { matchID: request.matchID, line: { text: request.text.trim() } };
+  }
+
+  /** In the room: a socket says a quick phrase or a line of free text in its room. */
+  async say(room: MatchRoom, socket: GameSocket, said: ChatSaid, ack?: AckFn): Promise<void> {
+    const { store, refuse, time, metrics, fanout } = this.deps;
     const seating = socket.data.seating;
-    if (seating?.matchID !== request.matchID) {
+    if (seating?.matchID !== room.matchID) {
       refuse(socket, { code: 'NOT_SYNCED', message: 'sync with this match first' }, ack);
       return;
     }
-    let said: Pick<ChatRecord, 'phrase' | 'text'>;
-    if (request.kind === 'text') {
-      if (!config.CHAT_FREE_TEXT) {
-        refuse(
-          socket,
-          { code: 'CHAT_FREE_TEXT_OFF', message: 'this server takes quick phrases only' },
-          ack,
-        );
-        return;
-      }
-      const problem = chatTextProblem(request.text);
-      if (problem) {
-        const message =
-          problem === 'CHAT_TOO_LONG'
-            ? `a chat line is at most ${MAX_CHAT_CHARS} characters`
-            : 'a chat line is plain visible text on one line: no control characters, separators, markup or piled-up marks';
-        refuse(socket, { code: problem, message }, ack);
-        return;
-      }
-      said = { text: request.text.trim() };
-    } else said = { phrase: request.phrase };
-    const match = await store.getMatch(request.matchID);
+    const match = await room.match();
     if (!match) {
       refuse(socket, { code: 'UNKNOWN_MATCH', message: 'no such match' }, ack);
       return;
@@ -135,7 +142,7 @@ export class MatchChat {
       matchID: match.matchID,
       room: roomOf(seating.seat),
       seat: seating.seat,
-      ...said,
+      ...said.line,
       at: new Date(time.now()).toISOString(),
     });
     if (!line) {
@@ -144,7 +151,7 @@ export class MatchChat {
     }
     metrics.chatLines.inc({ room: line.room });
     ack?.({ ok: true });
-    this.deliver(match, wireLine(line));
+    this.deliver(room, match, wireLine(line));
     fanout.publish({ kind: 'chat', matchID: match.matchID, line: wireLine(line) });
   }
 
@@ -159,46 +166,66 @@ export class MatchChat {
     );
   }
 
-  /** The creator turns the chat off or on; a seat mutes or unmutes its opponent. */
-  async settle(socket: GameSocket, payload: unknown, ack?: AckFn): Promise<void> {
-    const { store, refuse, fanout } = this.deps;
+  /** A settings change as a socket sent it, checked (shape, seating, who may); undefined when refused. */
+  settingsRequest(
+    socket: GameSocket,
+    payload: unknown,
+    ack?: AckFn,
+  ): ChatSettingsRequest | undefined {
+    const { refuse } = this.deps;
     const parsed = chatSettingsRequestSchema.safeParse(payload);
     if (!parsed.success) {
       refuse(socket, { code: 'BAD_MESSAGE', message: firstIssue(parsed.error) }, ack);
-      return;
+      return undefined;
     }
     const { matchID, off, muteOpponent } = parsed.data;
     const seating = socket.data.seating;
     if (seating?.matchID !== matchID) {
       refuse(socket, { code: 'NOT_SYNCED', message: 'sync with this match first' }, ack);
-      return;
+      return undefined;
     }
     if (off !== undefined && seating.seat !== '0') {
       const message = "only the match's creator turns its chat off or on";
       refuse(socket, { code: 'UNAUTHORIZED', message }, ack);
-      return;
+      return undefined;
     }
     if (muteOpponent !== undefined && seating.seat === null) {
       refuse(socket, { code: 'UNAUTHORIZED', message: 'only a seat mutes its opponent' }, ack);
+      return undefined;
+    }
+    return parsed.data;
+  }
+
+  /** In the room: the creator turns the chat off or on; a seat mutes or unmutes its opponent. */
+  async settle(
+    room: MatchRoom,
+    socket: GameSocket,
+    request: ChatSettingsRequest,
+    ack?: AckFn,
+  ): Promise<void> {
+    const { store, refuse, fanout } = this.deps;
+    const { matchID, off, muteOpponent } = request;
+    const seat = socket.data.seating?.seat;
+    if (socket.data.seating?.matchID !== room.matchID || seat === undefined) {
+      refuse(socket, { code: 'NOT_SYNCED', message: 'sync with this match first' }, ack);
       return;
     }
     if (off !== undefined) await store.setChatOff(matchID, off);
-    if (muteOpponent !== undefined && seating.seat !== null) {
-      await store.setMuting(matchID, seating.seat, muteOpponent);
+    if (muteOpponent !== undefined && seat !== null) {
+      await store.setMuting(matchID, seat, muteOpponent);
     }
     ack?.({ ok: true });
-    await this.sendHistories(matchID);
+    const match = await room.reread();
+    if (match) await this.sendHistories(room, match);
     fanout.publish({ kind: 'chat-settings', matchID });
   }
 
   /** Sends a socket every line it may read, with its settings (after each sync). */
-  async sendHistory(socket: GameSocket, known?: MatchRecord): Promise<void> {
+  async sendHistory(room: MatchRoom, socket: GameSocket, match: MatchRecord): Promise<void> {
     const seating = socket.data.seating;
     if (!seating) return;
     const { store, config } = this.deps;
-    const match = known ?? (await store.getMatch(seating.matchID));
-    if (!match) return;
-    const lines = (await store.readChat(match.matchID)).filter((line) =>
+    const lines = (await store.readChat(room.matchID)).filter((line) =>
       mayRead(match, seating.seat, line),
     );
     const settings: ChatSettings = {
@@ -223,48 +250,24 @@ export class MatchChat {
    * The match's presence changed here: once it has ended, the sockets that were sent only
    * their own room are sent both.
    */
-  async presenceChanged(match: MatchRecord): Promise<void> {
+  async presenceChanged(room: MatchRoom, match: MatchRecord): Promise<void> {
     if (match.status !== 'finished') return;
-    const closed = this.socketsOf(match.matchID).filter((socket) => !socket.data.chatOpen);
-    for (const socket of closed) await this.sendHistory(socket, match);
+    const closed = [...room.viewers].filter((socket) => !socket.data.chatOpen);
+    for (const socket of closed) await this.sendHistory(room, socket, match);
   }
 
-  private socketsOf(matchID: string): GameSocket[] {
-    const { nsp } = this.deps;
-    const sockets: GameSocket[] = [];
-    for (const id of nsp.adapter.rooms.get(matchRoom(matchID)) ?? []) {
-      const socket = nsp.sockets.get(id);
-      if (socket?.data.seating?.matchID === matchID) sockets.push(socket);
-    }
-    return sockets;
+  /** Every socket of the room is sent its history again (the settings changed). */
+  async sendHistories(room: MatchRoom, match: MatchRecord): Promise<void> {
+    for (const socket of [...room.viewers]) await this.sendHistory(room, socket, match);
   }
 
-  private async sendHistories(matchID: string): Promise<void> {
-    const match = await this.deps.store.getMatch(matchID);
-    if (!match) return;
-    for (const socket of this.socketsOf(matchID)) await this.sendHistory(socket, match);
-  }
-
-  /** A new line to this instance's sockets that may read it. */
-  private deliver(match: MatchRecord, line: ChatLine): void {
-    const readers = this.socketsOf(match.matchID)
+  /** A new line to the room's sockets here that may read it. */
+  deliver(room: MatchRoom, match: MatchRecord, line: ChatLine): void {
+    const readers = [...room.viewers]
       .filter((socket) => mayRead(match, socket.data.seating?.seat ?? null, line))
       .map((socket) => socket.id);
     if (readers.length === 0) return;
     const message: ChatMessage = { kind: 'line', matchID: match.matchID, line };
     this.deps.nsp.to(readers).emit(ServerEvents.chat, message);
-  }
-
-  /** A line or a settings change from another instance. */
-  private heard(message: FanoutMessage): void {
-    if (message.kind !== 'chat' && message.kind !== 'chat-settings') return;
-    const { matchID } = message;
-    const { store, logger } = this.deps;
-    if (this.socketsOf(matchID).length === 0) return;
-    const work =
-      message.kind === 'chat'
-        ? store.getMatch(matchID).then((match) => match && this.deliver(match, message.line))
-        : this.sendHistories(matchID);
-    work.catch((error) => logger.error({ err: error, matchID }, 'chat delivery failed'));
   }
 }

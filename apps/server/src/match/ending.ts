@@ -1,11 +1,13 @@
 import type { Seat } from '@iron-curtain/game';
+import type { TimeSource } from '../ops/time.ts';
 import type { MatchRecord, MatchResult, Store } from '../storage/index.ts';
-import { flagFallen, switchClock } from './clock.ts';
-import type { MatchQueues } from './queues.ts';
+import type { MatchRoom } from './match-room.ts';
+import type { SeatSessions } from './seat-sessions.ts';
+import { flagFallen, switchClock, type TurnClock } from './turn-clock.ts';
 
 /**
  * The one way a match ends (see MatchEnding.finish): the result stored with the clock
- * stopped, the timers cleared, players and spectators told. False when it had already ended.
+ * stopped, the timer cleared, players and spectators told. False when it had already ended.
  * A result of null closes a match that never began (its creator left before anyone joined).
  */
 export type FinishMatch = (
@@ -16,57 +18,76 @@ export type FinishMatch = (
 
 export interface MatchEndingDeps {
   store: Store;
-  queues: MatchQueues;
-  /** Clears the match's clock timer and what this instance remembers of its play. */
-  forgetPlay: (matchID: string) => void;
-  /** Tells the match's players and spectators, here and on other instances. */
-  announce: (match: MatchRecord) => Promise<void>;
+  time: TimeSource;
+  clock: TurnClock;
+  sessions: SeatSessions;
 }
 
 /**
- * Ends matches, whatever ended them: a resignation, a claim, the clock, a track win or final
- * scoring. Computer players and rematch offers follow from the finished status they are told.
+ * Ends a room's match, whatever ended it: a resignation, a claim, the clock, a track win or
+ * final scoring. Computer players and rematch offers follow from the finished status they
+ * are told.
  */
 export class MatchEnding {
   constructor(private readonly deps: MatchEndingDeps) {}
 
-  /** Ends a match from outside its queue (the lobby, the referee); runs in the queue. */
-  readonly finish: FinishMatch = (matchID, result, now) =>
-    this.deps.queues.run(matchID, async () => {
-      const match = await this.deps.store.getMatch(matchID);
-      if (!match || match.status === 'finished') return false;
-      return this.end(match, result, now);
-    });
+  /** In the room: the lobby or the referee ends the match (read afresh: they decided on the store). */
+  async finish(room: MatchRoom, result: MatchResult | null, now: number): Promise<boolean> {
+    const match = await room.reread();
+    if (!match || match.status === 'finished') return false;
+    return this.end(room, match, result, now);
+  }
+
+  /** In the room: its timer fired; ends the match if the running seat's time is really up. */
+  async clockCheck(room: MatchRoom): Promise<void> {
+    // Read afresh: a room with no viewer hears nothing of moves made on other instances.
+    const match = await room.reread();
+    if (match?.status !== 'playing' || !match.clock) return;
+    const now = this.deps.time.now();
+    if (flagFallen(match.clock, now) === null) this.deps.clock.arm(room, match);
+    else await this.onTime(room, match, now);
+  }
 
   /** The running seat ran out of time: its opponent wins, reason 'timeout'. */
-  async onTime(match: MatchRecord, now: number): Promise<void> {
+  async onTime(room: MatchRoom, match: MatchRecord, now: number): Promise<void> {
     const loser = match.clock ? flagFallen(match.clock, now) : null;
     if (loser === null) return;
     const winner: Seat = loser === '0' ? '1' : '0';
     const winnerSide = match.players[Number(winner)]?.side ?? 'US';
-    await this.end(match, { winner, winnerSide, reason: 'timeout' }, now);
+    await this.end(room, match, { winner, winnerSide, reason: 'timeout' }, now);
   }
 
-  /**
-   * In the match's queue: stores the result with the clock stopped (a move that ended the
-   * game stored both with itself, atomically), clears the timers and tells everyone. False
-   * when the match had already ended.
-   */
-  async end(
+  /** Stores the result with the clock stopped, then tells everyone; false when it had already ended. */
+  private async end(
+    room: MatchRoom,
     match: MatchRecord,
     result: MatchResult | null,
     now: number,
-    stored?: 'stored with the move',
   ): Promise<boolean> {
-    const { store } = this.deps;
-    if (!stored) {
-      const stopped = match.clock ? switchClock(match.clock, null, now) : undefined;
-      const at = new Date(now).toISOString();
-      if (!(await store.finishMatch(match.matchID, result, at, stopped))) return false;
+    const stopped = match.clock ? switchClock(match.clock, null, now) : undefined;
+    const at = new Date(now).toISOString();
+    if (!(await this.deps.store.finishMatch(match.matchID, result, at, stopped))) {
+      room.record = undefined;
+      return false;
     }
-    this.deps.forgetPlay(match.matchID);
-    const finished = await store.getMatch(match.matchID);
-    if (finished) await this.deps.announce(finished);
+    await this.ended(room, {
+      ...match,
+      status: 'finished',
+      result,
+      updatedAt: at,
+      ...(stopped ? { clock: stopped } : {}),
+    });
     return true;
+  }
+
+  /**
+   * The match is over, as stored (by `end`, or with the move that ended it): the timer is
+   * cleared, the room forgets the play and keeps the finished record, and everyone is told.
+   */
+  async ended(room: MatchRoom, finished: MatchRecord): Promise<void> {
+    this.deps.clock.clear(room);
+    room.state = undefined;
+    room.record = finished;
+    await this.deps.sessions.announce(room, finished);
   }
 }

@@ -1,20 +1,21 @@
 import {
-  applyMove,
   builtInDeck,
-  gameoverOf,
+  type FullState,
+  type GameReducer,
   type IronCurtainGame,
+  initialFull,
   ironCurtainFor,
   type LogEntry,
   type MoveName,
   type RulesContext,
+  rulesKey,
   type Seat,
-  type SetupData,
   type State,
+  stepMove,
   viewFor,
 } from '@iron-curtain/game';
 import type { RefusedMessage, StateFrame } from '@iron-curtain/protocol';
-import type { LogEntry as BgioLogEntry, State as BgioState } from 'boardgame.io';
-import { CreateGameReducer, InitializeGame } from 'boardgame.io/internal';
+import { CreateGameReducer } from 'boardgame.io/internal';
 import { LRUCache } from 'lru-cache';
 import { setupDataOf } from '../decks/built-in-decks.ts';
 import { systemTime, type TimeSource } from '../ops/time.ts';
@@ -25,17 +26,17 @@ import type {
   Store,
   StoredState,
 } from '../storage/index.ts';
-import { switchClock } from './clock.ts';
 import { withPlainMoves } from './plain-moves.ts';
+import { switchClock } from './turn-clock.ts';
 
 /** The state a match starts in, dealt from the match's secret seed with the match's own deck. */
 export function initialState(match: Pick<MatchRecord, 'deck' | 'setupData' | 'seed'>): StoredState {
-  const setupData = setupDataOf(match) as SetupData;
-  const { deltalog: _, ...state } = InitializeGame({
-    game: { ...ironCurtainFor(setupData).game, seed: match.seed },
-    numPlayers: 2,
+  const setupData = setupDataOf(match);
+  const { deltalog: _, ...state } = initialFull(
+    ironCurtainFor(setupData).game,
     setupData,
-  });
+    match.seed,
+  );
   return state;
 }
 
@@ -44,26 +45,19 @@ export function frameFor(state: StoredState, viewer: Seat | null): StateFrame {
   return { G: viewFor(state.G as State, viewer), stateID: state._stateID };
 }
 
-/** The public log entries a move recorded (engine moves store them as log metadata). */
-export function entriesOf(deltalog: BgioLogEntry[] | undefined): LogEntry[] {
-  return (deltalog ?? []).flatMap(
-    (entry) => (entry.metadata as { entries?: LogEntry[] } | undefined)?.entries ?? [],
-  );
-}
-
-interface Played {
+export interface Played {
   game: IronCurtainGame;
   rules: RulesContext;
-  reduce: ReturnType<typeof CreateGameReducer>;
+  reduce: GameReducer;
 }
 
 /** Uploaded decks' contexts whose reducer is kept, the most recently used. */
 const UPLOADED_REDUCERS = 64;
 
-// A match's deck and variants never change: its Game, context and reducer are built once per
-// distinct context (keyed by the match record's deck hash and variants, so no setup is parsed
-// per move). The built-in decks' are kept for good; an uploaded deck's while recently used,
-// so that uploads cannot grow the heap (a match on an evicted deck rebuilds it).
+// A match's deck and variants never change: its reducer is built once per distinct context
+// (rulesKey, as the Games are). The built-in decks' are kept for good; an uploaded deck's while
+// recently used, so that uploads cannot grow the heap (a match on an evicted deck rebuilds it).
+// A live match's room asks once and keeps what it got, so no setup is parsed per move.
 const builtInPlayed = new Map<string, Played>();
 const uploadedPlayed = new LRUCache<string, Played>({ max: UPLOADED_REDUCERS });
 
@@ -72,11 +66,11 @@ export const cachedReducers = (): number => builtInPlayed.size + uploadedPlayed.
 
 /** The Game, rules context and reducer a match is played with. */
 export function playedWith(match: Pick<MatchRecord, 'deck' | 'variants' | 'setupData'>): Played {
-  const key = `${match.deck.hash}:${match.variants.aftermathCap}:${match.variants.finalScoringOrder}`;
+  const { game, rules } = ironCurtainFor(setupDataOf(match));
+  const key = rulesKey(rules);
   const played = builtInDeck(match.deck.hash) ? builtInPlayed : uploadedPlayed;
   let entry = played.get(key);
   if (!entry) {
-    const { game, rules } = ironCurtainFor(setupDataOf(match));
     entry = { game, rules, reduce: CreateGameReducer({ game: withPlainMoves(game) }) };
     played.set(key, entry);
   }
@@ -105,14 +99,10 @@ export type MoveResult =
       entries: LogEntry[];
       clock?: ClockRecord;
       result: MatchResult | null;
+      /** When the move was stored (the record's updatedAt from then on). */
+      at: string;
     }
   | { ok: false; error: RefusedMessage };
-
-/**
- * How many matches' last states (and records) the engine keeps in memory: a few kB of heap each
- * now that the deck is not in them, so enough for every match of a busy server (a miss loads them).
- */
-const REMEMBERED_MATCHES = 5000;
 
 const refused = (code: RefusedMessage['code'], message: string): MoveResult => ({
   ok: false,
@@ -121,43 +111,34 @@ const refused = (code: RefusedMessage['code'], message: string): MoveResult => (
 
 /**
  * Runs moves of matches through boardgame.io's reducer for the match's Game: the Game (its
- * flow and moves, each running the rules engine) decides legality, once. Callers
- * serialise the moves of one match (see MatchQueues). A move is stored with a compare-and-set
- * on the state id before anything is sent; nothing is sent from here.
+ * turn order and moves, each running the rules engine) decides legality, once (see stepMove).
+ * Callers serialise the moves of one match (its MatchRoom) and hand in the state they hold.
+ * A move is stored with a compare-and-set on the state id before anything is sent; a state
+ * another writer has moved past fails the commit as stale, like a stale client.
  */
 export class MatchEngine {
-  /**
-   * The last state this instance stored per match, least recently used first: the next move
-   * on it skips loading it. Safe because the commit is a compare-and-set on the state id:
-   * a state another writer has moved past fails the commit as stale, like a stale client.
-   */
-  private readonly lastStored = new Map<string, { state: StoredState; match: MatchRecord }>();
-
   constructor(
     private readonly store: Store,
     private readonly time: TimeSource = systemTime,
   ) {}
 
   /**
-   * The match record a move on `stateID` is made with. A match in play changes what a move
-   * reads of its record (status, clock) only with a move or when it ends, so the record this
-   * instance stored with the state the move is made on is still true, or the match has ended
-   * and the move's commit fails as stale. Any other state id reads the store (a Postgres
-   * shared by several instances is read once per move otherwise).
+   * Makes a move on `known` (the state the caller holds; read from the store when absent or
+   * not the state the move is made on).
    */
-  async matchFor(matchID: string, stateID: number): Promise<MatchRecord | undefined> {
-    const last = this.lastStored.get(matchID);
-    return last?.state._stateID === stateID ? last.match : this.store.getMatch(matchID);
-  }
-
-  async move(match: MatchRecord, request: MoveRequest, clockAt?: ClockAt): Promise<MoveResult> {
+  async move(
+    match: MatchRecord,
+    request: MoveRequest,
+    clockAt?: ClockAt,
+    known?: StoredState,
+    played: Played = playedWith(match),
+  ): Promise<MoveResult> {
     const { matchID } = match;
     if (match.status === 'waiting')
       return refused('WAITING_FOR_OPPONENT', 'waiting for the second player');
     if (match.status === 'finished') return refused('MATCH_OVER', 'the match is over');
-    const cached = this.lastStored.get(matchID)?.state;
     const loaded =
-      cached?._stateID === request.stateID ? cached : await this.store.loadState(matchID);
+      known?._stateID === request.stateID ? known : await this.store.loadState(matchID);
     if (!loaded) return refused('UNKNOWN_MATCH', 'no such match');
     if (request.stateID !== loaded._stateID) {
       return refused(
@@ -165,25 +146,21 @@ export class MatchEngine {
         `the match is at state ${loaded._stateID}; you sent ${request.stateID}`,
       );
     }
-    const G = loaded.G as State;
-    if (G.decision?.seat !== request.seat) {
-      return refused('NOT_YOUR_DECISION', `it is not seat ${request.seat}'s decision`);
+    const step = stepMove(played.game, played.reduce, loaded as FullState, request);
+    if (!step.ok) {
+      return refused(
+        step.refusal === 'not-your-decision' ? 'NOT_YOUR_DECISION' : 'INVALID_MOVE',
+        step.reason,
+      );
     }
-    const { rules, reduce } = playedWith(match);
-    const after = reduce(loaded as BgioState, {
-      type: 'MAKE_MOVE',
-      payload: { type: request.move, args: request.args, playerID: request.seat },
-    });
-    if (after._stateID === loaded._stateID) {
-      // The reducer says only that it refused; the rules engine says why. Asking here, on the
-      // rare refusal, costs accepted moves nothing.
-      const probe = applyMove(rules, structuredClone(G), request.seat, request.move, request.args);
-      if (!probe.ok) return refused('INVALID_MOVE', probe.error);
-      return refused('INVALID_MOVE', `${request.move} was refused by the game flow`);
-    }
-    const { deltalog, transients: _, ...next } = after as BgioState & { transients?: unknown };
-    const entries = entriesOf(deltalog);
-    const gameover = gameoverOf(next.G as State);
+    const {
+      deltalog: _,
+      transients: __,
+      ...next
+    } = step.full as FullState & {
+      transients?: unknown;
+    };
+    const { entries, gameover } = step;
     const result: MatchResult | null = gameover
       ? { winner: gameover.winner, winnerSide: gameover.winnerSide, reason: gameover.reason }
       : null;
@@ -210,34 +187,15 @@ export class MatchEngine {
       result,
       clock,
     );
-    if (!stored) {
-      this.lastStored.delete(matchID);
-      return refused('STALE_STATE', 'another move was stored first');
-    }
-    this.remember(next, { ...match, updatedAt: at, ...(clock ? { clock } : {}) });
+    if (!stored) return refused('STALE_STATE', 'another move was stored first');
     return {
       ok: true,
       previous: loaded,
       state: next,
       entries,
       result,
+      at,
       ...(clock ? { clock } : {}),
     };
-  }
-
-  /** The match has ended: its next move reads the store (and is refused as over). */
-  forget(matchID: string): void {
-    this.lastStored.delete(matchID);
-  }
-
-  private remember(state: StoredState, match: MatchRecord): void {
-    const { matchID } = match;
-    this.lastStored.delete(matchID);
-    if (state.ctx.gameover !== undefined) return;
-    this.lastStored.set(matchID, { state, match });
-    if (this.lastStored.size > REMEMBERED_MATCHES) {
-      const oldest = this.lastStored.keys().next().value as string;
-      this.lastStored.delete(oldest);
-    }
   }
 }

@@ -4,6 +4,7 @@ import {
   ClientEvents,
   GAME_NAMESPACE,
   MAX_MESSAGE_BYTES,
+  type RefusedMessage,
   ServerEvents,
 } from '@iron-curtain/protocol';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -27,11 +28,11 @@ import { MatchChat } from './chat.ts';
 import { type FinishMatch, MatchEnding } from './ending.ts';
 import type { MatchEngine } from './engine.ts';
 import { type Fanout, localFanout } from './fanout.ts';
+import { MatchRooms } from './match-rooms.ts';
 import { MatchMoves } from './moves.ts';
 import type { PresenceBook } from './presence-book.ts';
-import type { MatchQueues } from './queues.ts';
 import { SeatSessions } from './seat-sessions.ts';
-import { MatchClocks } from './turn-clocks.ts';
+import { TurnClock } from './turn-clock.ts';
 
 /** How long a stopping server waits for its sockets to leave when told to reconnect elsewhere. */
 const RESTART_NOTICE_MS = 1000;
@@ -58,7 +59,6 @@ export interface GameServiceDeps {
   config: GameServiceConfig;
   store: Store;
   engine: MatchEngine;
-  queues: MatchQueues;
   presence: PresenceBook;
   metrics: Metrics;
   logger: Logger;
@@ -77,10 +77,10 @@ export interface GameServiceDeps {
 }
 
 /**
- * The socket.io game service, one module per job: the socket guard (origin, per-address
- * limits, rate, size), the seat sessions (sync, attach, detach, presence, delivery), moves,
- * clocks, and the one way a match ends. Every message is validated; whatever is refused gets
- * a reason, and the socket is re-synced.
+ * The socket.io game service: the socket guard (origin, per-address limits, rate, size) at
+ * the door, then each message, checked against its schema and the socket's seating, is told
+ * to its match's room (see MatchRoom), which handles it in turn. Whatever is refused gets a
+ * reason, and the socket is re-synced.
  *
  * With several instances, any of them may take a move: the store's compare-and-set lets
  * exactly one writer win, the loser refuses (STALE_STATE) and re-syncs its socket, and only
@@ -93,9 +93,8 @@ export class GameService {
   private socketLeft: (() => void) | undefined;
   private readonly nsp: GameNamespace;
   private readonly guard: SocketGuard;
+  private readonly rooms: MatchRooms;
   private readonly sessions: SeatSessions;
-  private readonly clocks: MatchClocks;
-  private readonly ending: MatchEnding;
   private readonly moves: MatchMoves;
   private readonly chat: MatchChat;
   private readonly onMessage: (this: GameSocket, event: unknown, ...args: unknown[]) => void;
@@ -109,82 +108,76 @@ export class GameService {
   ) {
     const fanout = deps.fanout ?? localFanout();
     const time = deps.time ?? systemTime;
-    const { store, queues, metrics, logger } = deps;
+    const { store, metrics, logger, engine, config } = deps;
     this.startedAt = time.now();
     const closing = () => this.closing;
-    this.guard = new SocketGuard({
-      config: deps.config,
-      metrics,
-      logger,
-      limits: deps.limits,
-      closing,
-      resync: (socket) => this.sessions.resync(socket),
-    });
-    this.io = new Server(http, {
+    // The server is attached to the HTTP server last, once its door (the guard) exists: the
+    // parts below need the namespace, and the guard re-syncs through the rooms.
+    this.io = new Server({
       transports: ['websocket'],
       serveClient: false,
       maxHttpBufferSize: TRANSPORT_LIMIT,
-      allowRequest: this.guard.allowRequest,
     });
     this.nsp = this.io.of(GAME_NAMESPACE);
-    const refuse = this.guard.refuse.bind(this.guard);
-    this.sessions = new SeatSessions({
-      nsp: this.nsp,
+    const answer = (socket: GameSocket, error: RefusedMessage, ack?: AckFn) =>
+      this.guard.answer(socket, error, ack);
+    const refuse = (socket: GameSocket, error: RefusedMessage, ack?: AckFn) =>
+      this.guard.refuse(socket, error, ack);
+    const nsp = this.nsp;
+    const clock = new TurnClock({ store, logger, time });
+    this.chat = new MatchChat({
+      nsp,
       store,
-      queues,
+      metrics,
+      fanout,
+      time,
+      config,
+      linesPerAddress: deps.chatLinesPerAddress,
+      refuse: answer,
+    });
+    this.sessions = new SeatSessions({
+      nsp,
+      store,
       presence: deps.presence,
       metrics,
       logger,
       fanout,
       time,
+      chat: this.chat,
       graceMs: deps.graceMs ?? 60_000,
       startedAt: this.startedAt,
       refuse,
-      closing,
       onAttach: deps.onAttach,
-      onLeave: (matchID) => this.matchChanged(matchID),
-      onSynced: (socket, match) => this.chat.sendHistory(socket, match),
-      onPresence: (match) => this.chat.presenceChanged(match),
     });
-    this.chat = new MatchChat({
-      nsp: this.nsp,
-      store,
-      metrics,
-      logger,
-      fanout,
-      time,
-      config: deps.config,
-      linesPerAddress: deps.chatLinesPerAddress,
-      refuse: this.guard.answer.bind(this.guard),
-    });
-    this.clocks = new MatchClocks({
-      store,
-      queues,
-      logger,
-      time,
-      timeIsUp: (match, now) => this.ending.onTime(match, now),
-    });
-    this.ending = new MatchEnding({
-      store,
-      queues,
-      forgetPlay: (matchID) => {
-        this.clocks.clear(matchID);
-        deps.engine.forget(matchID);
-      },
-      announce: (match) => this.sessions.announce(match),
-    });
+    const ending = new MatchEnding({ store, time, clock, sessions: this.sessions });
     this.moves = new MatchMoves({
-      engine: deps.engine,
-      queues,
+      engine,
       metrics,
       logger,
       fanout,
       time,
       sessions: this.sessions,
-      clocks: this.clocks,
-      ending: this.ending,
+      clock,
+      ending,
       refuse,
     });
+    this.rooms = new MatchRooms({
+      store,
+      logger,
+      fanout,
+      closing,
+      parts: { sessions: this.sessions, moves: this.moves, clock, ending, chat: this.chat },
+    });
+    const rooms = this.rooms;
+    this.guard = new SocketGuard({
+      config,
+      metrics,
+      logger,
+      limits: deps.limits,
+      closing,
+      resync: (socket) => GameService.resync(rooms, socket),
+    });
+    this.io.attach(http, { allowRequest: this.guard.allowRequest });
     const service = this;
     this.onMessage = function (this: GameSocket, event: unknown, ...args: unknown[]) {
       service.message(this, event, args);
@@ -197,17 +190,44 @@ export class GameService {
     this.nsp.on('connection', (socket: GameSocket) => this.connected(socket));
   }
 
+  /** The whole picture again for a socket whose message was refused, in its match's room. */
+  private static async resync(rooms: MatchRooms, socket: GameSocket): Promise<void> {
+    const seating = socket.data.seating;
+    if (seating) await rooms.of(seating.matchID).tell({ kind: 'resync', socket });
+  }
+
   /**
-   * Each message's handler, by event. Shared by every socket (as are `onMessage` and
-   * `onLeave`, which socket.io calls with the socket as `this`): a closure per socket and event
-   * was a sixth of the heap an idle match costs beyond its two sockets.
+   * Each message's handler, by event: the checks at the door, then the match's room. Shared
+   * by every socket (as are `onMessage` and `onLeave`, which socket.io calls with the socket
+   * as `this`): a closure per socket and event was a sixth of the heap an idle match costs
+   * beyond its two sockets.
    */
   private readonly handlers: ReadonlyMap<string, MessageHandler> = new Map(
     Object.entries({
-      [ClientEvents.sync]: (socket, payload, ack) => this.sessions.sync(socket, payload, ack),
-      [ClientEvents.update]: (socket, payload, ack) => this.moves.update(socket, payload, ack),
-      [ClientEvents.chat]: (socket, payload, ack) => this.chat.say(socket, payload, ack),
-      [ClientEvents.chatSettings]: (socket, payload, ack) => this.chat.settle(socket, payload, ack),
+      [ClientEvents.sync]: async (socket, payload, ack) => {
+        const request = this.sessions.syncRequest(socket, payload, ack);
+        if (!request) return GameService.resync(this.rooms, socket);
+        return this.rooms.of(request.matchID).tell({ kind: 'sync', socket, request, ack });
+      },
+      [ClientEvents.update]: async (socket, payload, ack) => {
+        const received = performance.now();
+        const asked = this.moves.moveRequest(socket, payload, ack);
+        if (!asked) return GameService.resync(this.rooms, socket);
+        const { seat, request } = asked;
+        return this.rooms
+          .of(request.matchID)
+          .tell({ kind: 'move', socket, seat, request, ack, received });
+      },
+      [ClientEvents.chat]: async (socket, payload, ack) => {
+        const said = this.chat.lineRequest(socket, payload, ack);
+        if (said) await this.rooms.of(said.matchID).tell({ kind: 'say', socket, said, ack });
+      },
+      [ClientEvents.chatSettings]: async (socket, payload, ack) => {
+        const request = this.chat.settingsRequest(socket, payload, ack);
+        if (request) {
+          await this.rooms.of(request.matchID).tell({ kind: 'settle', socket, request, ack });
+        }
+      },
     } satisfies Record<ClientEvent, MessageHandler>),
   );
 
@@ -228,7 +248,7 @@ export class GameService {
   private left(socket: GameSocket): void {
     this.guard.forget(socket);
     this.deps.metrics.sockets.dec();
-    this.sessions.detach(socket);
+    this.rooms.detach(socket);
     this.socketLeft?.();
   }
 
@@ -241,30 +261,29 @@ export class GameService {
 
   /** Since when a disconnected seat counts as away (the referee asks). */
   awaySince(match: MatchRecord, seat: Seat): number {
-    return this.sessions.awaySince(match, seat);
+    return this.rooms.awaySince(match, seat);
   }
 
-  /** A socket left, a seat was taken or a match ended through the lobby: tell the match's sockets. */
+  /** A seat was taken, a rematch offered or a match ended through the lobby: its room tells everyone. */
   matchChanged(matchID: string): void {
-    const { queues, store, logger } = this.deps;
-    void queues
-      .run(matchID, async () => {
-        const match = await store.getMatch(matchID);
-        if (!match) return;
-        const timed = await this.clocks.startClock(match);
-        this.clocks.track(timed);
-        await this.sessions.announce(timed);
-      })
-      .catch((error) => logger.error({ err: error, matchID }, 'presence push failed'));
+    this.rooms.tell(matchID, { kind: 'changed' }, 'presence push failed');
   }
 
   /** Arms the timers of every match in play with a running clock (on start). */
   resumeClocks(): Promise<void> {
-    return this.clocks.resume();
+    return this.rooms.resumeClocks();
   }
 
-  /** The one way a match ends, from the lobby or the referee (see MatchEnding). */
-  readonly finish: FinishMatch = (matchID, result, now) => this.ending.finish(matchID, result, now);
+  /** The one way a match ends, from the lobby or the referee, in the match's room (see MatchEnding). */
+  readonly finish: FinishMatch = (matchID, result, now) =>
+    new Promise<boolean>((resolve, reject) => {
+      this.rooms.of(matchID).tell({ kind: 'finish', result, now, ended: resolve }).catch(reject);
+    });
+
+  /** Live matches with a room on this instance. */
+  get liveRooms(): number {
+    return this.rooms.size;
+  }
 
   /**
    * Tells every socket to reconnect now, so clients need not wait out their backoff: the
@@ -288,11 +307,16 @@ export class GameService {
     });
   }
 
+  /** Resolves when every room has handled what was queued so far. */
+  drain(): Promise<void> {
+    return this.rooms.drain();
+  }
+
   /** Stops taking messages, lets queued moves finish, sends the sockets away, then closes. */
   async close(): Promise<void> {
-    this.clocks.stop();
+    this.rooms.stopClocks();
     this.closing = true;
-    await this.deps.queues.drain();
+    await this.rooms.drain();
     await this.sendSocketsAway();
     // io.close() drops the transports without socket.io's DISCONNECT packet: a client told
     // 'io server disconnect' would never reconnect by itself; after 'transport close' it does.

@@ -1,111 +1,144 @@
-import { type MoveName, type State, viewFor } from '@iron-curtain/game';
-import { type RefusedMessage, updateRequestSchema, viewPatch } from '@iron-curtain/protocol';
+import { type MoveName, type Seat, type State, viewFor } from '@iron-curtain/game';
+import {
+  type RefusedMessage,
+  type UpdateRequest,
+  updateRequestSchema,
+  viewPatch,
+} from '@iron-curtain/protocol';
 import type { AckFn, GameSocket } from '../edge/game-sockets.ts';
 import { firstIssue } from '../edge/socket-guard.ts';
 import type { Logger } from '../ops/logger.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { TimeSource } from '../ops/time.ts';
-import { clockState } from './clock.ts';
+import type { MatchRecord } from '../storage/index.ts';
 import type { MatchEnding } from './ending.ts';
 import type { MatchEngine, MoveResult } from './engine.ts';
 import type { Fanout } from './fanout.ts';
-import type { MatchQueues } from './queues.ts';
+import type { MatchRoom, RoomEvent } from './match-room.ts';
 import type { SeatSessions, StoredUpdate, UpdateHeader, Viewer } from './seat-sessions.ts';
-import type { MatchClocks } from './turn-clocks.ts';
+import { clockState, type TurnClock } from './turn-clock.ts';
 
 export interface MatchMovesDeps {
   engine: MatchEngine;
-  queues: MatchQueues;
   metrics: Metrics;
   logger: Logger;
   fanout: Fanout;
   time: TimeSource;
   sessions: SeatSessions;
-  clocks: MatchClocks;
+  clock: TurnClock;
   ending: MatchEnding;
   refuse: (socket: GameSocket, error: RefusedMessage, ack?: AckFn) => void;
 }
 
+/** A move as a seat's socket sent it, checked at the door. */
+export interface MoveAsked {
+  seat: Seat;
+  request: UpdateRequest;
+}
+
 /**
- * Moves: a seat's socket sends one, it is checked against the socket's seat and the match's
- * clock, the engine applies and stores it, and every viewer of the match (here and on other
- * instances) is sent what it changed in its own view.
+ * Moves in a match's room: a seat's socket sends one, it is checked against the socket's seat
+ * and the match's clock, the engine applies and stores it, and every viewer of the match
+ * (here and on other instances) is sent what it changed in its own view.
  */
 export class MatchMoves {
   constructor(private readonly deps: MatchMovesDeps) {}
 
-  async update(socket: GameSocket, payload: unknown, ack?: AckFn): Promise<void> {
-    const received = performance.now();
-    const { sessions, refuse } = this.deps;
+  /**
+   * The move a message asks for, checked against the socket's seat (the shape was checked by
+   * the schema); undefined when refused (the caller re-syncs the socket).
+   */
+  moveRequest(socket: GameSocket, payload: unknown, ack?: AckFn): MoveAsked | undefined {
+    const { refuse } = this.deps;
     const parsed = updateRequestSchema.safeParse(payload);
     if (!parsed.success) {
       refuse(socket, { code: 'BAD_MESSAGE', message: firstIssue(parsed.error) }, ack);
-      return sessions.resync(socket);
+      return undefined;
     }
-    const { matchID, stateID, action } = parsed.data;
+    const request = parsed.data;
     const seating = socket.data.seating;
-    if (seating?.matchID !== matchID) {
+    if (seating?.matchID !== request.matchID) {
       refuse(socket, { code: 'NOT_SYNCED', message: 'sync with this match first' }, ack);
-      return sessions.resync(socket);
+      return undefined;
     }
     if (seating.seat === null) {
       refuse(socket, { code: 'UNAUTHORIZED', message: 'spectators cannot move' }, ack);
-      return sessions.resync(socket);
+      return undefined;
     }
-    if (action.payload.playerID !== seating.seat) {
+    if (request.action.payload.playerID !== seating.seat) {
       refuse(
         socket,
         { code: 'UNAUTHORIZED', message: `this socket plays seat ${seating.seat} only` },
         ack,
       );
-      return sessions.resync(socket);
+      return undefined;
     }
-    const seat = seating.seat;
-    const { queues, engine, metrics, clocks, ending, time, logger } = this.deps;
-    await queues.run(matchID, async () => {
-      const match = await engine.matchFor(matchID, stateID);
-      if (!match) {
-        refuse(socket, { code: 'UNKNOWN_MATCH', message: 'no such match' }, ack);
-        return;
+    return { seat: seating.seat, request };
+  }
+
+  /** In the room: makes the move, stores it, tells every viewer; a refusal re-syncs the socket. */
+  async move(room: MatchRoom, event: Extract<RoomEvent, { kind: 'move' }>): Promise<void> {
+    const { socket, seat, request, ack, received } = event;
+    const { stateID, action } = request;
+    const { engine, metrics, clock, ending, sessions, time, logger, refuse } = this.deps;
+    const match = await room.match();
+    if (!match) {
+      refuse(socket, { code: 'UNKNOWN_MATCH', message: 'no such match' }, ack);
+      return;
+    }
+    const now = time.now();
+    if (clock.fallen(match, now)) {
+      await ending.onTime(room, match, now);
+      refuse(socket, { code: 'INVALID_MOVE', message: 'the clock ran out' }, ack);
+      return;
+    }
+    let result: MoveResult;
+    try {
+      result = await engine.move(
+        match,
+        {
+          seat,
+          stateID,
+          move: action.payload.type as MoveName,
+          args: action.payload.args as unknown[],
+        },
+        match.clock ? { clock: match.clock, now } : undefined,
+        room.state,
+        room.playedWith(match),
+      );
+    } catch (error) {
+      logger.error({ err: error, matchID: room.matchID }, 'move failed');
+      result = {
+        ok: false,
+        error: { code: 'SERVER_ERROR', message: 'the move could not be stored' },
+      };
+    }
+    if (!result.ok) {
+      if (result.error.code === 'STALE_STATE' || result.error.code === 'SERVER_ERROR') {
+        // Another writer moved on (or the store failed): what the room keeps may be behind.
+        room.state = undefined;
+        room.record = undefined;
       }
-      const now = time.now();
-      if (clocks.fallen(match, now)) {
-        await ending.onTime(match, now);
-        refuse(socket, { code: 'INVALID_MOVE', message: 'the clock ran out' }, ack);
-        return;
-      }
-      let result: MoveResult;
-      try {
-        result = await engine.move(
-          match,
-          {
-            seat,
-            stateID,
-            move: action.payload.type as MoveName,
-            args: action.payload.args as unknown[],
-          },
-          match.clock ? { clock: match.clock, now } : undefined,
-        );
-      } catch (error) {
-        logger.error({ err: error, matchID }, 'move failed');
-        result = {
-          ok: false,
-          error: { code: 'SERVER_ERROR', message: 'the move could not be stored' },
-        };
-      }
-      if (!result.ok) {
-        refuse(socket, result.error, ack);
-        await sessions.sendSync(socket);
-        return;
-      }
-      await this.broadcast(matchID, result);
-      if (result.clock) clocks.track({ ...match, clock: result.clock });
-      ack?.({ ok: true });
-      metrics.moves.inc();
-      metrics.moveLatency.observe((performance.now() - received) / 1000);
-      // A track win or final scoring: stored with its move (and the clock stopped) at once.
-      if (result.result) await ending.end(match, result.result, now, 'stored with the move');
-    });
+      refuse(socket, result.error, ack);
+      await sessions.sendSync(room, socket);
+      return;
+    }
+    const moved: MatchRecord = {
+      ...match,
+      updatedAt: result.at,
+      ...(result.clock ? { clock: result.clock } : {}),
+    };
+    room.state = result.state;
+    room.record = moved;
+    await this.broadcast(room, result);
+    if (result.clock) clock.arm(room, moved);
+    ack?.({ ok: true });
+    metrics.moves.inc();
+    metrics.moveLatency.observe((performance.now() - received) / 1000);
+    // A track win or final scoring: stored with its move (and the clock stopped) at once.
+    if (result.result) {
+      await ending.ended(room, { ...moved, status: 'finished', result: result.result });
+    }
   }
 
   /**
@@ -115,9 +148,10 @@ export class MatchMoves {
    * no spectator, and a seat may be away.
    */
   private async broadcast(
-    matchID: string,
+    room: MatchRoom,
     moved: Extract<MoveResult, { ok: true }>,
   ): Promise<void> {
+    const { matchID } = room;
     const before = moved.previous.G as State;
     const after = moved.state.G as State;
     const made = new Map<Viewer, StoredUpdate['patches'][Viewer]>();
@@ -147,6 +181,6 @@ export class MatchMoves {
       };
       fanout.publish({ ...update, patches });
     }
-    await sessions.deliver(update, patchFor);
+    await sessions.deliver(room, update, patchFor);
   }
 }

@@ -4,27 +4,23 @@ import {
   type RefusedMessage,
   ServerEvents,
   type SyncMessage,
+  type SyncRequest,
   syncRequestSchema,
   type UpdateMessage,
 } from '@iron-curtain/protocol';
-import {
-  type AckFn,
-  type GameNamespace,
-  type GameSocket,
-  matchRoom,
-  type Seating,
-} from '../edge/game-sockets.ts';
+import type { AckFn, GameNamespace, GameSocket, Seating } from '../edge/game-sockets.ts';
 import { firstIssue } from '../edge/socket-guard.ts';
 import type { Logger } from '../ops/logger.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { secretMatches } from '../ops/secrets.ts';
 import type { TimeSource } from '../ops/time.ts';
 import type { MatchRecord, Store } from '../storage/index.ts';
-import { clockState } from './clock.ts';
-import { frameFor, playedWith } from './engine.ts';
+import type { MatchChat } from './chat.ts';
+import { frameFor } from './engine.ts';
 import type { Fanout, FanoutMessage } from './fanout.ts';
+import type { MatchRoom } from './match-room.ts';
 import type { PresenceBook } from './presence-book.ts';
-import type { MatchQueues } from './queues.ts';
+import { clockState } from './turn-clock.ts';
 
 export type StoredUpdate = Extract<FanoutMessage, { kind: 'update' }>;
 /** Who is sent a patch: a seat's sockets, or the spectators'. */
@@ -35,141 +31,147 @@ export type UpdateHeader = Omit<StoredUpdate, 'patches'>;
 export interface SeatSessionsDeps {
   nsp: GameNamespace;
   store: Store;
-  queues: MatchQueues;
   presence: PresenceBook;
   metrics: Metrics;
   logger: Logger;
   fanout: Fanout;
   time: TimeSource;
+  chat: MatchChat;
   /** How long a seat must be away before its opponent may claim the win (ms). */
   graceMs: number;
   /** Absences before this instance started are counted from here at the earliest. */
   startedAt: number;
   refuse: (socket: GameSocket, error: RefusedMessage, ack?: AckFn) => void;
-  closing: () => boolean;
   /** Told whenever a socket attaches to a match (computer players resume then). */
   onAttach?: ((match: MatchRecord) => void) | undefined;
-  /** A seat or spectator left the match: re-read it and tell its sockets. */
-  onLeave: (matchID: string) => void;
-  /** A socket was sent its sync (the chat follows it). */
-  onSynced?: ((socket: GameSocket, match: MatchRecord) => Promise<void>) | undefined;
-  /** This instance's sockets of a match were told its presence (the chat opens at the end). */
-  onPresence?: ((match: MatchRecord) => Promise<void>) | undefined;
 }
 
 /**
- * The seat sessions of the game service: a socket syncs as a seat (with credentials) or as
- * a spectator, is attached to its match's rooms and counted in presence, is sent the whole
- * picture on a sync and each stored state after (only on top of the state it holds), and is
- * detached when it goes. Presence (who is connected, how many watch, how long a seat is
- * away) is told to every socket of the match, here and, through the fan-out, elsewhere.
+ * The seat sessions of a match's room: a socket syncs as a seat (with credentials) or as a
+ * spectator, becomes one of the room's viewers and is counted in presence, is sent the whole
+ * picture on a sync and each stored state after (only on top of the state it holds), and
+ * leaves when it goes. Presence (who is connected, how many watch, how long a seat is away)
+ * is told to every socket of the match, here and, through the fan-out, elsewhere.
  */
 export class SeatSessions {
-  constructor(private readonly deps: SeatSessionsDeps) {
-    deps.fanout.onMessage((message) => this.heard(message));
-  }
+  constructor(private readonly deps: SeatSessionsDeps) {}
 
-  /** A socket asks to attach to a match as a seat or a spectator. */
-  async sync(socket: GameSocket, payload: unknown, ack?: AckFn): Promise<void> {
-    const { store, queues, refuse } = this.deps;
+  /** The sync request of a message, or undefined when refused (the caller re-syncs). */
+  syncRequest(socket: GameSocket, payload: unknown, ack?: AckFn): SyncRequest | undefined {
     const parsed = syncRequestSchema.safeParse(payload);
-    if (!parsed.success) {
-      refuse(socket, { code: 'BAD_MESSAGE', message: firstIssue(parsed.error) }, ack);
-      return this.resync(socket);
-    }
-    const { matchID, playerID, credentials } = parsed.data;
-    await queues.run(matchID, async () => {
-      const match = await store.getMatch(matchID);
-      if (!match) {
-        refuse(socket, { code: 'UNKNOWN_MATCH', message: 'no such match' }, ack);
-        return;
-      }
-      if (playerID !== null) {
-        const seat = match.players.find((p) => p.seat === playerID);
-        if (
-          credentials === undefined ||
-          !seat ||
-          !secretMatches(credentials, seat.credentialsHash)
-        ) {
-          refuse(
-            socket,
-            { code: 'UNAUTHORIZED', message: `these credentials do not hold seat ${playerID}` },
-            ack,
-          );
-          return;
-        }
-      }
-      this.detach(socket);
-      await this.attach(socket, { matchID, seat: playerID }, match);
-      const stateID = await this.sendSync(socket, match);
-      await this.deps.onSynced?.(socket, match);
-      if (stateID !== undefined) await this.catchUp(matchID, stateID);
-      ack?.({ ok: true });
-      await this.announce(match);
-    });
+    if (parsed.success) return parsed.data;
+    this.deps.refuse(socket, { code: 'BAD_MESSAGE', message: firstIssue(parsed.error) }, ack);
+    return undefined;
   }
 
-  /** The whole picture again for a socket whose message was refused, in its match's queue. */
-  async resync(socket: GameSocket): Promise<void> {
-    const seating = socket.data.seating;
-    if (seating) await this.deps.queues.run(seating.matchID, () => this.sendSync(socket));
+  /**
+   * The match as a socket may attach to it (read afresh: a seat's credentials may have
+   * changed hands), or undefined when refused.
+   */
+  async admit(
+    room: MatchRoom,
+    socket: GameSocket,
+    request: SyncRequest,
+    ack?: AckFn,
+  ): Promise<MatchRecord | undefined> {
+    const { refuse } = this.deps;
+    const { playerID, credentials } = request;
+    const match = await room.reread();
+    if (!match) {
+      refuse(socket, { code: 'UNKNOWN_MATCH', message: 'no such match' }, ack);
+      return undefined;
+    }
+    if (playerID !== null) {
+      const seat = match.players.find((p) => p.seat === playerID);
+      if (credentials === undefined || !seat || !secretMatches(credentials, seat.credentialsHash)) {
+        refuse(
+          socket,
+          { code: 'UNAUTHORIZED', message: `these credentials do not hold seat ${playerID}` },
+          ack,
+        );
+        return undefined;
+      }
+    }
+    return match;
+  }
+
+  /** An admitted socket (detached from any other match) joins the room and is sent everything. */
+  async sync(
+    room: MatchRoom,
+    socket: GameSocket,
+    match: MatchRecord,
+    seat: Seat | null,
+    ack?: AckFn,
+  ): Promise<void> {
+    const attached = await this.attach(room, socket, { matchID: room.matchID, seat }, match);
+    const stateID = await this.sendSync(room, socket);
+    await this.deps.chat.sendHistory(room, socket, attached);
+    if (stateID !== undefined) await this.catchUp(room, stateID);
+    ack?.({ ok: true });
+    await this.announce(room, attached);
   }
 
   /** Resolves once this instance hears the match's updates from other instances too. */
-  private async attach(socket: GameSocket, seating: Seating, match: MatchRecord): Promise<void> {
+  private async attach(
+    room: MatchRoom,
+    socket: GameSocket,
+    seating: Seating,
+    match: MatchRecord,
+  ): Promise<MatchRecord> {
     const { presence, metrics, fanout, store } = this.deps;
     socket.data.seating = seating;
     socket.data.stateID = undefined;
-    void socket.join(matchRoom(seating.matchID));
+    room.viewers.add(socket);
     presence.join(seating.matchID, seating.seat);
     metrics.matchesActive.set(presence.size);
     await fanout.watch(seating.matchID);
     // A seat that is back is no longer away; one that was not away costs no write (a write
     // per sync was an fsync, and it made the SQLite store forget the match's record).
     const away = match.players.find((p) => p.seat === seating.seat)?.awaySince;
-    if (seating.seat !== null && away) await store.setAway(seating.matchID, seating.seat, null);
-    this.deps.onAttach?.(match);
+    let attached = match;
+    if (seating.seat !== null && away) {
+      await store.setAway(seating.matchID, seating.seat, null);
+      const players = match.players.map((p) =>
+        p.seat === seating.seat ? { ...p, awaySince: null } : p,
+      ) as MatchRecord['players'];
+      attached = { ...match, players };
+      room.record = attached;
+    }
+    this.deps.onAttach?.(attached);
+    return attached;
   }
 
-  /** The socket leaves its match (it went, or syncs with another). */
-  detach(socket: GameSocket): void {
+  /** The socket leaves the room (it went, or syncs with another match). */
+  detach(room: MatchRoom, socket: GameSocket): Seating | undefined {
     const seating = socket.data.seating;
-    if (!seating) return;
+    if (!seating) return undefined;
     const { presence, metrics, fanout } = this.deps;
     socket.data.seating = undefined;
     socket.data.stateID = undefined;
-    void socket.leave(matchRoom(seating.matchID));
+    room.viewers.delete(socket);
     presence.leave(seating.matchID, seating.seat);
     metrics.matchesActive.set(presence.size);
     fanout.unwatch(seating.matchID);
-    // At shutdown every socket leaves at once: nobody left, the server did. Absence then
-    // counts from the next start, and the clients reconnect to the next process.
-    if (this.deps.closing()) return;
-    if (seating.seat !== null) this.seatLeft(seating.matchID, seating.seat);
-    this.deps.onLeave(seating.matchID);
+    return seating;
   }
 
-  /** The seat's last socket anywhere has gone: it is away from now (abandonment counts from here). */
-  private seatLeft(matchID: string, seat: Seat): void {
-    const { queues, presence, store, time, logger } = this.deps;
-    void queues
-      .run(matchID, async () => {
-        const attendance = await presence.everywhere(matchID);
-        if (attendance.seats[seat] > 0) return;
-        await store.setAway(matchID, seat, new Date(time.now()).toISOString());
-      })
-      .catch((error) => logger.error({ err: error, matchID }, 'absence not stored'));
+  /** A seat's socket left: once its last socket anywhere has gone, it is away from now (abandonment counts from here). */
+  async seatLeft(room: MatchRoom, seat: Seat): Promise<void> {
+    const { presence, store, time } = this.deps;
+    const attendance = await presence.everywhere(room.matchID);
+    if (attendance.seats[seat] > 0) return;
+    await store.setAway(room.matchID, seat, new Date(time.now()).toISOString());
   }
 
   /**
    * Sends a socket the whole picture of its match, as its seat sees it; resolves to the
    * state id sent, if one was.
    */
-  async sendSync(socket: GameSocket, known?: MatchRecord): Promise<number | undefined> {
+  async sendSync(room: MatchRoom, socket: GameSocket): Promise<number | undefined> {
     const seating = socket.data.seating;
     if (!seating || !socket.connected) return undefined;
     const { store, time } = this.deps;
-    const match = known ?? (await store.getMatch(seating.matchID));
+    const match = await room.match();
     const state = await store.loadState(seating.matchID);
     if (!match || !state) return undefined;
     // Another instance may store a move between the two reads: the log stops at the state.
@@ -180,7 +182,7 @@ export class SeatSessions {
     const message: SyncMessage = {
       matchID: seating.matchID,
       playerID: seating.seat,
-      rules: playedWith(match).rules,
+      rules: room.playedWith(match).rules,
       state: { ...frameFor(state, seating.seat), ...clock },
       log: moves.flatMap((m) => m.entries),
       presence: await this.presenceOf(match),
@@ -196,23 +198,22 @@ export class SeatSessions {
    * instance that stored it died before announcing it (or its fan-out message was lost).
    * Nothing else would tell them until the next move, so they get the whole picture now.
    */
-  private async catchUp(matchID: string, stateID: number): Promise<void> {
-    const { nsp } = this.deps;
-    for (const id of [...(nsp.adapter.rooms.get(matchRoom(matchID)) ?? [])]) {
-      const socket = nsp.sockets.get(id);
-      const held = socket?.data.stateID;
-      if (socket && held !== undefined && held < stateID) await this.sendSync(socket);
+  private async catchUp(room: MatchRoom, stateID: number): Promise<void> {
+    for (const socket of [...room.viewers]) {
+      const held = socket.data.stateID;
+      if (held !== undefined && held < stateID) await this.sendSync(room, socket);
     }
   }
 
   /**
-   * Sends a stored state's update to this instance's sockets of the match, each its own
-   * view's patch, only to a socket holding the state the patch applies to: an older or
-   * repeated state is dropped, and a socket that missed one (a fan-out message lost or
-   * overtaken) gets the whole picture instead. `patchFor` is asked only for viewers with a
-   * socket here that holds the state before.
+   * Sends a stored state's update to the room's sockets here, each its own view's patch,
+   * only to a socket holding the state the patch applies to: an older or repeated state is
+   * dropped, and a socket that missed one (a fan-out message lost or overtaken) gets the
+   * whole picture instead. `patchFor` is asked only for viewers with a socket here that holds
+   * the state before.
    */
   async deliver(
+    room: MatchRoom,
     update: UpdateHeader,
     patchFor: (viewer: Viewer) => StoredUpdate['patches'][Viewer],
   ): Promise<void> {
@@ -220,13 +221,12 @@ export class SeatSessions {
     const { nsp } = this.deps;
     const next: Record<Viewer, string[]> = { '0': [], '1': [], spectators: [] };
     const behind: GameSocket[] = [];
-    for (const id of nsp.adapter.rooms.get(matchRoom(matchID)) ?? []) {
-      const socket = nsp.sockets.get(id);
-      const seating = socket?.data.seating;
-      if (!socket || seating?.matchID !== matchID || socket.data.stateID === undefined) continue;
+    for (const socket of room.viewers) {
+      const seating = socket.data.seating;
+      if (seating?.matchID !== matchID || socket.data.stateID === undefined) continue;
       if (socket.data.stateID >= stateID) continue;
       if (socket.data.stateID === from) {
-        next[seating.seat ?? 'spectators'].push(id);
+        next[seating.seat ?? 'spectators'].push(socket.id);
         socket.data.stateID = stateID;
       } else behind.push(socket);
     }
@@ -242,25 +242,7 @@ export class SeatSessions {
       };
       nsp.to(ids).emit(ServerEvents.update, message);
     }
-    for (const socket of behind) await this.sendSync(socket);
-  }
-
-  /** A message from another instance, handled in the match's queue like local work. */
-  private heard(message: FanoutMessage): void {
-    const { matchID } = message;
-    const { queues, nsp, store, logger } = this.deps;
-    void queues
-      .run(matchID, async () => {
-        if (message.kind === 'update') {
-          await this.deliver(message, (viewer) => message.patches[viewer]);
-          return;
-        }
-        if (message.kind !== 'presence') return;
-        if (!nsp.adapter.rooms.has(matchRoom(matchID))) return;
-        const match = await store.getMatch(matchID);
-        if (match) await this.pushPresence(match);
-      })
-      .catch((error) => logger.error({ err: error, matchID }, 'fan-out delivery failed'));
+    for (const socket of behind) await this.sendSync(room, socket);
   }
 
   private async presenceOf(match: MatchRecord): Promise<Presence> {
@@ -297,18 +279,20 @@ export class SeatSessions {
     return Math.max(this.deps.startedAt, Date.parse(match.updatedAt));
   }
 
-  private async pushPresence(match: MatchRecord): Promise<void> {
-    this.deps.nsp
-      .to(matchRoom(match.matchID))
-      .emit(ServerEvents.presence, await this.presenceOf(match));
-    await this.deps.onPresence?.(match);
+  /** Tells the room's sockets here the match's presence (the chat opens to all at its end). */
+  async pushPresence(room: MatchRoom, match: MatchRecord): Promise<void> {
+    const ids = [...room.viewers].map((socket) => socket.id);
+    if (ids.length > 0) {
+      this.deps.nsp.to(ids).emit(ServerEvents.presence, await this.presenceOf(match));
+    }
+    await this.deps.chat.presenceChanged(room, match);
   }
 
   /** Presence changed here: record this instance's sockets, tell ours, then the other instances. */
-  async announce(match: MatchRecord): Promise<void> {
+  async announce(room: MatchRoom, match: MatchRecord): Promise<void> {
     const { fanout, presence } = this.deps;
     await fanout.share(match.matchID, presence.here(match.matchID));
-    await this.pushPresence(match);
+    await this.pushPresence(room, match);
     fanout.publish({ kind: 'presence', matchID: match.matchID });
   }
 }

@@ -1,0 +1,207 @@
+import type { Seat } from '@iron-curtain/game';
+import type { ChatSettingsRequest, SyncRequest, UpdateRequest } from '@iron-curtain/protocol';
+import type { AckFn, GameSocket } from '../edge/game-sockets.ts';
+import type { MatchRecord, MatchResult, StoredState } from '../storage/index.ts';
+import type { ChatSaid, MatchChat } from './chat.ts';
+import type { MatchEnding } from './ending.ts';
+import { type Played, playedWith } from './engine.ts';
+import type { FanoutMessage } from './fanout.ts';
+import type { MatchMoves } from './moves.ts';
+import type { SeatSessions } from './seat-sessions.ts';
+import type { TurnClock } from './turn-clock.ts';
+
+/** Everything that happens to a live match, each handled by its room in arrival order. */
+export type RoomEvent =
+  /** A socket asks to attach as a seat or a spectator. */
+  | { kind: 'sync'; socket: GameSocket; request: SyncRequest; ack: AckFn | undefined }
+  /** A socket whose message was refused is sent the whole picture again. */
+  | { kind: 'resync'; socket: GameSocket }
+  | {
+      kind: 'move';
+      socket: GameSocket;
+      seat: Seat;
+      request: UpdateRequest;
+      ack: AckFn | undefined;
+      /** performance.now() when the message arrived (the move's latency counts from it). */
+      received: number;
+    }
+  | { kind: 'say'; socket: GameSocket; said: ChatSaid; ack: AckFn | undefined }
+  | { kind: 'settle'; socket: GameSocket; request: ChatSettingsRequest; ack: AckFn | undefined }
+  /** A viewer left (its seat, null for a spectator). */
+  | { kind: 'left'; seat: Seat | null }
+  /** The lobby changed the match (a seat taken, a rematch offered): read it again, tell everyone. */
+  | { kind: 'changed' }
+  /** The room's timer fired: the running seat's time may be up. */
+  | { kind: 'clock' }
+  /** The lobby or the referee ends the match; answers whether this ended it. */
+  | { kind: 'finish'; result: MatchResult | null; now: number; ended: (ended: boolean) => void }
+  /** Another instance's message about the match. */
+  | { kind: 'heard'; message: FanoutMessage };
+
+/** The parts a room's events are handled by; shared by every room, each takes the room. */
+export interface RoomParts {
+  sessions: SeatSessions;
+  moves: MatchMoves;
+  clock: TurnClock;
+  ending: MatchEnding;
+  chat: MatchChat;
+  /** Reads a match's record from the store (every read of a room goes through here). */
+  read: (matchID: string) => Promise<MatchRecord | undefined>;
+  /** The room has nothing left to do and nobody here to tell: it may be dropped. */
+  idle: (room: MatchRoom) => void;
+  /** Takes a socket out of the room it is attached to (it syncs with another match). */
+  detach: (socket: GameSocket) => void;
+}
+
+/**
+ * One live match on this instance, as a round actor: it owns the match's record and last
+ * stored state (as this instance knows them), its viewers' sockets here, its clock timer and
+ * its queue. Every event for the match goes through `tell` and is handled one at a time, in
+ * arrival order, so a move, the broadcast of its result and a socket's sync never interleave.
+ *
+ * The record is read at most once per event: it is kept between events and read again when
+ * something may have changed it elsewhere (a sync, the lobby, another instance, a refused
+ * write). Between instances the store's compare-and-set still decides: a move on a state
+ * another writer moved past is refused as stale and the record read again.
+ */
+export class MatchRoom {
+  /** The match's record as last read or written here; undefined: read it on next need. */
+  record: MatchRecord | undefined;
+  /** The last state this instance stored or loaded for the match (a move on it skips a load). */
+  state: StoredState | undefined;
+  /** This instance's sockets attached to the match. */
+  readonly viewers = new Set<GameSocket>();
+  /** The clock's timer while one is armed (see TurnClock). */
+  timer: unknown;
+  private played: Played | undefined;
+  private tail: Promise<unknown> = Promise.resolve();
+  private pending = 0;
+
+  constructor(
+    readonly matchID: string,
+    private readonly parts: RoomParts,
+  ) {}
+
+  /** Queues an event; resolves (or rejects) when the room has handled it. */
+  tell(event: RoomEvent): Promise<void> {
+    this.pending += 1;
+    const handled = this.tail.then(() => this.handle(event));
+    this.tail = handled.then(
+      () => this.settled(),
+      () => this.settled(),
+    );
+    return handled;
+  }
+
+  /** Nothing queued, nobody here and no timer: the registry may forget the room. */
+  get idle(): boolean {
+    return this.pending === 0 && this.viewers.size === 0 && this.timer === undefined;
+  }
+
+  /** Whether events are queued or being handled. */
+  get busy(): boolean {
+    return this.pending > 0;
+  }
+
+  /** Resolves once everything queued so far has been handled. */
+  async drained(): Promise<void> {
+    while (this.pending > 0) await this.tail;
+  }
+
+  /** The record: as kept, else read (once). */
+  async match(): Promise<MatchRecord | undefined> {
+    this.record ??= await this.parts.read(this.matchID);
+    return this.record;
+  }
+
+  /** The record read again (something may have changed it elsewhere). */
+  async reread(): Promise<MatchRecord | undefined> {
+    this.record = await this.parts.read(this.matchID);
+    return this.record;
+  }
+
+  /** The Game, rules and reducer of the match (its deck and variants never change). */
+  playedWith(match: MatchRecord): Played {
+    this.played ??= playedWith(match);
+    return this.played;
+  }
+
+  private settled(): void {
+    this.pending -= 1;
+    if (this.idle) this.parts.idle(this);
+  }
+
+  private async handle(event: RoomEvent): Promise<void> {
+    const { sessions, moves, ending, chat } = this.parts;
+    switch (event.kind) {
+      case 'sync': {
+        const { socket, request, ack } = event;
+        const match = await sessions.admit(this, socket, request, ack);
+        // A socket gone while its sync waited would be a viewer nobody removes.
+        if (!match || !socket.connected) return;
+        this.parts.detach(socket);
+        return sessions.sync(this, socket, match, request.playerID, ack);
+      }
+      case 'resync':
+        await sessions.sendSync(this, event.socket);
+        return;
+      case 'move':
+        return moves.move(this, event);
+      case 'say':
+        return chat.say(this, event.socket, event.said, event.ack);
+      case 'settle':
+        return chat.settle(this, event.socket, event.request, event.ack);
+      case 'left':
+        if (event.seat !== null) await sessions.seatLeft(this, event.seat);
+        return this.changed();
+      case 'changed':
+        return this.changed();
+      case 'clock':
+        return ending.clockCheck(this);
+      case 'finish':
+        event.ended(await ending.finish(this, event.result, event.now));
+        return;
+      case 'heard':
+        return this.heard(event.message);
+    }
+  }
+
+  /** The match may have changed: read it, start its clock if it has just begun, tell everyone. */
+  private async changed(): Promise<void> {
+    const { clock, sessions } = this.parts;
+    const read = await this.reread();
+    if (!read) return;
+    const timed = await clock.start(this, read);
+    clock.arm(this, timed);
+    await sessions.announce(this, timed);
+  }
+
+  private async heard(message: FanoutMessage): Promise<void> {
+    const { sessions, chat } = this.parts;
+    switch (message.kind) {
+      case 'update':
+        // Another instance stored a move: what this room keeps of the match is behind.
+        this.state = undefined;
+        this.record = undefined;
+        return sessions.deliver(this, message, (viewer) => message.patches[viewer]);
+      case 'presence': {
+        if (this.viewers.size === 0) return;
+        const match = await this.reread();
+        if (match) await sessions.pushPresence(this, match);
+        return;
+      }
+      case 'chat': {
+        if (this.viewers.size === 0) return;
+        const match = await this.match();
+        if (match) chat.deliver(this, match, message.line);
+        return;
+      }
+      case 'chat-settings': {
+        if (this.viewers.size === 0) return;
+        const match = await this.reread();
+        if (match) await chat.sendHistories(this, match);
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,136 @@
+import type { Seat } from '@iron-curtain/game';
+import type { ClockState } from '@iron-curtain/protocol';
+import type { Logger } from '../ops/logger.ts';
+import type { TimeSource } from '../ops/time.ts';
+import type { ClockRecord, MatchRecord, Store } from '../storage/index.ts';
+import type { MatchRoom } from './match-room.ts';
+
+/** A clock of `minutes` per seat, not running yet. */
+export const newClock = (minutes: number): ClockRecord => ({
+  perPlayerMs: minutes * 60_000,
+  remainingMs: { '0': minutes * 60_000, '1': minutes * 60_000 },
+  running: null,
+  since: null,
+});
+
+/** The running seat's time left at `now` (never below zero); the other seat's as stored. */
+export function remainingAt(clock: ClockRecord, seat: Seat, now: number): number {
+  const stored = clock.remainingMs[seat];
+  if (clock.running !== seat || clock.since === null) return stored;
+  return Math.max(0, stored - (now - Date.parse(clock.since)));
+}
+
+/** Charges the running seat for its decision so far, then runs `next`'s time from `now` (null: stop). */
+export function switchClock(clock: ClockRecord, next: Seat | null, now: number): ClockRecord {
+  return {
+    perPlayerMs: clock.perPlayerMs,
+    remainingMs: { '0': remainingAt(clock, '0', now), '1': remainingAt(clock, '1', now) },
+    running: next,
+    since: next === null ? null : new Date(now).toISOString(),
+  };
+}
+
+/** The seat whose time has run out at `now`, if any. */
+export function flagFallen(clock: ClockRecord, now: number): Seat | null {
+  return clock.running !== null && remainingAt(clock, clock.running, now) <= 0
+    ? clock.running
+    : null;
+}
+
+/** When the running seat's time runs out (ms since the epoch); null when no time runs. */
+export function deadlineOf(clock: ClockRecord): number | null {
+  if (clock.running === null || clock.since === null) return null;
+  return Date.parse(clock.since) + clock.remainingMs[clock.running];
+}
+
+/** What clients are sent: each seat's time left at `now`. */
+export function clockState(clock: ClockRecord, now: number): ClockState {
+  return {
+    perPlayerMs: clock.perPlayerMs,
+    remainingMs: { '0': remainingAt(clock, '0', now), '1': remainingAt(clock, '1', now) },
+    running: clock.running,
+  };
+}
+
+/** The seat a match's clock should run for: the one whose decision it is. */
+const deciderOf = (state: { G: unknown }): Seat | null =>
+  (state.G as { decision?: { seat: Seat } | null }).decision?.seat ?? null;
+
+export interface TurnClockDeps {
+  store: Store;
+  logger: Logger;
+  time: TimeSource;
+}
+
+/**
+ * The turn clock of a room's match: started when the match begins, and a timer per running
+ * clock, set to the running seat's deadline as stored, that tells the room when the time may
+ * be up (a move made after the time ran out is refused even before the timer fires). Every
+ * instance arms its own timer; the store's finish is a compare-and-set, so one timeout wins.
+ * The timer is the room's: a room with an armed timer stays, viewers or not.
+ */
+export class TurnClock {
+  private stopped = false;
+
+  constructor(private readonly deps: TurnClockDeps) {}
+
+  /** Whether the running seat's time is up at `now`. */
+  fallen(match: MatchRecord, now: number): boolean {
+    return match.status === 'playing' && !!match.clock && flagFallen(match.clock, now) !== null;
+  }
+
+  /** A match that has just begun starts its clock for the seat deciding first. */
+  async start(room: MatchRoom, match: MatchRecord): Promise<MatchRecord> {
+    const clock = match.clock;
+    if (match.status !== 'playing' || !clock || clock.running !== null || clock.since !== null) {
+      return match;
+    }
+    const { store, time } = this.deps;
+    const state = room.state ?? (await store.loadState(match.matchID));
+    if (!state) return match;
+    const started = switchClock(clock, deciderOf(state), time.now());
+    await store.setClock(match.matchID, started);
+    room.record = { ...match, clock: started };
+    return room.record;
+  }
+
+  /** Arms, moves or clears the room's timer to match its clock as stored (`match`). */
+  arm(room: MatchRoom, match: MatchRecord): void {
+    this.clear(room);
+    if (this.stopped) return;
+    const deadline = match.status === 'playing' && match.clock ? deadlineOf(match.clock) : null;
+    if (deadline === null) return;
+    const { time, logger } = this.deps;
+    room.timer = time.setTimer(
+      () => {
+        room.timer = undefined;
+        room
+          .tell({ kind: 'clock' })
+          .catch((error) =>
+            logger.error({ err: error, matchID: room.matchID }, 'clock check failed'),
+          );
+      },
+      Math.max(0, deadline - time.now()),
+    );
+  }
+
+  clear(room: MatchRoom): void {
+    if (room.timer === undefined) return;
+    this.deps.time.clearTimer(room.timer);
+    room.timer = undefined;
+  }
+
+  /** Arms no more timers (the server is stopping); the rooms clear theirs. */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /** Arms the timers of every match in play with a running clock (on start). */
+  async resume(roomOf: (matchID: string) => MatchRoom): Promise<void> {
+    for (const match of await this.deps.store.listRunningClocks()) {
+      const room = roomOf(match.matchID);
+      room.record = match;
+      this.arm(room, match);
+    }
+  }
+}
