@@ -2,7 +2,9 @@
 # Iron Curtain Online: one image serving the lobby, the game service and the web client.
 # The same install and build commands run in CI (apps/server/test/docker-image.test.ts).
 
-ARG NODE_IMAGE=node:22-bookworm-slim
+# The newest Node LTS line (26, LTS since October 2026); the suite runs on it and on the floor
+# `engines` names (.ci/run).
+ARG NODE_IMAGE=node:26-bookworm-slim
 
 # Every dependency, then the web client (Vite) and the server bundle (esbuild).
 FROM ${NODE_IMAGE} AS build
@@ -19,8 +21,8 @@ RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
 RUN npm run build -w @iron-curtain/web && npm run build -w @iron-curtain/server
 
-# The bundle, the built web client and the one module the bundle leaves outside
-# (SQLite as WebAssembly): no dev dependency, no compiler, no source.
+# The bundle and the built web client: no node_modules (the embedded store is Node's own
+# node:sqlite), no dev dependency, no compiler, no source.
 FROM ${NODE_IMAGE} AS runtime
 RUN apt-get update \
   && apt-get install -y --no-install-recommends tini \
@@ -31,7 +33,6 @@ WORKDIR /app
 COPY --from=build /src/apps/server/package.json apps/server/package.json
 COPY --from=build /src/apps/server/dist apps/server/dist
 COPY --from=build /src/apps/web/dist apps/web/dist
-COPY --from=build /src/node_modules/node-sqlite3-wasm node_modules/node-sqlite3-wasm
 COPY deploy/healthcheck.mjs healthcheck.mjs
 ENV NODE_ENV=production \
   HOST=0.0.0.0 \

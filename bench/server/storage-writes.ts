@@ -8,12 +8,13 @@
  * busy server stores them; SQLite commits `--batch` moves per transaction (the server's
  * group commit), Postgres runs one statement per move, `--concurrency` at once.
  *
- *   npm run bench:server:storage [-- --matches 200 --snapshot 16 --batch 50 --concurrency 20]
+ *   npm run bench:server:storage [-- --matches 200 --snapshot 16 --batch 50 --concurrency 20
+ *                                    --stores sqlite,postgres]
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import type { LogEntry } from '@iron-curtain/game';
 import { CreateGameReducer, InitializeGame } from 'boardgame.io/internal';
 import pg from 'pg';
@@ -26,17 +27,16 @@ import {
 } from './lib/iron-curtain.ts';
 import { machine, record } from './lib/report.ts';
 
-const { Database } = createRequire(import.meta.url)(
-  'node-sqlite3-wasm',
-) as typeof import('node-sqlite3-wasm');
-
-const options = parseOptions({
-  matches: 200,
-  snapshot: 16,
-  batch: 50,
-  concurrency: 20,
-  workers: 1,
-});
+const options = parseOptions(
+  {
+    matches: 200,
+    snapshot: 16,
+    batch: 50,
+    concurrency: 20,
+    workers: 1,
+  },
+  { stores: 'sqlite,postgres' },
+);
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 type Full = ReturnType<typeof InitializeGame>;
@@ -125,7 +125,8 @@ function rebuild(snapshot: string, moves: { seat: string; move: string; args: st
 
 function sqlite(way: Way, initial: Map<string, string>, steps: Step[]): Figures {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ic-storage-bench-'));
-  const db = new Database(path.join(dir, 'bench.sqlite'));
+  const db = new DatabaseSync(path.join(dir, 'bench.sqlite'));
+  const run = (sql: string, ...values: (string | number)[]) => db.prepare(sql).run(...values);
   try {
     db.exec('PRAGMA locking_mode = EXCLUSIVE');
     db.exec('PRAGMA journal_mode = WAL');
@@ -134,33 +135,38 @@ function sqlite(way: Way, initial: Map<string, string>, steps: Step[]): Figures 
       CREATE TABLE moves (match_id TEXT NOT NULL, state_id INTEGER NOT NULL, seat TEXT NOT NULL,
         move TEXT NOT NULL, args TEXT NOT NULL, entries TEXT NOT NULL, PRIMARY KEY (match_id, state_id));`);
     for (const [matchID, state] of initial)
-      db.run('INSERT INTO states VALUES (?, 0, ?)', [matchID, state]);
+      run('INSERT INTO states VALUES (?, 0, ?)', matchID, state);
     const started = performance.now();
     const cpu = process.cpuUsage();
     for (let i = 0; i < steps.length; i += options.batch) {
       db.exec('BEGIN IMMEDIATE');
       for (const s of steps.slice(i, i + options.batch)) {
         if (way === 'whole state') {
-          const written = db.run(
+          const written = run(
             'UPDATE states SET state_id = ?, state = ? WHERE match_id = ? AND state_id = ?',
-            [s.stateID, s.state, s.matchID, s.stateID - 1],
+            s.stateID,
+            s.state,
+            s.matchID,
+            s.stateID - 1,
           ).changes;
           if (written !== 1) throw new Error('stale');
         }
-        db.run('INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?)', [
+        run(
+          'INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?)',
           s.matchID,
           s.stateID,
           s.move.seat,
           s.move.move,
           s.move.args,
           s.move.entries,
-        ]);
+        );
         if (way === 'log + snapshot' && isSnapshot(s)) {
-          db.run('UPDATE states SET state_id = ?, state = ? WHERE match_id = ?', [
+          run(
+            'UPDATE states SET state_id = ?, state = ? WHERE match_id = ?',
             s.stateID,
             s.state,
             s.matchID,
-          ]);
+          );
         }
       }
       db.exec('COMMIT');
@@ -170,16 +176,19 @@ function sqlite(way: Way, initial: Map<string, string>, steps: Step[]): Figures 
     // A miss: load every match's state once, as a restarted server does on its next move.
     const loadStarted = performance.now();
     for (const matchID of initial.keys()) {
-      const row = db.get('SELECT state_id, state FROM states WHERE match_id = ?', [matchID]) as {
+      const row = db
+        .prepare('SELECT state_id, state FROM states WHERE match_id = ?')
+        .get(matchID) as {
         state_id: number;
         state: string;
       };
       if (way === 'whole state') JSON.parse(row.state);
       else {
-        const after = db.all(
-          'SELECT seat, move, args FROM moves WHERE match_id = ? AND state_id > ? ORDER BY state_id',
-          [matchID, row.state_id],
-        ) as { seat: string; move: string; args: string }[];
+        const after = db
+          .prepare(
+            'SELECT seat, move, args FROM moves WHERE match_id = ? AND state_id > ? ORDER BY state_id',
+          )
+          .all(matchID, row.state_id) as { seat: string; move: string; args: string }[];
         rebuild(row.state, after);
       }
     }
@@ -281,8 +290,11 @@ const run = machine();
 const { initial, steps } = workload(options.matches);
 const ways: Way[] = ['whole state', 'log + snapshot'];
 const figures: Figures[] = [];
-for (const way of ways) figures.push(sqlite(way, initial, steps));
-for (const way of ways) figures.push(await postgres(way, initial, steps));
+const stores = options.lists.stores;
+if (stores.includes('sqlite')) for (const way of ways) figures.push(sqlite(way, initial, steps));
+if (stores.includes('postgres')) {
+  for (const way of ways) figures.push(await postgres(way, initial, steps));
+}
 record(
   'storage-writes',
   run,

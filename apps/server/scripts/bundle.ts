@@ -7,9 +7,9 @@ const common: BuildOptions = {
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node22',
   sourcemap: true,
-  external: ['node-sqlite3-wasm', 'pg-native'],
+  external: ['pg-native'],
   // Bundled CommonJS modules call require(); give them one.
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
@@ -20,8 +20,8 @@ const common: BuildOptions = {
 /**
  * Bundles the server into one ESM file, and beside it the worker where computer players
  * think (bot-worker.js). Node cannot run the TypeScript workspace packages itself, nor
- * import boardgame.io's directory entry points as ESM; a bundle sidesteps both. The SQLite
- * WASM build loads its .wasm beside its own file, so it stays a runtime import.
+ * import boardgame.io's directory entry points as ESM; a bundle sidesteps both. Node's own
+ * modules (node:sqlite among them) stay imports of the runtime.
  */
 export async function bundleServer(outfile: string): Promise<void> {
   await Promise.all([

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type { Seat } from '@iron-curtain/game';
 import { PUSH_SUBSCRIPTIONS_PER_SEAT } from '@iron-curtain/protocol';
-import { claimDataDir } from './data-dir-lock.ts';
 import { upgradeState } from './legacy-state.ts';
 import {
   chatFromRow,
@@ -30,13 +29,6 @@ import type {
 import { CHAT_LINES_KEPT } from './store.ts';
 import { walSync } from './wal-sync.ts';
 
-// A CommonJS module whose exports Node's ESM loader cannot see by name.
-const { Database } = createRequire(import.meta.url)(
-  'node-sqlite3-wasm',
-) as typeof import('node-sqlite3-wasm');
-type Database = InstanceType<typeof Database>;
-type Statement = ReturnType<Database['prepare']>;
-type BindValues = Parameters<Statement['run']>[0];
 type Row = Record<string, unknown>;
 
 /** How one move of a group fared: stored or stale (`ok`), or failed. */
@@ -163,8 +155,11 @@ const MATCH_TABLES = [
   'matches',
 ] as const;
 
-function migrate(db: Database): void {
-  const version = Number((db.get('PRAGMA user_version') as Row).user_version);
+/** SQLite's SQLITE_BUSY: another connection holds the lock. */
+const SQLITE_BUSY = 5;
+
+function migrate(db: DatabaseSync): void {
+  const version = Number((db.prepare('PRAGMA user_version').get() as Row).user_version);
   for (let v = version; v < MIGRATIONS.length; v++) {
     transaction(db, () => {
       db.exec(MIGRATIONS[v] as string);
@@ -173,70 +168,73 @@ function migrate(db: Database): void {
   }
 }
 
-function transaction<T>(db: Database, work: () => T): T {
+function transaction<T>(db: DatabaseSync, work: () => T): T {
   db.exec('BEGIN IMMEDIATE');
   try {
     const result = work();
     db.exec('COMMIT');
     return result;
   } catch (error) {
-    if (db.inTransaction) db.exec('ROLLBACK');
+    try {
+      db.exec('ROLLBACK');
+    } catch {
+      // Some failures (a full disk, an I/O error) end the transaction themselves, and Node 22.13
+      // cannot ask whether one is open: the ROLLBACK then has nothing to undo.
+    }
     throw error;
   }
 }
 
-/**
- * The embedded store: one SQLite file under DATA_DIR, through SQLite compiled to
- * WebAssembly (no native build, no download at install). One process owns the
- * file: the WAL journal in exclusive locking mode. A write resolves once an fsync of the WAL
- * that began after it has finished (on the thread pool, so the event loop goes on meanwhile);
- * moves of one event-loop turn share one commit, and commits made during an fsync the next one.
- */
-export function openSqliteStore(dataDir: string): Store {
-  const release = claimDataDir(dataDir);
-  const file = path.join(dataDir, SQLITE_FILE);
-  // The WASM build locks with a directory beside the file; a killed owner leaves it behind.
-  // claimDataDir has just proven no other live server owns DATA_DIR.
-  fs.rmSync(`${file}.lock`, { recursive: true, force: true });
-  let db: Database;
+/** Opens the file and takes SQLite's exclusive lock on it, or says who holds it. */
+function openOwned(dataDir: string, file: string): DatabaseSync {
+  const db = new DatabaseSync(file);
   try {
-    db = new Database(file);
+    // Exclusive locking: the first statement that touches the file takes SQLite's own lock
+    // (fcntl) and holds it until close, so a second server on the same DATA_DIR, in this
+    // process or another, is refused; the kernel drops the lock of a killed owner, so nothing
+    // is left behind to clean up.
     db.exec('PRAGMA locking_mode = EXCLUSIVE');
-    const { journal_mode } = db.get('PRAGMA journal_mode = WAL') as Row;
+    const { journal_mode } = db.prepare('PRAGMA journal_mode = WAL').get() as Row;
     // Durability rests on syncing the WAL: a file in any other mode would go unsynced.
     if (journal_mode !== 'wal') throw new Error(`${file} cannot use a WAL journal`);
     // A commit writes the WAL without an fsync; walSync below runs it off the event loop.
     db.exec('PRAGMA synchronous = NORMAL');
     db.exec('PRAGMA foreign_keys = ON');
     migrate(db);
+    return db;
   } catch (error) {
-    release();
+    db.close();
+    if ((error as { errcode?: number }).errcode === SQLITE_BUSY) {
+      throw new Error(`DATA_DIR ${dataDir} is in use by another server`, { cause: error });
+    }
     throw error;
   }
+}
+
+/**
+ * The embedded store: one SQLite file under DATA_DIR, through Node's built-in SQLite
+ * (node:sqlite: native, nothing to install). One process owns the
+ * file: the WAL journal in exclusive locking mode. A write resolves once an fsync of the WAL
+ * that began after it has finished (on the thread pool, so the event loop goes on meanwhile);
+ * moves of one event-loop turn share one commit, and commits made during an fsync the next one.
+ */
+export function openSqliteStore(dataDir: string): Store {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, SQLITE_FILE);
+  const db = openOwned(dataDir, file);
+  let open = true;
 
   // Statements are prepared once: preparing one costs as much as running it (measured: 6 %
   // of the server's time per move). Rows are read to the end, so no statement keeps a read
   // open that would hold back the WAL's checkpoint.
-  const prepared = new Map<string, Statement>();
-  const statement = (sql: string): Statement => {
+  const prepared = new Map<string, StatementSync>();
+  const statement = (sql: string): StatementSync => {
     let ready = prepared.get(sql);
     if (!ready) {
       ready = db.prepare(sql);
       prepared.set(sql, ready);
     }
     return ready;
-  };
-  // A statement whose step failed cannot be bound again (the WASM build's reset reports the
-  // old error), so it is finalized and prepared anew on its next use.
-  const using = <T>(sql: string, work: (ready: Statement) => T): T => {
-    const ready = statement(sql);
-    try {
-      return work(ready);
-    } catch (error) {
-      prepared.delete(sql);
-      ready.finalize();
-      throw error;
-    }
   };
   // Opened at the first sync (SQLite creates the WAL at the first write), with the folder
   // synced once so the WAL's name is on disk too. The WAL is the same file until close.
@@ -263,9 +261,9 @@ export function openSqliteStore(dataDir: string): Store {
     return result;
   };
 
-  const run = (sql: string, values: BindValues = []) => using(sql, (s) => s.run(values));
-  const all = (sql: string, values: BindValues = []) => using(sql, (s) => s.all(values) as Row[]);
-  const one = (sql: string, values: BindValues = []): Row | undefined => all(sql, values)[0];
+  const run = (sql: string, values: SQLInputValue[] = []) => statement(sql).run(...values);
+  const all = (sql: string, values: SQLInputValue[] = []) => statement(sql).all(...values) as Row[];
+  const one = (sql: string, values: SQLInputValue[] = []): Row | undefined => all(sql, values)[0];
 
   const seatsOf = (matchID: string) =>
     all('SELECT * FROM seats WHERE match_id = ? ORDER BY seat', [matchID]);
@@ -289,23 +287,13 @@ export function openSqliteStore(dataDir: string): Store {
     ]);
   };
 
-  /**
-   * One move's compare-and-set write, inside the group's transaction; false when stale. The
-   * state goes in as UTF-8 bytes cast back to TEXT: the WASM build copies a bound string into
-   * its memory a character at a time in JavaScript, a byte array in one native copy.
-   */
+  /** One move's compare-and-set write, inside the group's transaction; false when stale. */
   const writeMove = (m: PendingMove): boolean => {
     const written = run(
-      `UPDATE states SET state_id = ?, state = CAST(? AS TEXT)
+      `UPDATE states SET state_id = ?, state = ?
        WHERE match_id = ? AND state_id = ?
          AND EXISTS (SELECT 1 FROM matches WHERE match_id = ? AND status = 'playing')`,
-      [
-        m.next._stateID,
-        Buffer.from(JSON.stringify(m.next)),
-        m.matchID,
-        m.expectedStateID,
-        m.matchID,
-      ],
+      [m.next._stateID, JSON.stringify(m.next), m.matchID, m.expectedStateID, m.matchID],
     ).changes;
     if (written !== 1) return false;
     run(
@@ -723,7 +711,7 @@ export function openSqliteStore(dataDir: string): Store {
       const { changes } = await write(() =>
         run('DELETE FROM push_subscriptions WHERE endpoint = ?', [endpoint]),
       );
-      return changes;
+      return Number(changes);
     },
 
     async removeMatchPushSubscriptions(matchID) {
@@ -736,20 +724,17 @@ export function openSqliteStore(dataDir: string): Store {
     },
 
     async close() {
-      try {
-        if (db.isOpen) {
-          commitPendingMoves();
-          await syncs.afterWrite().catch(() => undefined);
-          for (const ready of prepared.values()) ready.finalize();
-          db.close();
-        }
-        await wal?.then(
-          (handle) => handle.close(),
-          () => undefined,
-        );
-      } finally {
-        release();
+      if (open) {
+        open = false;
+        commitPendingMoves();
+        await syncs.afterWrite().catch(() => undefined);
+        // Finalizes every prepared statement and releases the lock on the file.
+        db.close();
       }
+      await wal?.then(
+        (handle) => handle.close(),
+        () => undefined,
+      );
     },
   };
 }
