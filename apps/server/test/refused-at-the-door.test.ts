@@ -133,8 +133,8 @@ describe('a client that reconnects the moment it is refused', () => {
     return { answer, ms: performance.now() - start };
   };
 
-  it('is held until its refusal ends (DOOR_HOLD_MS at most) before the 429, so it cannot knock thousands of times', async () => {
-    const holdMs = 1500;
+  it('is held for half to all of its refusal (DOOR_HOLD_MS at most) before the 429, so it cannot knock thousands of times', async () => {
+    const holdMs = 3000;
     const server = await startServer({
       env: {
         TRUST_PROXY: 'true',
@@ -147,14 +147,17 @@ describe('a client that reconnects the moment it is refused', () => {
     await spendBudget(() => server.url, '203.0.113.60');
     expect(await connects(server.url, '203.0.113.60')).toBe(false);
 
-    // 40 at once: 32 are held for the whole hold, the 8 past the address's share at once.
+    // 40 at once: 32 are held for half the hold or more, the 8 past the address's share at once.
     const answers = await Promise.all(
       Array.from({ length: 40 }, () => timed(server.url, '203.0.113.60')),
     );
     for (const { answer } of answers) expect(answer).toBe(TOO_MANY);
-    const held = answers.filter(({ ms }) => ms >= holdMs);
+    const held = answers.filter(({ ms }) => ms >= holdMs / 2);
     expect(held).toHaveLength(32);
-    expect(answers.filter(({ ms }) => ms < holdMs / 2)).toHaveLength(8);
+    // Let go spread out, not all at once at the end.
+    const times = held.map(({ ms }) => ms);
+    expect(Math.max(...times) - Math.min(...times)).toBeGreaterThan(holdMs / 10);
+    expect(answers.filter(({ ms }) => ms < holdMs / 4)).toHaveLength(8);
     expect(engine).toEqual({ errors: 1, connections: 10 });
     expect((await refusals(server)).CONNECTS_PER_ADDRESS).toBe(1 + 40);
 
@@ -163,7 +166,7 @@ describe('a client that reconnects the moment it is refused', () => {
   });
 
   it('lets go of a held handshake whose client leaves: its place at the door is free again', async () => {
-    const holdMs = 1500;
+    const holdMs = 3000;
     const server = await startServer({
       env: {
         TRUST_PROXY: 'true',
@@ -194,14 +197,14 @@ describe('a client that reconnects the moment it is refused', () => {
     );
     // All 32 places are taken once the server has counted the 32 handshakes.
     await expect.poll(async () => (await refusals(server)).CONNECTS_PER_ADDRESS).toBe(1 + 32);
-    expect((await timed(server.url, '203.0.113.61')).ms).toBeLessThan(holdMs / 2);
+    expect((await timed(server.url, '203.0.113.61')).ms).toBeLessThan(holdMs / 4);
     await Promise.all(
       leaving.map((s) => new Promise((resolve) => s.once('close', resolve).destroy())),
     );
     // The server lets go of each as its close arrives: soon one more is held again.
     await expect
       .poll(async () => (await timed(server.url, '203.0.113.61')).ms, { timeout: 10_000 })
-      .toBeGreaterThanOrEqual(holdMs);
+      .toBeGreaterThanOrEqual(holdMs / 2);
   });
 });
 

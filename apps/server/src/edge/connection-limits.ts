@@ -225,8 +225,8 @@ export class ConnectionLimits {
    * it): a handshake to the socket path from an address this instance knows to be over its
    * budget is answered 429 and closed before engine.io parses it, builds its response and error
    * objects or asks `admit`, with no log line; only a count, added to the metrics when read.
-   * A WebSocket upgrade (the handshake our clients use) is first held until the refusal ends,
-   * at most DOOR_HOLD_MS: a client that reconnects whenever it is refused then waits instead of
+   * A WebSocket upgrade (the handshake our clients use) is first held for half to all of what
+   * is left of the refusal, at most DOOR_HOLD_MS: a client that reconnects whenever it is refused then waits instead of
    * knocking again at once, and refusing a flood costs a few answers a second instead of
    * thousands. A polling handshake is answered at once.
    */
@@ -276,8 +276,8 @@ export class ConnectionLimits {
   }
 
   /**
-   * Holds a barred upgrade (the client sent its request and waits for an answer) for as long
-   * as its address stays barred, at most DOOR_HOLD_MS, then answers 429 as engine.io aborts an
+   * Holds a barred upgrade (the client sent its request and waits for an answer) for half to
+   * all of the time its address stays barred, at most DOOR_HOLD_MS, then answers 429 as engine.io aborts an
    * upgrade: one write, then the socket is gone. A client that leaves first is simply let go.
    */
   private holdThenRefuse(socket: TcpSocket, address: string, barredFor: number): void {
@@ -286,7 +286,9 @@ export class ConnectionLimits {
       socket.destroy();
     };
     const held = this.holding.get(address) ?? 0;
-    const holdMs = Math.min(barredFor, this.config.DOOR_HOLD_MS);
+    // Each held for a random half to whole of it: the handshakes a refusal held are let go
+    // spread out, not all at its end, where they would come back together.
+    const holdMs = Math.min(barredFor, this.config.DOOR_HOLD_MS) * (0.5 + Math.random() / 2);
     if (holdMs < 1 || held >= HELD_AT_DOOR_PER_ADDRESS || this.holdingTotal >= HELD_AT_DOOR) {
       refuse();
       return;
