@@ -68,6 +68,11 @@ export class Crowd {
     return this.sockets.filter((s) => s.connected).map((s) => this.latest.get(s)?.spectators ?? -1);
   }
 
+  /** The presence the connected spectators were last told, one per spectator. */
+  told(): (Presence | undefined)[] {
+    return this.sockets.filter((s) => s.connected).map((s) => this.latest.get(s));
+  }
+
   /** Closes the last `k` spectators. */
   leave(k: number): void {
     for (const socket of this.sockets.splice(this.sockets.length - k, k)) socket.close();

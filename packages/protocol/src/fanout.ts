@@ -34,6 +34,11 @@ const fanoutMessageSchema = z.discriminatedUnion('kind', [
   }),
   /** Seats, spectators or the match's status changed: re-read and tell the sockets. */
   z.object({ kind: z.literal('presence'), matchID: matchIdSchema }),
+  /**
+   * The instance's count of spectators of the match changed (shared in its attendance): each
+   * instance sums the counts at its next coalesced tell of the crowd, at most once a second.
+   */
+  z.object({ kind: z.literal('crowd'), matchID: matchIdSchema }),
   /** A stored chat line: each instance sends it to the sockets that may read it. */
   z.object({
     kind: z.literal('chat'),

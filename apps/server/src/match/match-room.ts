@@ -7,7 +7,7 @@ import type { MatchEnding } from './ending.ts';
 import { type Played, playedWith } from './engine.ts';
 import type { FanoutMessage } from './fanout.ts';
 import type { MatchMoves } from './moves.ts';
-import type { SeatSessions } from './seat-sessions.ts';
+import type { CrowdCount, SeatSessions } from './seat-sessions.ts';
 import type { TurnClock } from './turn-clock.ts';
 
 /** Everything that happens to a live match, each handled by its room in arrival order. */
@@ -33,6 +33,8 @@ export type RoomEvent =
   | { kind: 'changed' }
   /** The room's timer fired: the running seat's time may be up. */
   | { kind: 'clock' }
+  /** The crowd's tick: its count is shared and told (see SeatSessions.crowdChanged). */
+  | { kind: 'crowd' }
   /** The lobby or the referee ends the match; answers whether this ended it. */
   | { kind: 'finish'; result: MatchResult | null; now: number; ended: (ended: boolean) => void }
   /** Another instance's message about the match. */
@@ -73,6 +75,10 @@ export class MatchRoom {
   readonly viewers = new Set<GameSocket>();
   /** The clock's timer while one is armed (see TurnClock). */
   timer: unknown;
+  /** The crowd's count as told, and its tick's timer while one is armed. */
+  readonly crowd: CrowdCount = { timer: undefined, told: undefined, shared: 0 };
+  /** The latest state every socket here holds at least, once one was delivered or caught up. */
+  delivered: number | undefined;
   private played: Played | undefined;
   private tail: Promise<unknown> = Promise.resolve();
   private pending = 0;
@@ -95,7 +101,12 @@ export class MatchRoom {
 
   /** Nothing queued, nobody here and no timer: the registry may forget the room. */
   get idle(): boolean {
-    return this.pending === 0 && this.viewers.size === 0 && this.timer === undefined;
+    return (
+      this.pending === 0 &&
+      this.viewers.size === 0 &&
+      this.timer === undefined &&
+      this.crowd.timer === undefined
+    );
   }
 
   /** Whether events are queued or being handled. */
@@ -152,12 +163,16 @@ export class MatchRoom {
       case 'settle':
         return chat.settle(this, event.socket, event.request, event.ack);
       case 'left':
-        if (event.seat !== null) await sessions.seatLeft(this, event.seat);
+        // A spectator only changes the crowd's count, told at the room's next tick.
+        if (event.seat === null) return sessions.crowdChanged(this);
+        await sessions.seatLeft(this, event.seat);
         return this.changed();
       case 'changed':
         return this.changed();
       case 'clock':
         return ending.clockCheck(this);
+      case 'crowd':
+        return sessions.tellCrowd(this);
       case 'finish':
         event.ended(await ending.finish(this, event.result, event.now));
         return;
@@ -190,6 +205,8 @@ export class MatchRoom {
         if (match) await sessions.pushPresence(this, match);
         return;
       }
+      case 'crowd':
+        return sessions.crowdChanged(this);
       case 'chat': {
         if (this.viewers.size === 0) return;
         const match = await this.match();

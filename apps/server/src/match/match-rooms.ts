@@ -92,6 +92,7 @@ export class MatchRooms {
     this.deps.parts.clock.stop();
     for (const room of [...this.rooms.values()]) {
       this.deps.parts.clock.clear(room);
+      this.deps.parts.sessions.stopCrowd(room);
       if (room.idle) this.drop(room);
     }
   }

@@ -130,11 +130,13 @@ export class MatchMoves {
     };
     room.state = result.state;
     room.record = moved;
-    await this.broadcast(room, result);
+    // The mover hears before the crowd is sent the move.
+    await this.broadcast(room, result, () => {
+      ack?.({ ok: true });
+      metrics.moves.inc();
+      metrics.moveLatency.observe((performance.now() - received) / 1000);
+    });
     if (result.clock) clock.arm(room, moved);
-    ack?.({ ok: true });
-    metrics.moves.inc();
-    metrics.moveLatency.observe((performance.now() - received) / 1000);
     // A track win or final scoring: stored with its move (and the clock stopped) at once.
     if (result.result) {
       await ending.ended(room, { ...moved, status: 'finished', result: result.result });
@@ -145,11 +147,13 @@ export class MatchMoves {
    * A state this instance stored: to its own sockets, then to every other instance's. Each
    * viewer is sent what the move changed in its own view, as a patch on the state before.
    * Alone (no Redis), a patch is made only for a viewer with a socket here: most matches have
-   * no spectator, and a seat may be away.
+   * no spectator, and a seat may be away. `seatsTold` runs once the seats here have theirs,
+   * before the crowd here is sent its own.
    */
   private async broadcast(
     room: MatchRoom,
     moved: Extract<MoveResult, { ok: true }>,
+    seatsTold: () => void,
   ): Promise<void> {
     const { matchID } = room;
     const before = moved.previous.G as State;
@@ -181,6 +185,6 @@ export class MatchMoves {
       };
       fanout.publish({ ...update, patches });
     }
-    await sessions.deliver(room, update, patchFor);
+    await sessions.deliver(room, update, patchFor, seatsTold);
   }
 }

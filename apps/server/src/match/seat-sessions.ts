@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Seat } from '@iron-curtain/game';
 import {
   type Presence,
@@ -28,6 +29,24 @@ export type Viewer = keyof StoredUpdate['patches'];
 /** An update without its patches, which are asked for per viewer (see `deliver`). */
 export type UpdateHeader = Omit<StoredUpdate, 'patches'>;
 
+/** The crowd's count is told at most this often per match (ms), however many come and go. */
+export const CROWD_EVERY_MS = 1000;
+/**
+ * Sockets sent a frame before the server turns to other work: a big crowd's fan-out yields
+ * to the event loop between slices, so other matches' moves wait one slice at most.
+ */
+export const CROWD_SLICE = 250;
+
+/** How a room's crowd was last counted and told (see SeatSessions.crowdChanged). */
+export interface CrowdCount {
+  /** The coalescing timer while one is armed. */
+  timer: unknown;
+  /** The spectators (everywhere) the room's sockets here were last told; undefined: none yet. */
+  told: number | undefined;
+  /** This instance's spectators of the match as last shared with the other instances. */
+  shared: number;
+}
+
 export interface SeatSessionsDeps {
   nsp: GameNamespace;
   store: Store;
@@ -50,8 +69,10 @@ export interface SeatSessionsDeps {
  * The seat sessions of a match's room: a socket syncs as a seat (with credentials) or as a
  * spectator, becomes one of the room's viewers and is counted in presence, is sent the whole
  * picture on a sync and each stored state after (only on top of the state it holds), and
- * leaves when it goes. Presence (who is connected, how many watch, how long a seat is away)
- * is told to every socket of the match, here and, through the fan-out, elsewhere.
+ * leaves when it goes. A seat's presence (connected, how long away) is told to every socket
+ * of the match at once, here and, through the fan-out, elsewhere; the crowd (how many watch)
+ * is a count told at most once per CROWD_EVERY_MS per match, so that a spectator's join or
+ * leave costs O(1) instead of a frame to everyone already watching.
  */
 export class SeatSessions {
   constructor(private readonly deps: SeatSessionsDeps) {}
@@ -108,7 +129,11 @@ export class SeatSessions {
     await this.deps.chat.sendHistory(room, socket, attached);
     if (stateID !== undefined) await this.catchUp(room, stateID);
     ack?.({ ok: true });
-    await this.announce(room, attached);
+    if (seat === null) {
+      // Its sync told it a count the others may not have been told: the tick tells everyone.
+      room.crowd.told = undefined;
+      this.crowdChanged(room);
+    } else await this.announce(room, attached);
   }
 
   /** Resolves once this instance hears the match's updates from other instances too. */
@@ -197,8 +222,12 @@ export class SeatSessions {
    * The store holds a state some of this instance's sockets of the match never got: the
    * instance that stored it died before announcing it (or its fan-out message was lost).
    * Nothing else would tell them until the next move, so they get the whole picture now.
+   * Only a state newer than the room's sockets all hold is looked for (a join into a crowd
+   * does not scan the crowd).
    */
   private async catchUp(room: MatchRoom, stateID: number): Promise<void> {
+    if (room.delivered !== undefined && stateID <= room.delivered) return;
+    room.delivered = stateID;
     for (const socket of [...room.viewers]) {
       const held = socket.data.stateID;
       if (held !== undefined && held < stateID) await this.sendSync(room, socket);
@@ -210,17 +239,19 @@ export class SeatSessions {
    * only to a socket holding the state the patch applies to: an older or repeated state is
    * dropped, and a socket that missed one (a fan-out message lost or overtaken) gets the
    * whole picture instead. `patchFor` is asked only for viewers with a socket here that holds
-   * the state before.
+   * the state before. The seats are sent theirs first, then `seatsTold` is called (the
+   * mover's acknowledgement), then the crowd in slices: the room's next event waits for the
+   * last slice, so no later frame overtakes this update on any socket.
    */
   async deliver(
     room: MatchRoom,
     update: UpdateHeader,
     patchFor: (viewer: Viewer) => StoredUpdate['patches'][Viewer],
+    seatsTold?: () => void,
   ): Promise<void> {
     const { matchID, from, stateID, entries, clock } = update;
-    const { nsp } = this.deps;
     const next: Record<Viewer, string[]> = { '0': [], '1': [], spectators: [] };
-    const behind: GameSocket[] = [];
+    const behind: Record<'seats' | 'spectators', GameSocket[]> = { seats: [], spectators: [] };
     for (const socket of room.viewers) {
       const seating = socket.data.seating;
       if (seating?.matchID !== matchID || socket.data.stateID === undefined) continue;
@@ -228,21 +259,41 @@ export class SeatSessions {
       if (socket.data.stateID === from) {
         next[seating.seat ?? 'spectators'].push(socket.id);
         socket.data.stateID = stateID;
-      } else behind.push(socket);
+      } else behind[seating.seat === null ? 'spectators' : 'seats'].push(socket);
     }
-    for (const [viewer, ids] of Object.entries(next) as [Viewer, string[]][]) {
-      if (ids.length === 0) continue;
-      const message: UpdateMessage = {
-        matchID,
-        from,
-        stateID,
-        patch: patchFor(viewer),
-        entries,
-        ...(clock ? { clock } : {}),
-      };
-      nsp.to(ids).emit(ServerEvents.update, message);
+    room.delivered = Math.max(room.delivered ?? stateID, stateID);
+    const message = (viewer: Viewer): UpdateMessage => ({
+      matchID,
+      from,
+      stateID,
+      patch: patchFor(viewer),
+      entries,
+      ...(clock ? { clock } : {}),
+    });
+    for (const seat of ['0', '1'] as const) {
+      if (next[seat].length > 0)
+        this.deps.nsp.to(next[seat]).emit(ServerEvents.update, message(seat));
     }
-    for (const socket of behind) await this.sendSync(room, socket);
+    for (const socket of behind.seats) await this.sendSync(room, socket);
+    seatsTold?.();
+    if (next.spectators.length > 0) {
+      const crowd = message('spectators');
+      await this.inSlices(next.spectators, (to) => to.emit(ServerEvents.update, crowd));
+    }
+    for (const socket of behind.spectators) await this.sendSync(room, socket);
+  }
+
+  /**
+   * Sends one frame to many sockets, CROWD_SLICE at a time, yielding to the event loop before
+   * each slice (first, so that what was sent just before, the mover's acknowledgement, is
+   * written out before the crowd's frames); the slices go in order, and the room's next
+   * event waits for the last, so each socket's frames keep their order.
+   */
+  private async inSlices(ids: string[], send: (to: ReturnType<GameNamespace['to']>) => void) {
+    for (let i = 0; i < ids.length; i += CROWD_SLICE) {
+      await nextTurn();
+      send(this.deps.nsp.to(ids.slice(i, i + CROWD_SLICE)));
+    }
   }
 
   private async presenceOf(match: MatchRecord): Promise<Presence> {
@@ -281,18 +332,70 @@ export class SeatSessions {
 
   /** Tells the room's sockets here the match's presence (the chat opens to all at its end). */
   async pushPresence(room: MatchRoom, match: MatchRecord): Promise<void> {
-    const ids = [...room.viewers].map((socket) => socket.id);
-    if (ids.length > 0) {
-      this.deps.nsp.to(ids).emit(ServerEvents.presence, await this.presenceOf(match));
-    }
+    await this.tellPresence(room, await this.presenceOf(match));
     await this.deps.chat.presenceChanged(room, match);
   }
 
-  /** Presence changed here: record this instance's sockets, tell ours, then the other instances. */
+  private async tellPresence(room: MatchRoom, presence: Presence): Promise<void> {
+    room.crowd.told = presence.spectators;
+    const ids = [...room.viewers].map((socket) => socket.id);
+    await this.inSlices(ids, (to) => to.emit(ServerEvents.presence, presence));
+  }
+
+  /**
+   * A seat's presence or the match changed here: record this instance's sockets, tell ours,
+   * then the other instances.
+   */
   async announce(room: MatchRoom, match: MatchRecord): Promise<void> {
     const { fanout, presence } = this.deps;
-    await fanout.share(match.matchID, presence.here(match.matchID));
+    const here = presence.here(match.matchID);
+    await fanout.share(match.matchID, here);
+    room.crowd.shared = here.spectators;
     await this.pushPresence(room, match);
     fanout.publish({ kind: 'presence', matchID: match.matchID });
+  }
+
+  /**
+   * The crowd changed (a spectator came or went, here or on another instance): its count is
+   * told at the room's next tick, at most CROWD_EVERY_MS from now, with every other change
+   * until then. O(1): a timer armed once per tick.
+   */
+  crowdChanged(room: MatchRoom): void {
+    const { crowd } = room;
+    if (crowd.timer !== undefined) return;
+    crowd.timer = this.deps.time.setTimer(() => {
+      room
+        .tell({ kind: 'crowd' })
+        .catch((error) =>
+          this.deps.logger.error({ err: error, matchID: room.matchID }, 'crowd count failed'),
+        );
+    }, CROWD_EVERY_MS);
+  }
+
+  /**
+   * In the room, at its tick: this instance's spectators are shared with the others (when
+   * they changed), and the room's sockets here are told the count everywhere (when it changed).
+   */
+  async tellCrowd(room: MatchRoom): Promise<void> {
+    const { fanout, presence } = this.deps;
+    room.crowd.timer = undefined;
+    const here = presence.here(room.matchID);
+    if (here.spectators !== room.crowd.shared) {
+      await fanout.share(room.matchID, here);
+      room.crowd.shared = here.spectators;
+      fanout.publish({ kind: 'crowd', matchID: room.matchID });
+    }
+    if (room.viewers.size === 0) return;
+    const match = await room.match();
+    if (!match) return;
+    const told = await this.presenceOf(match);
+    if (told.spectators !== room.crowd.told) await this.tellPresence(room, told);
+  }
+
+  /** Clears the room's crowd timer (the server is stopping). */
+  stopCrowd(room: MatchRoom): void {
+    if (room.crowd.timer === undefined) return;
+    this.deps.time.clearTimer(room.crowd.timer);
+    room.crowd.timer = undefined;
   }
 }
