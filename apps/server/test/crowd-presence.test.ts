@@ -57,8 +57,9 @@ describe('presence with a crowd watching', () => {
     // Each spectator's sync carried the count as it joined; no join told anyone else.
     expect(crowd.presenceFrames).toBe(0);
     time.advance(CROWD_EVERY_MS);
+    // The last to join was told K by its sync already: the count is told to everyone alike.
     await crowd.until(
-      () => crowd.toldCounts().every((n) => n === K),
+      () => crowd.presenceFrames >= K && crowd.toldCounts().every((n) => n === K),
       `every spectator told ${K} watch`,
     );
     await seat0.until(() => seat0.presence?.spectators === K, `the seat told ${K} watch`);

@@ -7,7 +7,7 @@ import type { MatchEnding } from './ending.ts';
 import { type Played, playedWith } from './engine.ts';
 import type { FanoutMessage } from './fanout.ts';
 import type { MatchMoves } from './moves.ts';
-import type { CrowdCount, SeatSessions } from './seat-sessions.ts';
+import type { RoomCrowd, SeatSessions } from './seat-sessions.ts';
 import type { TurnClock } from './turn-clock.ts';
 
 /** Everything that happens to a live match, each handled by its room in arrival order. */
@@ -75,8 +75,13 @@ export class MatchRoom {
   readonly viewers = new Set<GameSocket>();
   /** The clock's timer while one is armed (see TurnClock). */
   timer: unknown;
-  /** The crowd's count as told, and its tick's timer while one is armed. */
-  readonly crowd: CrowdCount = { timer: undefined, told: undefined, shared: 0 };
+  /** The crowd's count as told, its tick's timer while one is armed, its fan-out in flight. */
+  readonly crowd: RoomCrowd = {
+    timer: undefined,
+    told: undefined,
+    shared: 0,
+    sending: Promise.resolve(),
+  };
   /** The latest state every socket here holds at least, once one was delivered or caught up. */
   delivered: number | undefined;
   private played: Played | undefined;
@@ -114,9 +119,10 @@ export class MatchRoom {
     return this.pending > 0;
   }
 
-  /** Resolves once everything queued so far has been handled. */
+  /** Resolves once everything queued so far has been handled and sent to the crowd. */
   async drained(): Promise<void> {
     while (this.pending > 0) await this.tail;
+    await this.crowd.sending;
   }
 
   /** The record: as kept, else read (once). */

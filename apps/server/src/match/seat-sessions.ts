@@ -37,14 +37,16 @@ export const CROWD_EVERY_MS = 1000;
  */
 export const CROWD_SLICE = 250;
 
-/** How a room's crowd was last counted and told (see SeatSessions.crowdChanged). */
-export interface CrowdCount {
+/** A room's crowd: its count as last told (see SeatSessions.crowdChanged), its fan-out in flight. */
+export interface RoomCrowd {
   /** The coalescing timer while one is armed. */
   timer: unknown;
   /** The spectators (everywhere) the room's sockets here were last told; undefined: none yet. */
   told: number | undefined;
   /** This instance's spectators of the match as last shared with the other instances. */
   shared: number;
+  /** The last update's fan-out to the crowd, settled once its last slice is sent. */
+  sending: Promise<void>;
 }
 
 export interface SeatSessionsDeps {
@@ -240,8 +242,10 @@ export class SeatSessions {
    * dropped, and a socket that missed one (a fan-out message lost or overtaken) gets the
    * whole picture instead. `patchFor` is asked only for viewers with a socket here that holds
    * the state before. The seats are sent theirs first, then `seatsTold` is called (the
-   * mover's acknowledgement), then the crowd in slices: the room's next event waits for the
-   * last slice, so no later frame overtakes this update on any socket.
+   * mover's acknowledgement), then the crowd in slices, while the room goes on with its next
+   * event: one fan-out to the crowd in flight at most, the next update's and any presence
+   * wait for it, so the crowd's sockets get their updates and counts in order. (A sync may
+   * overtake an update in flight: clients drop an update older than the state they hold.)
    */
   async deliver(
     room: MatchRoom,
@@ -276,9 +280,14 @@ export class SeatSessions {
     }
     for (const socket of behind.seats) await this.sendSync(room, socket);
     seatsTold?.();
+    await room.crowd.sending;
     if (next.spectators.length > 0) {
       const crowd = message('spectators');
-      await this.inSlices(next.spectators, (to) => to.emit(ServerEvents.update, crowd));
+      room.crowd.sending = this.inSlices(next.spectators, (to) =>
+        to.emit(ServerEvents.update, crowd),
+      ).catch((error) =>
+        this.deps.logger.error({ err: error, matchID }, 'fan-out to the crowd failed'),
+      );
     }
     for (const socket of behind.spectators) await this.sendSync(room, socket);
   }
@@ -286,8 +295,7 @@ export class SeatSessions {
   /**
    * Sends one frame to many sockets, CROWD_SLICE at a time, yielding to the event loop before
    * each slice (first, so that what was sent just before, the mover's acknowledgement, is
-   * written out before the crowd's frames); the slices go in order, and the room's next
-   * event waits for the last, so each socket's frames keep their order.
+   * written out before the crowd's frames); the slices go in order.
    */
   private async inSlices(ids: string[], send: (to: ReturnType<GameNamespace['to']>) => void) {
     for (let i = 0; i < ids.length; i += CROWD_SLICE) {
@@ -338,6 +346,7 @@ export class SeatSessions {
 
   private async tellPresence(room: MatchRoom, presence: Presence): Promise<void> {
     room.crowd.told = presence.spectators;
+    await room.crowd.sending;
     const ids = [...room.viewers].map((socket) => socket.id);
     await this.inSlices(ids, (to) => to.emit(ServerEvents.presence, presence));
   }
