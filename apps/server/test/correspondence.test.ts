@@ -1,5 +1,10 @@
 import type { Seat } from '@iron-curtain/game';
-import type { ChallengeList, ErrorResponse, MatchInfo } from '@iron-curtain/protocol';
+import type {
+  ChallengeList,
+  ErrorResponse,
+  MatchInfo,
+  MyGamesResponse,
+} from '@iron-curtain/protocol';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SWEEP_EVERY_MS } from '../src/lobby/deadline-sweep.ts';
 import { ManualTime } from './manual-time.ts';
@@ -122,6 +127,13 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])(
         const { matchID } = created;
         await runningSeat(server, matchID);
         const claimer = await seatClient(server.url, matchID, '0', created.credentials);
+        // My games tells the seat when the turn runs out.
+        const mine = await request<MyGamesResponse>(`${server.url}/api/my-games`, 'POST', {
+          seats: [{ matchID, seat: '0', credentials: created.credentials }],
+        });
+        expect(mine.body.games[0]).toMatchObject({
+          deadline: new Date(time.now() + 3 * DAY).toISOString(),
+        });
         // Far past the live grace period, with the opponent never connected.
         time.advance(DAY);
         const claim = await request<ErrorResponse>(

@@ -363,7 +363,7 @@ export function decider(client: GameClient): Seat | undefined {
 }
 
 /** The match's public info, as the lobby answers it. */
-export async function matchInfo(server: TestServer, matchID: string): Promise<MatchInfo> {
+export async function matchInfo(server: { url: string }, matchID: string): Promise<MatchInfo> {
   return (await request<MatchInfo>(`${server.url}/api/matches/${matchID}`, 'GET')).body;
 }
 
