@@ -10,6 +10,7 @@ import { logKoaErrors, requestIds } from './edge/request-log.ts';
 import { securityHeaders } from './edge/security-headers.ts';
 import { webClient } from './edge/static-files.ts';
 import { ChallengeBoard } from './lobby/challenge-board.ts';
+import { DeadlineSweep } from './lobby/deadline-sweep.ts';
 import { HANDOVER_REDEEM_LIMIT, handoverRouter } from './lobby/handovers.ts';
 import { Lobby } from './lobby/lobby.ts';
 import { lobbyRouter } from './lobby/lobby-routes.ts';
@@ -41,6 +42,8 @@ export interface App {
   push: Notifier;
   /** Removes old matches periodically (started by listen). */
   cleanup: MatchCleanup;
+  /** Ends the matches whose turn's deadline passed, and warns a day ahead (started by listen). */
+  deadlines: DeadlineSweep;
   /** Starts listening (and the metrics listener); resolves with the public port. */
   listen(): Promise<number>;
   /** The port of the operator's metrics listener (METRICS_HOST), once listening. */
@@ -73,6 +76,14 @@ export function createApp(
   const http = createServer(httpServerOptions(config));
   http.on('clientError', (error, socket) => limits.clientError(error, socket));
   const bots = new BotSeats(config, store, logger);
+  const vapidKeys = new VapidKeys(config, store);
+  const push = new Notifier({
+    store,
+    keys: vapidKeys,
+    logger,
+    time,
+    services: config.PUSH_SERVICES,
+  });
   const startBots = (matchID: string, known?: MatchRecord) => {
     bots
       .ensure(matchID, known)
@@ -90,6 +101,7 @@ export function createApp(
     time,
     graceMs,
     limits,
+    notifier: push,
     chatLinesPerAddress: limiters.create({
       name: 'chat-lines',
       points: config.CHAT_LINES_PER_ADDRESS_PER_MINUTE,
@@ -128,13 +140,12 @@ export function createApp(
   });
   const rematches = new RematchDesk(store, changed, time);
   const cleanup = new MatchCleanup({ store, metrics, logger, time, config });
-  const vapidKeys = new VapidKeys(config, store);
-  const push = new Notifier({
+  const deadlines = new DeadlineSweep({
     store,
-    keys: vapidKeys,
     logger,
     time,
-    services: config.PUSH_SERVICES,
+    clockCheck: (matchID) => game.checkClock(matchID),
+    warn: (matchID, seat, deadline) => push.deadlineNear(matchID, seat, deadline),
   });
 
   // Behind the proxy, the client's address is the last X-Forwarded-For entry, the one the
@@ -181,6 +192,7 @@ export function createApp(
     metrics,
     push,
     cleanup,
+    deadlines,
     get metricsPort() {
       return metricsListener?.port;
     },
@@ -189,6 +201,7 @@ export function createApp(
       await game.resumeClocks();
       await limiters.ready();
       cleanup.start();
+      deadlines.start();
       metricsListener = await serveMetrics(
         metrics.registry,
         config.METRICS_HOST,
@@ -210,6 +223,7 @@ export function createApp(
     },
     async close() {
       await cleanup.stop();
+      await deadlines.stop();
       challenges.close();
       await bots.close();
       // No new connections from here on: a client told to reconnect lands on another server.

@@ -3,15 +3,18 @@ import path from 'node:path';
 import type { Move, Seat } from '@iron-curtain/game';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleServer } from '../scripts/bundle.ts';
+import { deadlineOf } from '../src/storage/index.ts';
 import { openSqliteStore } from '../src/storage/sqlite.ts';
 import { exited, type Running, startProcess } from './processes.ts';
 import {
   createAndJoin,
   dropSchema,
   type GameClient,
+  matchInfo,
   openTestStore,
   POSTGRES_URL,
   pickMove,
+  playTurn,
   prng,
   type StoreKind,
   seatClient,
@@ -164,4 +167,58 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('SIGKILL on %s', (kind) => 
       await store.close();
     }
   }, 180_000);
+
+  it('a correspondence turn’s deadline survives SIGKILL, and the next server ends the match on it', async () => {
+    const first = await spawnServer(env);
+    const { created, joined } = await createAndJoin(first.url, { daysPerTurn: 1 });
+    const { matchID } = created;
+    const credentials = { '0': created.credentials, '1': joined.credentials };
+    const starter = await until(async () => (await matchInfo(first, matchID)).clock?.running);
+    const mover = await seatClient(first.url, matchID, starter, credentials[starter]);
+    await playTurn(mover, prng(41));
+    mover.close();
+    first.child.kill('SIGKILL');
+    expect(await exited(first.child)).toEqual({ code: null, signal: 'SIGKILL' });
+
+    // The handed-over turn's deadline is in the store. A day passes while no server runs.
+    const next: Seat = starter === '0' ? '1' : '0';
+    const store = await openTestStore(kind, where);
+    try {
+      const clock = (await store.getMatch(matchID))?.clock;
+      expect(clock?.running).toBe(next);
+      const since = Date.parse(clock?.since ?? '');
+      expect(deadlineOf(clock)).toBe(since + 24 * 3600 * 1000);
+      if (!clock) throw new Error('no clock');
+      await store.setClock(matchID, {
+        ...clock,
+        since: new Date(since - 24 * 3600 * 1000).toISOString(),
+      });
+    } finally {
+      await store.close();
+    }
+
+    const second = await spawnServer(env);
+    try {
+      const result = await until(async () => (await matchInfo(second, matchID)).result);
+      expect(result).toMatchObject({ winner: starter, reason: 'timeout' });
+    } finally {
+      second.child.kill('SIGTERM');
+      await exited(second.child);
+    }
+  }, 120_000);
 });
+
+/** Polls (on the real clock) until `read` answers something. */
+async function until<T>(read: () => Promise<T | null | undefined>): Promise<T> {
+  let value: T | null | undefined;
+  await expect
+    .poll(
+      async () => {
+        value = await read();
+        return value ?? null;
+      },
+      { timeout: 10_000 },
+    )
+    .not.toBeNull();
+  return value as T;
+}

@@ -108,6 +108,7 @@ export function vapidFaults(
  */
 export class TestPushService {
   readonly received: ReceivedPush[] = [];
+  private arrivals: (() => void)[] = [];
   private readonly browsers = new Map<string, { browser: TestBrowser; status: number }>();
   private server: Server | undefined;
   private origin = '';
@@ -137,6 +138,7 @@ export class TestPushService {
         }
         this.received.push({ browser: id, payload, headers: req.headers, faults });
         res.writeHead(known.status).end();
+        for (const arrival of this.arrivals.splice(0)) arrival();
       });
     });
     await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
@@ -163,6 +165,23 @@ export class TestPushService {
     browser.auth = Buffer.from(browser.subscription.keys.auth, 'base64url');
     this.browsers.set(name, { browser, status });
     return browser;
+  }
+
+  /**
+   * Resolves once `count` messages wait to be taken: for messages the server sends without
+   * anyone awaiting them (the match room's).
+   */
+  async arrived(count: number, ms = 5_000): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (this.received.length < count) {
+      if (Date.now() > deadline) {
+        throw new Error(`${this.received.length} of ${count} push messages arrived`);
+      }
+      await new Promise<void>((resolve) => {
+        this.arrivals.push(resolve);
+        setTimeout(resolve, deadline - Date.now());
+      });
+    }
   }
 
   /** Messages taken since the last call, oldest first. */

@@ -13,13 +13,17 @@ import { Notifier } from '../src/push/notifier.ts';
 import { pushServiceAllowed } from '../src/push/push-services.ts';
 import { VapidKeys } from '../src/push/vapid-keys.ts';
 import { ManualTime } from './manual-time.ts';
-import { type TestBrowser, TestPushService } from './push-service.ts';
+import { type ReceivedPush, type TestBrowser, TestPushService } from './push-service.ts';
 import {
   createAndJoin,
   dropSchema,
   openTestStore,
+  playTurn,
+  prng,
   request,
+  runningSeat,
   type StoreKind,
+  seatClient,
   startServer,
   type TestServer,
   tempDir,
@@ -178,9 +182,9 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('Web Push on the %s store',
       [`rival-${kind}`, { matchID, text: 'About 24 h left for your turn in Iron Curtain.' }, []],
     ]);
 
-    // Seat 1 resigns: seat 0 won.
+    // Seat 1 resigns: seat 0 won, and the match's room tells both seats' browsers.
     await leave(seats, '1');
-    await server.app.push.matchEnded(matchID);
+    await push.arrived(3);
     const ended = push.take();
     expect(
       ended
@@ -197,10 +201,119 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('Web Push on the %s store',
       expectNothingSecret(seats, message.payload);
       expectNothingSecret(seats, JSON.stringify(message.headers));
     }
-    // Nothing more will be said of a match that ended: its subscriptions are gone.
-    expect(await server.store.listPushSubscriptions(matchID)).toEqual([]);
+    // Nothing more will be said of a match that ended: its subscriptions go once it was said.
+    await expect.poll(() => server.store.listPushSubscriptions(matchID)).toEqual([]);
     await server.app.push.yourTurn(matchID, '0');
     expect(push.take()).toEqual([]);
+  });
+
+  it('in correspondence: tells the seat the decision passes to, warns it a day ahead once, and tells both the end', async () => {
+    const seats = await createAndJoin(server.url, { side: 'US', daysPerTurn: 2 });
+    const matchID = seats.created.matchID;
+    const browsers = {
+      '0': push.browser(`corr0-${kind}`),
+      '1': push.browser(`corr1-${kind}`),
+    };
+    await subscribeSeat(seats, '0', browsers['0'], 'pl');
+    await subscribeSeat(seats, '1', browsers['1'], 'en');
+    const starter = await runningSeat(server, matchID);
+    const next = starter === '0' ? '1' : '0';
+    const language = { '0': 'pl', '1': 'en' } as const;
+    const clients = {
+      '0': await seatClient(server.url, matchID, '0', seats.created.credentials),
+      '1': await seatClient(server.url, matchID, '1', seats.joined.credentials),
+    };
+    const texts = (messages: ReceivedPush[]) =>
+      messages.map((m) => [m.browser, JSON.parse(m.payload), m.faults]);
+    const all: ReceivedPush[] = [];
+    try {
+      // Both seats are at the table: correspondence tells the next seat anyway, once per turn.
+      await playTurn(clients[starter], prng(21));
+      await push.arrived(1);
+      const turn = push.take();
+      all.push(...turn);
+      expect(texts(turn)).toEqual([
+        [`corr${next}-${kind}`, { matchID, text: pushSentence(language[next], 'yourTurn') }, []],
+      ]);
+
+      // A day and a minute later the turn has less than a day left: one warning, not two.
+      time.skip(24 * 3600 * 1000 + 60_000);
+      expect(await server.app.deadlines.run()).toEqual({ due: 0, warned: 1 });
+      await push.arrived(1);
+      expect(await server.app.deadlines.run()).toEqual({ due: 0, warned: 0 });
+      const warning = push.take();
+      all.push(...warning);
+      expect(texts(warning)).toEqual([
+        [
+          `corr${next}-${kind}`,
+          { matchID, text: pushSentence(language[next], 'deadlineNear', 24) },
+          [],
+        ],
+      ]);
+
+      // The turn runs out: the match ends on time, and both seats hear how it went.
+      time.skip(24 * 3600 * 1000);
+      expect(await server.app.deadlines.run()).toMatchObject({ due: 1 });
+      await push.arrived(2);
+      const ended = push.take();
+      all.push(...ended);
+      expect(texts(ended).sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
+        [
+          `corr0-${kind}`,
+          { matchID, text: pushSentence('pl', starter === '0' ? 'won' : 'lost') },
+          [],
+        ],
+        [
+          `corr1-${kind}`,
+          { matchID, text: pushSentence('en', starter === '1' ? 'won' : 'lost') },
+          [],
+        ],
+      ]);
+      for (const message of all) {
+        expectNothingSecret(seats, message.payload);
+        expectNothingSecret(seats, JSON.stringify(message.headers));
+      }
+    } finally {
+      clients['0'].close();
+      clients['1'].close();
+    }
+  });
+
+  it('in live play: tells a seat its turn only when none of its sockets is connected', async () => {
+    const seats = await createAndJoin(server.url, { side: 'US', clockMinutes: 30 });
+    const matchID = seats.created.matchID;
+    const starter = await runningSeat(server, matchID);
+    const next = starter === '0' ? '1' : '0';
+    const credentials = { '0': seats.created.credentials, '1': seats.joined.credentials };
+    await subscribeSeat(seats, starter, push.browser(`here-${kind}`));
+    await subscribeSeat(seats, next, push.browser(`away-${kind}`));
+    const mover = await seatClient(server.url, matchID, starter, credentials[starter]);
+    try {
+      // The next seat has no socket: its browser is told.
+      await playTurn(mover, prng(31));
+      await push.arrived(1);
+      expect(push.take().map((m) => [m.browser, JSON.parse(m.payload).text])).toEqual([
+        [`away-${kind}`, pushSentence('en', 'yourTurn')],
+      ]);
+      // It comes to the table and plays; the starter is at the table: nobody is told. Its
+      // resignation then ends the match, which both seats hear: the first thing after the turn.
+      const other = await seatClient(server.url, matchID, next, credentials[next]);
+      await playTurn(other, prng(32));
+      other.close();
+      await leave(seats, next);
+      await push.arrived(2);
+      expect(
+        push
+          .take()
+          .map((m) => [m.browser, JSON.parse(m.payload).text])
+          .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+      ).toEqual([
+        [`away-${kind}`, pushSentence('en', 'lost')],
+        [`here-${kind}`, pushSentence('en', 'won')],
+      ]);
+    } finally {
+      mover.close();
+    }
   });
 
   it('removes a browser the push service answers 404 or 410 for, from every match, and keeps one that failed for now', async () => {

@@ -16,6 +16,7 @@ import type {
   Ack,
   ChatMessage,
   CreateMatchResponse,
+  MatchInfo,
   Presence,
   RefusedMessage,
   SeatGrant,
@@ -26,7 +27,7 @@ import type {
 import { applyUpdate } from '@iron-curtain/protocol';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { type App, createApp } from '../src/app.ts';
 import type { Fanout } from '../src/match/fanout.ts';
 import { type Config, loadConfig } from '../src/ops/config.ts';
@@ -359,6 +360,30 @@ export function pickMove(client: GameClient, random: () => number): Move {
 /** The seat whose decision it is, as the clients were told. */
 export function decider(client: GameClient): Seat | undefined {
   return client.view.decision?.seat;
+}
+
+/** The match's public info, as the lobby answers it. */
+export async function matchInfo(server: { url: string }, matchID: string): Promise<MatchInfo> {
+  return (await request<MatchInfo>(`${server.url}/api/matches/${matchID}`, 'GET')).body;
+}
+
+/** Waits (on the real clock) until the match's clock runs (its room starts it after the join): the seat deciding first. */
+export async function runningSeat(server: TestServer, matchID: string): Promise<Seat> {
+  await expect
+    .poll(async () => (await matchInfo(server, matchID)).clock?.running ?? null)
+    .not.toBe(null);
+  return (await matchInfo(server, matchID)).clock?.running as Seat;
+}
+
+/** `mover` plays until the decision passes to the other seat (its turn is over). */
+export async function playTurn(mover: GameClient, random: () => number): Promise<void> {
+  const seat = mover.playerID as Seat;
+  while (decider(mover) === seat) {
+    const target = (mover.state?.stateID ?? 0) + 1;
+    const ack = await mover.move(pickMove(mover, random));
+    if (!ack.ok) throw new Error(`move refused: ${ack.error.message}`);
+    await mover.until(() => (mover.state?.stateID ?? -1) >= target, `state ${target}`);
+  }
 }
 
 /** Plays until the game ends (or `maxMoves`), waiting until every watcher has seen each new state. */

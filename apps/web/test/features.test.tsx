@@ -3,6 +3,7 @@ import type { ClockState, Presence } from '@iron-curtain/protocol';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ClaimWin } from '../src/features/abandon/ClaimWin.tsx';
+import { ClockChoice, clockFromForm } from '../src/features/clock/ClockChoice.tsx';
 import { formatClock, SeatClock } from '../src/features/clock/SeatClock.tsx';
 import { DeckUploadPage } from '../src/features/decks/DeckUploadPage.tsx';
 import { BotDemo } from '../src/features/opponent/BotDemo.tsx';
@@ -12,6 +13,7 @@ import {
   ReplayImportPage,
   readRecordFile,
 } from '../src/features/replay/ReplayImportPage.tsx';
+import { setLanguage } from '../src/i18n/i18n.ts';
 import { loadSeat } from '../src/match/seatStore.ts';
 
 const MATCH = 'match-0001';
@@ -64,6 +66,34 @@ describe('the match clock', () => {
     expect(formatClock(-5)).toBe('0:00');
   });
 
+  it('shows hours past an hour, and the days of a correspondence turn in the page’s words', async () => {
+    expect(formatClock(3_600_000 + 65_000)).toBe('1:01:05');
+    expect(formatClock(2 * 86_400_000 + 3 * 3_600_000 + 4 * 60_000 + 5_000)).toBe('51:04:05');
+    expect(formatClock(2 * 86_400_000 + 3 * 3_600_000, (days) => `${days} d`)).toBe('2 d 3:00:00');
+    const clock: ClockState = {
+      perPlayerMs: 3 * 86_400_000,
+      remainingMs: { '0': 86_400_000 + 1_000, '1': 3 * 86_400_000 },
+      running: null,
+    };
+    const seats = (
+      <>
+        <SeatClock seat="0" clock={clock} receivedAt={Date.now()} label="" />
+        <SeatClock seat="1" clock={clock} receivedAt={Date.now()} label="" />
+      </>
+    );
+    const { unmount } = render(seats);
+    const timers = () => screen.getAllByRole('timer').map((timer) => timer.textContent);
+    expect(timers()).toEqual(['1 d 0:00:01', '3 d 0:00:00']);
+    unmount();
+    await setLanguage('fr', { remember: false });
+    try {
+      render(seats);
+      expect(timers()).toEqual(['1 j 0:00:01', '3 j 0:00:00']);
+    } finally {
+      await setLanguage('en', { remember: false });
+    }
+  });
+
   it('counts the running seat down from when the clock arrived, the other stands', () => {
     vi.useFakeTimers();
     const clock: ClockState = {
@@ -85,6 +115,35 @@ describe('the match clock', () => {
       'true',
       'false',
     ]);
+  });
+});
+
+describe('the clock a match is created with', () => {
+  const chosen = (value: string) => {
+    const form = new FormData();
+    form.set('clockMinutes', value);
+    return clockFromForm(form);
+  };
+
+  it('offers minutes per player and days per turn in one choice, and reads back either', () => {
+    render(
+      <form>
+        <ClockChoice />
+      </form>,
+    );
+    const group = screen.getByRole('group', { name: 'Days per turn (correspondence)' });
+    expect([...group.querySelectorAll('option')].map((o) => o.textContent)).toEqual([
+      '1 day per turn',
+      '2 days per turn',
+      '3 days per turn',
+      '5 days per turn',
+      '7 days per turn',
+    ]);
+    expect(chosen('d5')).toEqual({ daysPerTurn: 5 });
+    expect(chosen('15')).toEqual({ clockMinutes: 15 });
+    expect(chosen('0')).toEqual({});
+    // A value the select does not offer asks for no clock rather than one the server refuses.
+    expect(chosen('d4')).toEqual({});
   });
 });
 

@@ -154,6 +154,24 @@ describe('My games', () => {
     expect(document.title).toBe('Iron Curtain');
   });
 
+  it('shows a correspondence match’s time left for the turn, in days and hours', async () => {
+    hold('match-corr1', 1);
+    answerWith([
+      game('match-corr1', {
+        turn: 'you',
+        clock: {
+          perPlayerMs: 3 * 86_400_000,
+          remainingMs: { '0': 86_400_000 + 2 * 3_600_000, '1': 3 * 86_400_000 },
+          running: '0',
+        },
+        deadline: '2026-01-02T12:00:00.000Z',
+      }),
+    ]);
+    render(<MyGames />);
+    const timer = await screen.findByRole('timer');
+    expect(timer.textContent).toMatch(/^Time left for this turn: 1 d (1:59|2:00):\d\d$/);
+  });
+
   it('says so in each language', async () => {
     hold('match-mine1', 1);
     answerWith([game('match-mine1', { turn: 'you' })]);

@@ -181,7 +181,18 @@ describe('the start page', () => {
               variants: { aftermathCap: null, finalScoringOrder: 'polish' },
               deck: { name: 'Deck', version: '1' },
               clockMinutes: 10,
+              daysPerTurn: null,
               createdAt: new Date(Date.parse(NOW) - 3 * 60_000).toISOString(),
+            },
+            {
+              matchID: 'match-0002',
+              side: 'US',
+              creator: 'Carla',
+              variants: { aftermathCap: 3, finalScoringOrder: 'standard' },
+              deck: { name: 'Deck', version: '1' },
+              clockMinutes: null,
+              daysPerTurn: 3,
+              createdAt: NOW,
             },
           ],
         },
@@ -202,6 +213,8 @@ describe('the start page', () => {
     ]) {
       expect(text).toContain(part);
     }
+    const correspondence = screen.getByRole('button', { name: 'Play Carla' });
+    expect(correspondence.closest('li')?.textContent).toContain('3 days per turn');
     fireEvent.change(screen.getByLabelText('Your name'), { target: { value: 'Boris' } });
     fireEvent.click(row);
     await waitFor(() => expect(window.location.pathname).toBe(`/match/${MATCH}`));
@@ -211,6 +224,14 @@ describe('the start page', () => {
 });
 
 describe('the invite page', () => {
+  it('says a correspondence match’s days per turn before the seat is taken', async () => {
+    mockLobby({
+      [`GET /api/matches/${MATCH}`]: { status: 200, body: { ...matchInfo(null), daysPerTurn: 3 } },
+    });
+    render(<JoinPage matchID={MATCH} invite="secret-token" />);
+    expect(await screen.findByText('A correspondence match: 3 days per turn.')).toBeTruthy();
+  });
+
   it('takes the free seat under the given name and keeps the credentials', async () => {
     const calls = mockLobby({
       [`GET /api/matches/${MATCH}`]: { status: 200, body: matchInfo(null) },

@@ -158,6 +158,14 @@ function launchFor(kind: TargetKind, port: number, dataDir: string, schema: stri
   }
 }
 
+/** A target this process started: where our server keeps its data, for a benchmark to fill while it is stopped. */
+export interface StartedTarget extends Target {
+  /** DATA_DIR (its SQLite file). */
+  dataDir: string;
+  /** DATABASE_SCHEMA on Postgres. */
+  schema: string;
+}
+
 /**
  * Starts one server process on 127.0.0.1 and resolves once it listens. `env`: settings of our
  * server that differ from the benchmarks' (see launchFor); `schema` names its Postgres schema
@@ -166,7 +174,7 @@ function launchFor(kind: TargetKind, port: number, dataDir: string, schema: stri
 export async function startTarget(
   kind: TargetKind,
   opts: { cpuProf: boolean; collect?: boolean; env?: NodeJS.ProcessEnv; schema?: string },
-): Promise<Target> {
+): Promise<StartedTarget> {
   if (kind === 'sqlite' || kind === 'postgres') buildOurServer();
   fs.mkdirSync(OUT_DIR, { recursive: true });
   const runID = `${kind}-${process.pid}-${Date.now()}`;
@@ -242,8 +250,10 @@ export async function startTarget(
   };
 
   await spawnOnce();
-  const target: Target = {
+  const target: StartedTarget = {
     kind,
+    dataDir,
+    schema,
     get port() {
       return port;
     },

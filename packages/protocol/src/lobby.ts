@@ -30,20 +30,37 @@ const variantsRequest = z._default(z.partial(variantsSchema), {});
 const visibilitySchema = z.enum(['public', 'private', 'open']);
 export type Visibility = z.infer<typeof visibilitySchema>;
 
-export const createMatchRequestSchema = z.strictObject({
-  name: playerNameSchema,
-  side: z._default(z.enum(['US', 'USSR', 'random']), 'random'),
-  variants: variantsRequest,
-  visibility: z._default(visibilitySchema, 'private'),
-  /** A deck the server knows (see GET /api/decks): the default deck's id (its newest version), or the hash of any built-in version or uploaded deck; the default deck when absent. */
-  deckId: z.optional(z.string().check(z.maxLength(64))),
-  /** Minutes on each player's clock; no clock when absent. */
-  clockMinutes: z.optional(
-    z.int().check(z.minimum(1, 'at least 1 minute'), z.maximum(180, 'at most 180 minutes')),
-  ),
-  /** Who takes the other seat: a person with the invite link, or the computer at a level. */
-  opponent: z._default(z.enum(['human', 'easy', 'medium', 'hard']), 'human'),
-});
+/** The days a correspondence turn may last: the choices a match is created with. */
+export const DAYS_PER_TURN = [1, 2, 3, 5, 7] as const;
+export const daysPerTurnSchema = z.literal(DAYS_PER_TURN, 'days per turn: 1, 2, 3, 5 or 7');
+export type DaysPerTurn = z.infer<typeof daysPerTurnSchema>;
+
+export const createMatchRequestSchema = z
+  .strictObject({
+    name: playerNameSchema,
+    side: z._default(z.enum(['US', 'USSR', 'random']), 'random'),
+    variants: variantsRequest,
+    visibility: z._default(visibilitySchema, 'private'),
+    /** A deck the server knows (see GET /api/decks): the default deck's id (its newest version), or the hash of any built-in version or uploaded deck; the default deck when absent. */
+    deckId: z.optional(z.string().check(z.maxLength(64))),
+    /** Minutes on each player's clock; no clock when absent. */
+    clockMinutes: z.optional(
+      z.int().check(z.minimum(1, 'at least 1 minute'), z.maximum(180, 'at most 180 minutes')),
+    ),
+    /**
+     * Correspondence play: each turn (a seat's consecutive decisions) may last this many days,
+     * afresh every turn; no clock of minutes then.
+     */
+    daysPerTurn: z.optional(daysPerTurnSchema),
+    /** Who takes the other seat: a person with the invite link, or the computer at a level. */
+    opponent: z._default(z.enum(['human', 'easy', 'medium', 'hard']), 'human'),
+  })
+  .check(
+    z.refine((request) => request.clockMinutes === undefined || request.daysPerTurn === undefined, {
+      message: 'a match has minutes per player or days per turn, not both',
+      path: ['daysPerTurn'],
+    }),
+  );
 export type CreateMatchRequest = z.input<typeof createMatchRequestSchema>;
 
 const botLevelSchema = z.enum(['easy', 'medium', 'hard']);
@@ -159,6 +176,8 @@ export const matchInfoSchema = z.object({
   updatedAt: z.string(),
   result: z.nullable(matchResultSchema),
   clock: z.optional(z.nullable(clockStateSchema)),
+  /** Correspondence play: the days each turn may last (the clock then shows the turn's time left); null: live play. */
+  daysPerTurn: z.optional(z.nullable(daysPerTurnSchema)),
   rematch: z.optional(rematchStateSchema),
   /** The finished match this one is the rematch of. */
   rematchOf: z.optional(z.nullable(matchIdSchema)),
@@ -194,6 +213,7 @@ export const lobbyErrorCodes = [
   'NOT_PLAYING',
   'OPPONENT_CONNECTED',
   'GRACE_NOT_OVER',
+  'NOT_CLAIMABLE',
   'TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'METHOD_NOT_ALLOWED',
@@ -239,7 +259,8 @@ export const MAX_DECK_BYTES = 64 * 1024;
 
 /**
  * An open challenge as the home page lists it: the free seat's side (the one a taker plays),
- * the creator, the rules, the clock (minutes per player, null for none) and since when it waits.
+ * the creator, the rules, the clock (minutes per player, null for none), the days per turn
+ * of correspondence play (null for live play) and since when it waits.
  */
 const openChallengeSchema = z.object({
   matchID: matchIdSchema,
@@ -248,6 +269,7 @@ const openChallengeSchema = z.object({
   variants: variantsSchema,
   deck: z.object({ name: z.string(), version: z.string() }),
   clockMinutes: z.nullable(z.number()),
+  daysPerTurn: z.nullable(daysPerTurnSchema),
   createdAt: z.string(),
 });
 export type OpenChallenge = z.infer<typeof openChallengeSchema>;

@@ -57,15 +57,18 @@ export class ChallengeBoard {
       const creator = match.players.find((p) => p.credentialsHash !== null);
       const free = match.players.find((p) => p.credentialsHash === null);
       if (!creator?.name || !free) continue;
-      const here = (await presence.everywhere(match.matchID)).seats[creator.seat] > 0;
-      if (!here && now - awaySince(match, creator.seat) > awayMs) continue;
+      // A correspondence challenge waits for a taker without its creator at the page.
+      const live = !match.daysPerTurn;
+      const here = live && (await presence.everywhere(match.matchID)).seats[creator.seat] > 0;
+      if (live && !here && now - awaySince(match, creator.seat) > awayMs) continue;
       challenges.push({
         matchID: match.matchID,
         side: free.side,
         creator: creator.name,
         variants: match.variants,
         deck: { name: match.deck.name, version: match.deck.version },
-        clockMinutes: match.clock ? Math.round(match.clock.perPlayerMs / 60_000) : null,
+        clockMinutes: match.clock && live ? Math.round(match.clock.perPlayerMs / 60_000) : null,
+        daysPerTurn: match.daysPerTurn ?? null,
         createdAt: match.createdAt,
       });
     }

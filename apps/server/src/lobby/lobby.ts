@@ -25,7 +25,7 @@ import { LobbyError } from '../edge/lobby-error.ts';
 import type { FinishMatch } from '../match/ending.ts';
 import { initialState } from '../match/engine.ts';
 import type { PresenceBook } from '../match/presence-book.ts';
-import { clockState, newClock } from '../match/turn-clock.ts';
+import { clockFor, clockState } from '../match/turn-clock.ts';
 import {
   hashSecret,
   newCredentials,
@@ -103,7 +103,8 @@ export class Lobby {
       createdAt: now,
       updatedAt: now,
       result: null,
-      clock: request.clockMinutes === undefined ? null : newClock(request.clockMinutes),
+      clock: clockFor(request.clockMinutes, request.daysPerTurn),
+      ...(request.daysPerTurn === undefined ? {} : { daysPerTurn: request.daysPerTurn }),
     };
     await this.store.createMatch(match, initialState(match));
     if (request.opponent !== 'human') {
@@ -223,6 +224,7 @@ export class Lobby {
       updatedAt: match.updatedAt,
       result: match.result,
       clock: match.clock ? clockState(match.clock, this.time.now()) : null,
+      daysPerTurn: match.daysPerTurn ?? null,
       rematch: match.rematch ?? { offers: [], matchID: null },
       rematchOf: match.rematchOf ?? null,
     };

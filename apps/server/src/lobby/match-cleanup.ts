@@ -23,7 +23,9 @@ export interface MatchCleanupDeps {
 /**
  * Removes old matches with everything stored with them, periodically and in bounded runs:
  * unfinished matches nobody touched for UNFINISHED_MATCH_DAYS, and finished ones after
- * FINISHED_MATCH_DAYS when the operator set it (unset, they stay for replays). With several
+ * FINISHED_MATCH_DAYS when the operator set it (unset, they stay for replays). A match in play
+ * whose turn has a deadline stays, however long its turn (correspondence): the deadline sweep
+ * ends it on time, and it is then a finished match. With several
  * instances on one store, the store lets one run at a time; the others skip their turn.
  */
 export class MatchCleanup {

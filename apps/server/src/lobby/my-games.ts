@@ -11,7 +11,7 @@ import type { Middleware } from 'koa';
 import { clockState } from '../match/turn-clock.ts';
 import { secretMatches } from '../ops/secrets.ts';
 import type { TimeSource } from '../ops/time.ts';
-import type { Store } from '../storage/index.ts';
+import { deadlineOf, type Store } from '../storage/index.ts';
 import { jsonBody, parse } from './lobby-routes.ts';
 
 /** Largest My games body: MAX_MY_GAMES seats with the longest ids and credentials fit. */
@@ -41,6 +41,8 @@ async function myGameOf(
   const [state, moves] = await Promise.all([store.loadState(matchID), store.readMoves(matchID)]);
   const decider = (state?.G as State | undefined)?.decision?.seat;
   const last = moves.at(-1);
+  const correspondence = !!match.daysPerTurn && match.status === 'playing';
+  const deadline = deadlineOf(match.clock);
   return {
     matchID,
     seat,
@@ -55,7 +57,7 @@ async function myGameOf(
           : 'opponent',
     result: match.result,
     clock: match.clock ? clockState(match.clock, now) : null,
-    deadline: null,
+    deadline: correspondence && deadline !== null ? new Date(deadline).toISOString() : null,
     lastMove: last
       ? {
           seat: last.seat,

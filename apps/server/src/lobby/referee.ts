@@ -22,7 +22,8 @@ export interface RefereeDeps {
 /**
  * Ends a match in play on a seat's claim: the opponent's clock ran out ('timeout'), or the
  * opponent has been disconnected longer than the grace period ('abandoned'). A connected
- * opponent, or one away for less than the grace period, keeps the match going.
+ * opponent, or one away for less than the grace period, keeps the match going; so does any
+ * opponent of correspondence play, where being away is the rule.
  */
 export class Referee {
   constructor(private readonly deps: RefereeDeps) {}
@@ -46,6 +47,12 @@ export class Referee {
     let reason: MatchResult['reason'];
     if (match.clock && flagFallen(match.clock, now) === opponent) {
       reason = 'timeout';
+    } else if (match.daysPerTurn) {
+      throw new LobbyError(
+        409,
+        'NOT_CLAIMABLE',
+        'a correspondence match cannot be claimed: your opponent has until the turn runs out',
+      );
     } else {
       const attendance = await presence.everywhere(matchID);
       if (attendance.seats[opponent] > 0) {

@@ -56,6 +56,7 @@ async function rematchOf(
     updatedAt: now,
     result: null,
     clock: finished.clock ? newClock(finished.clock.perPlayerMs / 60_000) : null,
+    ...(finished.daysPerTurn ? { daysPerTurn: finished.daysPerTurn } : {}),
     rematch: null,
     rematchOf: finished.matchID,
   };

@@ -4,6 +4,7 @@ import type { MatchRecord, MatchResult, Store } from '../storage/index.ts';
 import type { MatchRoom } from './match-room.ts';
 import type { SeatSessions } from './seat-sessions.ts';
 import { flagFallen, switchClock, type TurnClock } from './turn-clock.ts';
+import type { TurnNews } from './turn-news.ts';
 
 /**
  * The one way a match ends (see MatchEnding.finish): the result stored with the clock
@@ -21,6 +22,7 @@ export interface MatchEndingDeps {
   time: TimeSource;
   clock: TurnClock;
   sessions: SeatSessions;
+  news: TurnNews;
 }
 
 /**
@@ -82,12 +84,14 @@ export class MatchEnding {
 
   /**
    * The match is over, as stored (by `end`, or with the move that ended it): the timer is
-   * cleared, the room forgets the play and keeps the finished record, and everyone is told.
+   * cleared, the room forgets the play and keeps the finished record, and everyone is told
+   * (the seats also by push, without waiting for it).
    */
   async ended(room: MatchRoom, finished: MatchRecord): Promise<void> {
     this.deps.clock.clear(room);
     room.state = undefined;
     room.record = finished;
+    this.deps.news.ended(finished);
     await this.deps.sessions.announce(room, finished);
   }
 }

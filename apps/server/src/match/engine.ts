@@ -169,6 +169,7 @@ export class MatchEngine {
           clockAt.clock,
           gameover ? null : ((next.G as State).decision?.seat ?? null),
           clockAt.now,
+          !!match.daysPerTurn,
         )
       : undefined;
     const at = new Date(this.time.now()).toISOString();

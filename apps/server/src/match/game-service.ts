@@ -33,6 +33,7 @@ import { MatchMoves } from './moves.ts';
 import type { PresenceBook } from './presence-book.ts';
 import { SeatSessions } from './seat-sessions.ts';
 import { TurnClock } from './turn-clock.ts';
+import { TurnNews, type TurnNotifier } from './turn-news.ts';
 
 /** How long a stopping server waits for its sockets to leave when told to reconnect elsewhere. */
 const RESTART_NOTICE_MS = 1000;
@@ -74,6 +75,8 @@ export interface GameServiceDeps {
   limits?: ConnectionLimits;
   /** Chat lines per client address (see MatchChat); without it only each socket's count applies. */
   chatLinesPerAddress?: RateLimiterAbstract;
+  /** Tells seats of their turns and results by push; without it nobody is told outside the table. */
+  notifier?: TurnNotifier;
 }
 
 /**
@@ -149,7 +152,8 @@ export class GameService {
       refuse,
       onAttach: deps.onAttach,
     });
-    const ending = new MatchEnding({ store, time, clock, sessions: this.sessions });
+    const news = new TurnNews({ notifier: deps.notifier, presence: deps.presence, logger });
+    const ending = new MatchEnding({ store, time, clock, sessions: this.sessions, news });
     this.moves = new MatchMoves({
       engine,
       metrics,
@@ -159,6 +163,7 @@ export class GameService {
       sessions: this.sessions,
       clock,
       ending,
+      news,
       refuse,
     });
     this.rooms = new MatchRooms({
@@ -272,6 +277,11 @@ export class GameService {
   /** Arms the timers of every match in play with a running clock (on start). */
   resumeClocks(): Promise<void> {
     return this.rooms.resumeClocks();
+  }
+
+  /** The deadline sweep: the match's deadline is due, its room checks the clock (and ends it on time). */
+  checkClock(matchID: string): Promise<void> {
+    return this.rooms.of(matchID).tell({ kind: 'clock' });
   }
 
   /** The one way a match ends, from the lobby or the referee, in the match's room (see MatchEnding). */

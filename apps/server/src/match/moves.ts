@@ -17,6 +17,13 @@ import type { Fanout } from './fanout.ts';
 import type { MatchRoom, RoomEvent } from './match-room.ts';
 import type { SeatSessions, StoredUpdate, UpdateHeader, Viewer } from './seat-sessions.ts';
 import { clockState, type TurnClock } from './turn-clock.ts';
+import type { TurnNews } from './turn-news.ts';
+
+/** The seat a move handed the decision to; undefined when the same seat decides again, or nobody. */
+function passedTo(before: State, after: State): Seat | undefined {
+  const next = after.decision?.seat;
+  return next !== undefined && next !== before.decision?.seat ? next : undefined;
+}
 
 export interface MatchMovesDeps {
   engine: MatchEngine;
@@ -27,6 +34,7 @@ export interface MatchMovesDeps {
   sessions: SeatSessions;
   clock: TurnClock;
   ending: MatchEnding;
+  news: TurnNews;
   refuse: (socket: GameSocket, error: RefusedMessage, ack?: AckFn) => void;
 }
 
@@ -137,6 +145,10 @@ export class MatchMoves {
       metrics.moveLatency.observe((performance.now() - received) / 1000);
     });
     if (result.clock) clock.arm(room, moved);
+    const next = result.result
+      ? undefined
+      : passedTo(result.previous.G as State, result.state.G as State);
+    if (next !== undefined) this.deps.news.decisionPassed(moved, next);
     // A track win or final scoring: stored with its move (and the clock stopped) at once.
     if (result.result) {
       await ending.ended(room, { ...moved, status: 'finished', result: result.result });

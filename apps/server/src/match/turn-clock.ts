@@ -2,8 +2,10 @@ import type { Seat } from '@iron-curtain/game';
 import type { ClockState } from '@iron-curtain/protocol';
 import type { Logger } from '../ops/logger.ts';
 import type { TimeSource } from '../ops/time.ts';
-import type { ClockRecord, MatchRecord, Store } from '../storage/index.ts';
+import { type ClockRecord, deadlineOf, type MatchRecord, type Store } from '../storage/index.ts';
 import type { MatchRoom } from './match-room.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A clock of `minutes` per seat, not running yet. */
 export const newClock = (minutes: number): ClockRecord => ({
@@ -13,6 +15,16 @@ export const newClock = (minutes: number): ClockRecord => ({
   since: null,
 });
 
+/** A correspondence clock: `days` for each turn, not running yet. */
+export const turnClock = (days: number): ClockRecord => newClock((days * DAY_MS) / 60_000);
+
+/** The clock a match is created with: minutes per player, days per turn, or none. */
+export const clockFor = (
+  minutes: number | undefined,
+  days: number | undefined,
+): ClockRecord | null =>
+  days !== undefined ? turnClock(days) : minutes !== undefined ? newClock(minutes) : null;
+
 /** The running seat's time left at `now` (never below zero); the other seat's as stored. */
 export function remainingAt(clock: ClockRecord, seat: Seat, now: number): number {
   const stored = clock.remainingMs[seat];
@@ -20,11 +32,22 @@ export function remainingAt(clock: ClockRecord, seat: Seat, now: number): number
   return Math.max(0, stored - (now - Date.parse(clock.since)));
 }
 
-/** Charges the running seat for its decision so far, then runs `next`'s time from `now` (null: stop). */
-export function switchClock(clock: ClockRecord, next: Seat | null, now: number): ClockRecord {
+/**
+ * Charges the running seat for its decision so far, then runs `next`'s time from `now` (null:
+ * stop). `perTurn` (correspondence): a seat the decision passes to starts its turn with the
+ * full time, whatever it used before; deciding again, it goes on with what is left.
+ */
+export function switchClock(
+  clock: ClockRecord,
+  next: Seat | null,
+  now: number,
+  perTurn = false,
+): ClockRecord {
+  const remainingMs = { '0': remainingAt(clock, '0', now), '1': remainingAt(clock, '1', now) };
+  if (perTurn && next !== null && next !== clock.running) remainingMs[next] = clock.perPlayerMs;
   return {
     perPlayerMs: clock.perPlayerMs,
-    remainingMs: { '0': remainingAt(clock, '0', now), '1': remainingAt(clock, '1', now) },
+    remainingMs,
     running: next,
     since: next === null ? null : new Date(now).toISOString(),
   };
@@ -35,12 +58,6 @@ export function flagFallen(clock: ClockRecord, now: number): Seat | null {
   return clock.running !== null && remainingAt(clock, clock.running, now) <= 0
     ? clock.running
     : null;
-}
-
-/** When the running seat's time runs out (ms since the epoch); null when no time runs. */
-export function deadlineOf(clock: ClockRecord): number | null {
-  if (clock.running === null || clock.since === null) return null;
-  return Date.parse(clock.since) + clock.remainingMs[clock.running];
 }
 
 /** What clients are sent: each seat's time left at `now`. */
@@ -65,7 +82,9 @@ export interface TurnClockDeps {
 /**
  * The turn clock of a room's match: started when the match begins, and a timer per running
  * clock, set to the running seat's deadline as stored, that tells the room when the time may
- * be up (a move made after the time ran out is refused even before the timer fires). Every
+ * be up (a move made after the time ran out is refused even before the timer fires). A
+ * correspondence match's deadline is days away: no timer is held for it, the deadline sweep
+ * (which reads the deadlines due from the store) tells its room when it is due. Every
  * instance arms its own timer; the store's finish is a compare-and-set, so one timeout wins.
  * The timer is the room's: a room with an armed timer stays, viewers or not.
  */
@@ -98,7 +117,8 @@ export class TurnClock {
   arm(room: MatchRoom, match: MatchRecord): void {
     this.clear(room);
     if (this.stopped) return;
-    const deadline = match.status === 'playing' && match.clock ? deadlineOf(match.clock) : null;
+    const live = match.status === 'playing' && !match.daysPerTurn;
+    const deadline = live ? deadlineOf(match.clock) : null;
     if (deadline === null) return;
     const { time, logger } = this.deps;
     room.timer = time.setTimer(

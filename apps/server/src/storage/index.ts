@@ -3,6 +3,7 @@ import { openPostgresStore } from './postgres.ts';
 import { openSqliteStore } from './sqlite.ts';
 import type { Store } from './store.ts';
 
+export { DEADLINE_WARNING_MS, deadlineOf } from './deadlines.ts';
 export type * from './store.ts';
 export { CHAT_LINES_KEPT } from './store.ts';
 

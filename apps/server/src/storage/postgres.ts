@@ -1,6 +1,7 @@
 import type { Seat } from '@iron-curtain/game';
 import { PUSH_SUBSCRIPTIONS_PER_SEAT } from '@iron-curtain/protocol';
 import pg from 'pg';
+import { deadlineColumns } from './deadlines.ts';
 import { upgradeState } from './legacy-state.ts';
 import {
   chatFromRow,
@@ -14,6 +15,7 @@ import {
 } from './rows.ts';
 import type {
   ClockRecord,
+  DueWarning,
   MatchListQuery,
   MatchRecord,
   MatchResult,
@@ -136,6 +138,14 @@ const MIGRATIONS: ((S: string) => string)[] = [
      PRIMARY KEY (match_id, seat, endpoint)
    );
    CREATE INDEX push_subscriptions_endpoint ON ${S}.push_subscriptions (endpoint);`,
+  // Correspondence play (days per turn), and every running turn's deadline and warning kept
+  // with its match, indexed, for the deadline sweep.
+  (S) => `
+   ALTER TABLE ${S}.matches ADD COLUMN days_per_turn integer;
+   ALTER TABLE ${S}.matches ADD COLUMN deadline timestamptz;
+   ALTER TABLE ${S}.matches ADD COLUMN warn_at timestamptz;
+   CREATE INDEX matches_deadline ON ${S}.matches (deadline) WHERE deadline IS NOT NULL;
+   CREATE INDEX matches_warn_at ON ${S}.matches (warn_at) WHERE warn_at IS NOT NULL;`,
 ];
 
 async function inTransaction<T>(pool: pg.Pool, work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -281,6 +291,7 @@ class MoveGroups {
       at: m.move.at,
       result: m.result,
       clock: m.clock ?? null,
+      ...(m.clock ? deadlineColumns(m.clock) : { deadline: null, warnAt: null }),
     }));
     // Matches are locked in one order (by id), so two groups never wait on each other.
     const { rows: written } = await this.pool.query({
@@ -289,7 +300,8 @@ class MoveGroups {
          SELECT * FROM json_to_recordset($1::json) AS b(
            i integer, match_id text, expected integer, state_id integer, state json,
            move_state_id integer, seat text, move text, args json, entries json,
-           at timestamptz, result json, clock json)
+           at timestamptz, result json, clock json, deadline timestamptz,
+           "warnAt" timestamptz)
        ), playing AS (
          SELECT match_id FROM ${S}.matches
          WHERE match_id IN (SELECT match_id FROM batch) AND status = 'playing'
@@ -309,7 +321,11 @@ class MoveGroups {
          SET updated_at = b.at,
              status = CASE WHEN b.result IS NULL THEN m.status ELSE 'finished' END,
              result = COALESCE(b.result, m.result),
-             clock = COALESCE(b.clock, m.clock)
+             clock = COALESCE(b.clock, m.clock),
+             deadline = CASE WHEN b.clock IS NULL THEN m.deadline ELSE b.deadline END,
+             -- The same seat deciding again keeps its turn's deadline, and its warning.
+             warn_at = CASE WHEN b.clock IS NULL OR b.deadline IS NOT DISTINCT FROM m.deadline
+                       THEN m.warn_at ELSE b."warnAt" END
          FROM batch b
          WHERE m.match_id = b.match_id AND b.i IN (SELECT i FROM written)
        )
@@ -352,7 +368,7 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
   const insertMatch = async (c: pg.PoolClient, match: MatchRecord, initial: StoredState) => {
     await c.query(
       `INSERT INTO ${S}.matches (${MATCH_COLUMNS})
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
       matchRowValues(match),
     );
     for (const p of match.players) {
@@ -430,7 +446,7 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
     async finishMatch(matchID, result: MatchResult | null, at, clock?: ClockRecord) {
       const { rowCount } = await pool.query(
         `UPDATE ${S}.matches SET status = 'finished', result = $1, updated_at = $2,
-           clock = coalesce($4::json, clock)
+           clock = coalesce($4::json, clock), deadline = NULL, warn_at = NULL
          WHERE match_id = $3 AND status <> 'finished'`,
         [jsonOrNull(result), at, matchID, jsonOrNull(clock)],
       );
@@ -456,16 +472,73 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
 
     async listRunningClocks() {
       const { rows } = await pool.query(
-        `SELECT * FROM ${S}.matches WHERE status = 'playing' AND clock IS NOT NULL`,
+        `SELECT * FROM ${S}.matches
+         WHERE status = 'playing' AND clock IS NOT NULL AND days_per_turn IS NULL`,
       );
       return withSeats(rows);
     },
 
+    async listDueMatches(now, limit) {
+      const { rows } = await pool.query(
+        `SELECT match_id FROM ${S}.matches
+         WHERE deadline <= $1 AND status = 'playing' ORDER BY deadline LIMIT $2`,
+        [now, limit],
+      );
+      return rows.map((row) => String(row.match_id));
+    },
+
+    async takeDueWarnings(now, limit) {
+      // Skipping rows another instance is taking: each warning goes out once.
+      const { rows } = await pool.query(
+        `UPDATE ${S}.matches m SET warn_at = NULL
+         FROM (SELECT match_id FROM ${S}.matches
+               WHERE warn_at <= $1 AND status = 'playing'
+               ORDER BY warn_at LIMIT $2 FOR UPDATE SKIP LOCKED) due
+         WHERE m.match_id = due.match_id
+         RETURNING m.match_id, m.clock, m.deadline`,
+        [now, limit],
+      );
+      return rows.flatMap((row): DueWarning[] => {
+        const seat = (row.clock as ClockRecord | null)?.running;
+        return seat && row.deadline
+          ? [
+              {
+                matchID: String(row.match_id),
+                seat,
+                deadline: (row.deadline as Date).toISOString(),
+              },
+            ]
+          : [];
+      });
+    },
+
+    async inSweepTurn(work) {
+      // A session lock, held while the sweep runs outside any transaction: a killed
+      // instance's connection closes, and with it its turn.
+      const client = await pool.connect();
+      try {
+        const lock = await client.query('SELECT pg_try_advisory_lock(hashtext($1)) AS got', [
+          `iron-curtain-deadlines:${schema}`,
+        ]);
+        if (lock.rows[0]?.got !== true) return null;
+        try {
+          return await work();
+        } finally {
+          await client.query('SELECT pg_advisory_unlock(hashtext($1))', [
+            `iron-curtain-deadlines:${schema}`,
+          ]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+
     async setClock(matchID, clock: ClockRecord) {
-      await pool.query(`UPDATE ${S}.matches SET clock = $1 WHERE match_id = $2`, [
-        jsonOrNull(clock),
-        matchID,
-      ]);
+      const { deadline, warnAt } = deadlineColumns(clock);
+      await pool.query(
+        `UPDATE ${S}.matches SET clock = $1, deadline = $3, warn_at = $4 WHERE match_id = $2`,
+        [jsonOrNull(clock), matchID, deadline, warnAt],
+      );
     },
 
     async setAway(matchID, seat: Seat, at: string | null) {
@@ -590,7 +663,7 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
         // Locked: a move or a join waiting on a removed match finds nothing to write.
         const { rows } = await c.query(
           `SELECT match_id, status FROM ${S}.matches
-           WHERE (status <> 'finished' AND updated_at < $1)
+           WHERE (status <> 'finished' AND updated_at < $1 AND deadline IS NULL)
               OR ($2::timestamptz IS NOT NULL AND status = 'finished' AND updated_at < $2)
            ORDER BY updated_at LIMIT $3 FOR UPDATE`,
           [unfinishedBefore, finishedBefore, limit],

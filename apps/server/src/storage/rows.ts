@@ -5,6 +5,7 @@ import { freeze } from 'immer/dist/index.js';
 import type {
   ChatRecord,
   ClockRecord,
+  DaysPerTurn,
   DeckInfo,
   MatchRecord,
   MatchResult,
@@ -55,9 +56,9 @@ export const jsonOrNull = (value: unknown): string | null =>
 
 /** The columns of a new match row, in the order of `matchRowValues`. */
 export const MATCH_COLUMNS =
-  'match_id, visibility, status, variants, deck, setup_data, seed, invite_hash, created_at, updated_at, result, clock, rematch, rematch_of';
+  'match_id, visibility, status, variants, deck, setup_data, seed, invite_hash, created_at, updated_at, result, clock, rematch, rematch_of, days_per_turn';
 
-export function matchRowValues(match: MatchRecord): (string | null)[] {
+export function matchRowValues(match: MatchRecord): (string | number | null)[] {
   return [
     match.matchID,
     match.visibility,
@@ -73,6 +74,7 @@ export function matchRowValues(match: MatchRecord): (string | null)[] {
     jsonOrNull(match.clock),
     jsonOrNull(match.rematch),
     match.rematchOf ?? null,
+    match.daysPerTurn ?? null,
   ];
 }
 
@@ -109,6 +111,7 @@ export function matchFromRows(row: Row, seats: Row[]): MatchRecord {
     ...(row.rematch == null ? {} : { rematch: json<RematchState>(row.rematch) }),
     ...(row.rematch_of == null ? {} : { rematchOf: text(row.rematch_of) }),
     ...(truthy(row.chat_off) ? { chatOff: true } : {}),
+    ...(row.days_per_turn == null ? {} : { daysPerTurn: Number(row.days_per_turn) as DaysPerTurn }),
   };
 }
 

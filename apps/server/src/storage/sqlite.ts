@@ -3,6 +3,7 @@ import path from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type { Seat } from '@iron-curtain/game';
 import { PUSH_SUBSCRIPTIONS_PER_SEAT } from '@iron-curtain/protocol';
+import { deadlineColumns } from './deadlines.ts';
 import { upgradeState } from './legacy-state.ts';
 import {
   chatFromRow,
@@ -16,6 +17,7 @@ import {
 } from './rows.ts';
 import type {
   ClockRecord,
+  DueWarning,
   MatchListQuery,
   MatchRecord,
   MatchResult,
@@ -143,6 +145,13 @@ const MIGRATIONS: string[] = [
      PRIMARY KEY (match_id, seat, endpoint)
    );
    CREATE INDEX push_subscriptions_endpoint ON push_subscriptions (endpoint);`,
+  // Correspondence play (days per turn), and every running turn's deadline and warning kept
+  // with its match, indexed, for the deadline sweep.
+  `ALTER TABLE matches ADD COLUMN days_per_turn INTEGER;
+   ALTER TABLE matches ADD COLUMN deadline TEXT;
+   ALTER TABLE matches ADD COLUMN warn_at TEXT;
+   CREATE INDEX matches_deadline ON matches (deadline) WHERE deadline IS NOT NULL;
+   CREATE INDEX matches_warn_at ON matches (warn_at) WHERE warn_at IS NOT NULL;`,
 ];
 
 /** Everything stored with a match, children first (the match row goes last). */
@@ -271,7 +280,7 @@ export function openSqliteStore(dataDir: string): Store {
   const insertMatch = (match: MatchRecord, initial: StoredState) => {
     run(
       `INSERT INTO matches (${MATCH_COLUMNS})
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       matchRowValues(match),
     );
     for (const p of match.players) {
@@ -309,12 +318,29 @@ export function openSqliteStore(dataDir: string): Store {
         m.move.at,
       ],
     );
+    const { deadline, warnAt } = deadlineColumns(m.clock);
+    const clocked = m.clock ? 1 : 0;
+    // Every right-hand side reads the row as it was. The same seat deciding again keeps its
+    // turn's deadline, and its warning.
     run(
       `UPDATE matches SET updated_at = ?, clock = coalesce(?, clock),
+         deadline = CASE WHEN ? THEN ? ELSE deadline END,
+         warn_at = CASE WHEN ? AND ? IS NOT deadline THEN ? ELSE warn_at END,
          status = CASE WHEN ? IS NULL THEN status ELSE 'finished' END,
          result = coalesce(?, result)
        WHERE match_id = ?`,
-      [m.move.at, jsonOrNull(m.clock), jsonOrNull(m.result), jsonOrNull(m.result), m.matchID],
+      [
+        m.move.at,
+        jsonOrNull(m.clock),
+        clocked,
+        deadline,
+        clocked,
+        deadline,
+        warnAt,
+        jsonOrNull(m.result),
+        jsonOrNull(m.result),
+        m.matchID,
+      ],
     );
     return true;
   };
@@ -448,7 +474,7 @@ export function openSqliteStore(dataDir: string): Store {
         () =>
           run(
             `UPDATE matches SET status = 'finished', result = ?, updated_at = ?,
-             clock = coalesce(?, clock)
+             clock = coalesce(?, clock), deadline = NULL, warn_at = NULL
            WHERE match_id = ? AND status <> 'finished'`,
             [jsonOrNull(result), at, jsonOrNull(clock), matchID],
           ).changes === 1,
@@ -476,13 +502,57 @@ export function openSqliteStore(dataDir: string): Store {
     },
 
     async listRunningClocks() {
-      const rows = all(`SELECT * FROM matches WHERE status = 'playing' AND clock IS NOT NULL`);
+      const rows = all(
+        `SELECT * FROM matches
+         WHERE status = 'playing' AND clock IS NOT NULL AND days_per_turn IS NULL`,
+      );
       return rows.map((row) => matchFromRows(row, seatsOf(String(row.match_id))));
     },
 
+    async listDueMatches(now, limit) {
+      return all(
+        `SELECT match_id FROM matches
+         WHERE deadline <= ? AND status = 'playing' ORDER BY deadline LIMIT ?`,
+        [now, limit],
+      ).map((row) => String(row.match_id));
+    },
+
+    takeDueWarnings(now, limit) {
+      return write(() =>
+        transaction(db, () => {
+          const rows = all(
+            `SELECT match_id, clock, deadline FROM matches
+             WHERE warn_at <= ? AND status = 'playing' ORDER BY warn_at LIMIT ?`,
+            [now, limit],
+          );
+          for (const row of rows) {
+            run('UPDATE matches SET warn_at = NULL WHERE match_id = ?', [String(row.match_id)]);
+          }
+          return rows.flatMap((row): DueWarning[] => {
+            const seat =
+              row.clock == null ? null : (JSON.parse(String(row.clock)) as ClockRecord).running;
+            return seat && row.deadline != null
+              ? [{ matchID: String(row.match_id), seat, deadline: String(row.deadline) }]
+              : [];
+          });
+        }),
+      );
+    },
+
+    // One process owns the file: no other sweep can run meanwhile.
+    inSweepTurn(work) {
+      return work();
+    },
+
     async setClock(matchID, clock: ClockRecord) {
+      const { deadline, warnAt } = deadlineColumns(clock);
       await write(() =>
-        run('UPDATE matches SET clock = ? WHERE match_id = ?', [jsonOrNull(clock), matchID]),
+        run('UPDATE matches SET clock = ?, deadline = ?, warn_at = ? WHERE match_id = ?', [
+          jsonOrNull(clock),
+          deadline,
+          warnAt,
+          matchID,
+        ]),
       );
     },
 
@@ -610,7 +680,7 @@ export function openSqliteStore(dataDir: string): Store {
         transaction(db, () => {
           const rows = all(
             `SELECT match_id, status FROM matches
-           WHERE (status <> 'finished' AND updated_at < ?)
+           WHERE (status <> 'finished' AND updated_at < ? AND deadline IS NULL)
               OR (? IS NOT NULL AND status = 'finished' AND updated_at < ?)
            ORDER BY updated_at LIMIT ?`,
             [unfinishedBefore, finishedBefore, finishedBefore, limit],

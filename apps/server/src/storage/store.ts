@@ -2,6 +2,7 @@ import type { LogEntry, MoveName, Seat, Side, Variants } from '@iron-curtain/gam
 import type {
   ChatPhrase,
   ChatRoom,
+  DaysPerTurn,
   DeckInfo,
   MatchResult,
   MatchStatus,
@@ -13,7 +14,7 @@ import type { State as BgioState } from 'boardgame.io';
 
 // A match's status, visibility, result, deck and rematch are stored as the lobby answers them:
 // the protocol's shapes, re-exported as the types of this interface.
-export type { DeckInfo, MatchResult, MatchStatus, RematchState, Visibility };
+export type { DaysPerTurn, DeckInfo, MatchResult, MatchStatus, RematchState, Visibility };
 
 /**
  * A match's clock: each seat's time left as of `since`, when the running seat's current
@@ -71,6 +72,11 @@ export interface MatchRecord {
   rematchOf?: string | null;
   /** The creator turned the chat off (absent: on). */
   chatOff?: boolean;
+  /**
+   * Correspondence play: the days each turn may last (the clock holds them, afresh each turn);
+   * absent or null: live play.
+   */
+  daysPerTurn?: DaysPerTurn | null;
 }
 
 /** Lines of each chat room a match keeps, the newest: a sync sends no more. */
@@ -91,7 +97,7 @@ export interface ChatRecord {
 
 /** Which matches the cleanup removes, oldest first, at most `limit` of them. */
 export interface RemovalQuery {
-  /** Unfinished matches last touched before this ISO time. */
+  /** Unfinished matches last touched before this ISO time, but none with a turn deadline (the deadline sweep ends those). */
   unfinishedBefore: string;
   /** Finished matches last touched before this ISO time; null keeps them all. */
   finishedBefore: string | null;
@@ -117,6 +123,13 @@ export interface PushSubscriptionRecord {
   auth: string;
   language: PushLanguage;
   createdAt: string;
+}
+
+/** A correspondence turn whose deadline is near: the seat to warn, and when its time runs out. */
+export interface DueWarning {
+  matchID: string;
+  seat: Seat;
+  deadline: string;
 }
 
 /** boardgame.io's state of a match as stored: without the transient deltalog. */
@@ -183,9 +196,24 @@ export interface Store {
     result: MatchResult | null,
     clock?: ClockRecord,
   ): Promise<boolean>;
-  /** Matches in play whose clock runs: a starting server arms their timers. */
+  /**
+   * Live matches in play whose clock runs: a starting server arms their timers. Correspondence
+   * matches are left to the deadline sweep.
+   */
   listRunningClocks(): Promise<MatchRecord[]>;
-  /** Starts the clock of a match that has one (when its second seat is taken). */
+  /** Matches in play whose running seat's deadline is at or before `now` (ISO), soonest first. */
+  listDueMatches(now: string, limit: number): Promise<string[]>;
+  /**
+   * Takes the warnings due at `now` (ISO) out, soonest first: each turn's warning is answered
+   * once, on one instance (a new turn sets its own warning).
+   */
+  takeDueWarnings(now: string, limit: number): Promise<DueWarning[]>;
+  /**
+   * Runs `work` while no other instance sharing the store runs one (the deadline sweep's
+   * turn); null, with nothing run, when another instance holds the turn.
+   */
+  inSweepTurn<T>(work: () => Promise<T>): Promise<T | null>;
+  /** Starts the clock of a match that has one (when its second seat is taken), with its deadline. */
   setClock(matchID: string, clock: ClockRecord): Promise<void>;
   /**
    * Marks a seat away since `at` (kept when it was already away), or back (`at` null).

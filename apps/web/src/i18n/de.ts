@@ -121,6 +121,7 @@ export const de: Resources = {
     lost: 'Beendet: {{name}} hat gewonnen',
     closed: 'Geschlossen, bevor sie begann',
     timeLeft: 'Restzeit: du {{mine}}, {{name}} {{theirs}}',
+    turnLeft: 'Restzeit für diesen Zug: {{time}}',
     lastMove: 'Letzter Zug: {{move}}',
     updated: 'Aktualisiert {{when}}',
     refresh: 'Aktualisieren',
@@ -152,6 +153,8 @@ export const de: Resources = {
     taken_other: '{{count}} Partien übernommen.',
   },
   join: {
+    correspondence_one: 'Eine Fernpartie: {{count}} Tag pro Zug.',
+    correspondence_other: 'Eine Fernpartie: {{count}} Tage pro Zug.',
     title: 'Du bist zu einer Partie eingeladen',
     hostPlays: '{{name}} spielt {{side}}',
     youWouldPlay: '; du würdest {{side}} spielen.',
@@ -227,6 +230,8 @@ export const de: Resources = {
     MATCH_FULL: 'Beide Plätze sind schon besetzt.',
     NOT_FINISHED: 'Die Partie ist noch nicht vorbei.',
     NOT_PLAYING: 'Die Partie läuft nicht.',
+    NOT_CLAIMABLE:
+      'In einer Fernpartie bringt Abwesenheit keinen Sieg: der Zug läuft bis zu seiner Frist.',
     OPPONENT_CONNECTED: 'Dein Gegner ist verbunden: es gibt keinen Sieg einzufordern.',
     GRACE_NOT_OVER: 'Dein Gegner ist noch nicht lange genug weg.',
     TOO_MANY_CHALLENGES:
@@ -650,6 +655,11 @@ export const de: Resources = {
     failed: 'Die Vorführpartie konnte nicht starten. Versuche es gleich noch einmal.',
   },
   clockChoice: {
+    daysPerTurn: 'Tage pro Zug (Fernpartie)',
+    days_one: '{{count}} Tag pro Zug',
+    days_other: '{{count}} Tage pro Zug',
+    dayShort_one: '{{count}} T',
+    dayShort_other: '{{count}} T',
     label: 'Bedenkzeit',
     none: 'keine Uhr',
     minutes: '{{minutes}} Minuten pro Spieler',

@@ -126,6 +126,7 @@ export const en: Resources = {
     lost: 'Finished: {{name}} won',
     closed: 'Closed before it began',
     timeLeft: 'Time left: you {{mine}}, {{name}} {{theirs}}',
+    turnLeft: 'Time left for this turn: {{time}}',
     lastMove: 'Last move: {{move}}',
     updated: 'Updated {{when}}',
     refresh: 'Refresh',
@@ -155,6 +156,8 @@ export const en: Resources = {
     taken_other: '{{count}} games taken over.',
   },
   join: {
+    correspondence_one: 'A correspondence match: {{count}} day per turn.',
+    correspondence_other: 'A correspondence match: {{count}} days per turn.',
     title: 'You are invited to a match',
     hostPlays: '{{name}} plays {{side}}',
     youWouldPlay: '; you would play {{side}}.',
@@ -226,6 +229,8 @@ export const en: Resources = {
     MATCH_FULL: 'Both seats are already taken.',
     NOT_FINISHED: 'The match is not over yet.',
     NOT_PLAYING: 'The match is not in play.',
+    NOT_CLAIMABLE:
+      'In a correspondence match being away wins nothing: the turn runs until its deadline.',
     OPPONENT_CONNECTED: 'Your opponent is connected: there is no win to claim.',
     GRACE_NOT_OVER: 'Your opponent has not been away long enough yet.',
     TOO_MANY_CHALLENGES:
@@ -644,6 +649,11 @@ export const en: Resources = {
     failed: 'The demo could not start. Try again in a moment.',
   },
   clockChoice: {
+    daysPerTurn: 'Days per turn (correspondence)',
+    days_one: '{{count}} day per turn',
+    days_other: '{{count}} days per turn',
+    dayShort_one: '{{count}} d',
+    dayShort_other: '{{count}} d',
     label: 'Clock',
     none: 'no clock',
     minutes: '{{minutes}} minutes per player',

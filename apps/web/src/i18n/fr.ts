@@ -123,6 +123,7 @@ export const fr: Resources = {
     lost: 'Terminée : {{name}} a gagné',
     closed: 'Fermée avant de commencer',
     timeLeft: 'Temps restant : vous {{mine}}, {{name}} {{theirs}}',
+    turnLeft: 'Temps restant pour ce tour : {{time}}',
     lastMove: 'Dernier coup : {{move}}',
     updated: 'Mise à jour {{when}}',
     refresh: 'Actualiser',
@@ -155,6 +156,9 @@ export const fr: Resources = {
     taken_other: '{{count}} parties reprises.',
   },
   join: {
+    correspondence_one: 'Une partie par correspondance : {{count}} jour par tour.',
+    correspondence_many: 'Une partie par correspondance : {{count}} jours par tour.',
+    correspondence_other: 'Une partie par correspondance : {{count}} jours par tour.',
     title: 'Vous êtes invité à une partie',
     hostPlays: '{{name}} joue {{side}}',
     youWouldPlay: ' ; vous joueriez {{side}}.',
@@ -229,6 +233,8 @@ export const fr: Resources = {
     MATCH_FULL: 'Les deux places sont déjà prises.',
     NOT_FINISHED: "La partie n'est pas encore finie.",
     NOT_PLAYING: "La partie n'est pas en cours.",
+    NOT_CLAIMABLE:
+      "Dans une partie par correspondance, l'absence ne fait pas gagner : le tour court jusqu'à son échéance.",
     OPPONENT_CONNECTED: "Votre adversaire est connecté : il n'y a pas de victoire à réclamer.",
     GRACE_NOT_OVER: "Votre adversaire n'est pas encore absent depuis assez longtemps.",
     TOO_MANY_CHALLENGES:
@@ -657,6 +663,13 @@ export const fr: Resources = {
     failed: 'La partie de démonstration n’a pas pu démarrer. Réessayez dans un instant.',
   },
   clockChoice: {
+    daysPerTurn: 'Jours par tour (par correspondance)',
+    days_one: '{{count}} jour par tour',
+    days_many: '{{count}} jours par tour',
+    days_other: '{{count}} jours par tour',
+    dayShort_one: '{{count}} j',
+    dayShort_many: '{{count}} j',
+    dayShort_other: '{{count}} j',
     label: 'Pendule',
     none: 'sans pendule',
     minutes: '{{minutes}} minutes par joueur',

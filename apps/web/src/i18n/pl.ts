@@ -124,6 +124,7 @@ export const pl: Resources = {
     lost: 'Zakończona: wygrywa {{name}}',
     closed: 'Zamknięta przed rozpoczęciem',
     timeLeft: 'Pozostały czas: ty {{mine}}, {{name}} {{theirs}}',
+    turnLeft: 'Czas na ten ruch: {{time}}',
     lastMove: 'Ostatni ruch: {{move}}',
     updated: 'Zaktualizowano {{when}}',
     refresh: 'Odśwież',
@@ -159,6 +160,10 @@ export const pl: Resources = {
     taken_other: 'Przejęto {{count}} partii.',
   },
   join: {
+    correspondence_one: 'Partia korespondencyjna: {{count}} dzień na ruch.',
+    correspondence_few: 'Partia korespondencyjna: {{count}} dni na ruch.',
+    correspondence_many: 'Partia korespondencyjna: {{count}} dni na ruch.',
+    correspondence_other: 'Partia korespondencyjna: {{count}} dni na ruch.',
     title: 'Zaproszono cię do partii',
     hostPlays: '{{name}} gra jako {{side}}',
     youWouldPlay: '; ty zagrasz jako {{side}}.',
@@ -231,6 +236,8 @@ export const pl: Resources = {
     MATCH_FULL: 'Oba miejsca są już zajęte.',
     NOT_FINISHED: 'Partia jeszcze się nie skończyła.',
     NOT_PLAYING: 'Partia nie jest w toku.',
+    NOT_CLAIMABLE:
+      'W partii korespondencyjnej nieobecność nie daje zwycięstwa: ruch trwa do swojego terminu.',
     OPPONENT_CONNECTED: 'Przeciwnik jest połączony: nie ma zwycięstwa do odebrania.',
     GRACE_NOT_OVER: 'Przeciwnik nie jest jeszcze wystarczająco długo nieobecny.',
     TOO_MANY_CHALLENGES:
@@ -660,6 +667,15 @@ export const pl: Resources = {
     failed: 'Nie udało się rozpocząć partii pokazowej. Spróbuj za chwilę.',
   },
   clockChoice: {
+    daysPerTurn: 'Dni na ruch (partia korespondencyjna)',
+    days_one: '{{count}} dzień na ruch',
+    days_few: '{{count}} dni na ruch',
+    days_many: '{{count}} dni na ruch',
+    days_other: '{{count}} dni na ruch',
+    dayShort_one: '{{count}} d',
+    dayShort_few: '{{count}} d',
+    dayShort_many: '{{count}} d',
+    dayShort_other: '{{count}} d',
     label: 'Zegar',
     none: 'bez zegara',
     minutes: '{{minutes}} minut na gracza',

@@ -56,6 +56,9 @@ export function JoinPage({ matchID, invite }: { matchID: string; invite: string 
             {free ? t('join.youWouldPlay', { side: words.theSide(free.side) }) : t('join.period')}
           </p>
         )}
+        {info?.daysPerTurn && (
+          <p className="join-timing">{t('join.correspondence', { count: info.daysPerTurn })}</p>
+        )}
         {held ? (
           <p>
             {t('join.alreadyHeld', { side: words.side(held.side) })}{' '}

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
-import { formatClock, timeLeft } from '../features/clock/SeatClock.tsx';
+import { timeLeft, useFormatClock } from '../features/clock/SeatClock.tsx';
 import { PushOptIn } from '../features/push/PushOptIn.tsx';
 import { useNow } from '../features/useNow.ts';
 import { errorWords } from '../i18n/errorWords.ts';
@@ -51,6 +51,7 @@ function ago(language: string, ms: number): string {
 function GameRow({ game, receivedAt, now }: { game: MyGame; receivedAt: number; now: number }) {
   const { t, i18n } = useTranslation();
   const words = useGameWords();
+  const formatClock = useFormatClock();
   const opponent = game.opponent.name ?? t('myGames.nobodyYet');
   const other: Seat = game.seat === '0' ? '1' : '0';
   const deck = builtInDeck(game.deck.hash);
@@ -80,7 +81,14 @@ function GameRow({ game, receivedAt, now }: { game: MyGame; receivedAt: number; 
         </span>
         <strong className="my-game-state">{state}</strong>
       </Link>
-      {clock && (
+      {clock && game.deadline !== null && clock.running !== null && (
+        <span className="my-game-clock" role="timer">
+          {t('myGames.turnLeft', {
+            time: formatClock(timeLeft(clock, clock.running, receivedAt, now)),
+          })}
+        </span>
+      )}
+      {clock && game.deadline === null && (
         <span className="my-game-clock" role="timer">
           {t('myGames.timeLeft', {
             mine: formatClock(timeLeft(clock, game.seat, receivedAt, now)),

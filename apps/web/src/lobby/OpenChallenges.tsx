@@ -9,6 +9,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, navigate } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
+import { useClockWords } from '../features/clock/ClockChoice.tsx';
 import { useNow } from '../features/useNow.ts';
 import { errorWords } from '../i18n/errorWords.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
@@ -70,6 +71,7 @@ function ChallengeRow({
 }) {
   const { t } = useTranslation();
   const words = useGameWords();
+  const clockWords = useClockWords();
   const { busy, error, run } = useLobbyAction();
   const mine = loadSeat(challenge.matchID) !== null;
   const { aftermathCap, finalScoringOrder } = challenge.variants;
@@ -94,11 +96,7 @@ function ChallengeRow({
       <span className="challenger">{challenge.creator}</span>
       <span>{t('challenges.youPlay', { side: words.theSide(challenge.side) })}</span>
       <span>{rules}</span>
-      <span>
-        {challenge.clockMinutes === null
-          ? t('clockChoice.none')
-          : t('clockChoice.minutes', { minutes: challenge.clockMinutes })}
-      </span>
+      <span>{clockWords(challenge)}</span>
       <span className="waited">
         {minutes < 1 ? t('challenges.justNow') : t('challenges.waited', { count: minutes })}
       </span>

@@ -1,11 +1,28 @@
 import type { Seat } from '@iron-curtain/game';
 import type { ClockState } from '@iron-curtain/protocol';
+import { useTranslation } from 'react-i18next';
 import { useNow } from '../useNow.ts';
 
-/** m:ss, rounding up so a clock shows 0:00 only when the time is really gone. */
-export function formatClock(ms: number): string {
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * m:ss, h:mm:ss from an hour, and from a day (a correspondence turn) the days in words then
+ * h:mm:ss; rounding up so a clock shows 0:00 only when the time is really gone.
+ */
+export function formatClock(ms: number, dayWords?: (days: number) => string): string {
   const seconds = Math.max(0, Math.ceil(ms / 1000));
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+  const days = Math.floor(seconds / 86_400);
+  const hours = Math.floor((seconds % 86_400) / 3600);
+  const rest = `${pad(Math.floor((seconds % 3600) / 60))}:${pad(seconds % 60)}`;
+  if (days > 0 && dayWords) return `${dayWords(days)} ${hours}:${rest}`;
+  const allHours = days * 24 + hours;
+  return allHours > 0 ? `${allHours}:${rest}` : `${Math.floor(seconds / 60)}:${pad(seconds % 60)}`;
+}
+
+/** formatClock with the days in the page's language ("2 d 3:04:05"). */
+export function useFormatClock(): (ms: number) => string {
+  const { t } = useTranslation();
+  return (ms) => formatClock(ms, (count) => t('clockChoice.dayShort', { count }));
 }
 
 /** Time left of `seat` at `now`, the running seat's going down from when the clock was received. */
@@ -29,6 +46,7 @@ export interface SeatClockProps {
 export function SeatClock({ seat, clock, receivedAt, stopped = false, label }: SeatClockProps) {
   const running = !stopped && clock.running === seat;
   const now = useNow(running);
+  const format = useFormatClock();
   const left = running ? timeLeft(clock, seat, receivedAt, now) : clock.remainingMs[seat];
   return (
     <span
@@ -37,7 +55,7 @@ export function SeatClock({ seat, clock, receivedAt, stopped = false, label }: S
       role="timer"
     >
       <span className="sr-only">{label}</span>
-      {formatClock(left)}
+      {format(left)}
     </span>
   );
 }
