@@ -35,7 +35,8 @@ export function remainingAt(clock: ClockRecord, seat: Seat, now: number): number
 /**
  * Charges the running seat for its decision so far, then runs `next`'s time from `now` (null:
  * stop). `perTurn` (correspondence): a seat the decision passes to starts its turn with the
- * full time, whatever it used before; deciding again, it goes on with what is left.
+ * full time, whatever it used before, and the seat that handed it over waits with a full turn
+ * ahead (what clients show for it); deciding again, a seat goes on with what is left.
  */
 export function switchClock(
   clock: ClockRecord,
@@ -44,7 +45,10 @@ export function switchClock(
   perTurn = false,
 ): ClockRecord {
   const remainingMs = { '0': remainingAt(clock, '0', now), '1': remainingAt(clock, '1', now) };
-  if (perTurn && next !== null && next !== clock.running) remainingMs[next] = clock.perPlayerMs;
+  if (perTurn && next !== null && next !== clock.running) {
+    remainingMs['0'] = clock.perPlayerMs;
+    remainingMs['1'] = clock.perPlayerMs;
+  }
   return {
     perPlayerMs: clock.perPlayerMs,
     remainingMs,

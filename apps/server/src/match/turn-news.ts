@@ -31,7 +31,11 @@ export class TurnNews {
     if (!notifier) return;
     const { matchID } = match;
     void (async () => {
-      if (!match.daysPerTurn && (await presence.everywhere(matchID)).seats[seat] > 0) return;
+      // A socket here settles it without asking the other instances.
+      const atTable = async () =>
+        presence.here(matchID).seats[seat] > 0 ||
+        (await presence.everywhere(matchID)).seats[seat] > 0;
+      if (!match.daysPerTurn && (await atTable())) return;
       await notifier.yourTurn(matchID, seat);
     })().catch((error) => logger.error({ err: error, matchID }, 'turn news failed'));
   }
