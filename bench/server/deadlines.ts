@@ -29,7 +29,7 @@ import { type StartedTarget, startTarget, type Target } from './lib/targets.ts';
 const { openSqliteStore, SQLITE_FILE } = await import('../../apps/server/src/storage/sqlite.ts');
 const { openPostgresStore } = await import('../../apps/server/src/storage/postgres.ts');
 const { initialState } = await import('../../apps/server/src/match/engine.ts');
-const { turnClock, switchClock } = await import('../../apps/server/src/match/turn-clock.ts');
+const { turnClock, switchClock } = await import('../../apps/server/src/match/clock-record.ts');
 const { deckInfoOf } = await import('../../apps/server/src/decks/built-in-decks.ts');
 type Store = import('../../apps/server/src/storage/store.ts').Store;
 

@@ -22,10 +22,10 @@ import {
 import type { z } from 'zod';
 import { BotCredentials, botName } from '../bots/credentials.ts';
 import { LobbyError } from '../edge/lobby-error.ts';
+import { clockFor, clockState } from '../match/clock-record.ts';
 import type { FinishMatch } from '../match/ending.ts';
 import { initialState } from '../match/engine.ts';
 import type { PresenceBook } from '../match/presence-book.ts';
-import { clockFor, clockState } from '../match/turn-clock.ts';
 import {
   hashSecret,
   newCredentials,

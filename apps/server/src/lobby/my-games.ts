@@ -8,7 +8,7 @@ import {
 } from '@iron-curtain/protocol';
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
-import { clockState } from '../match/turn-clock.ts';
+import { clockState } from '../match/clock-record.ts';
 import { secretMatches } from '../ops/secrets.ts';
 import type { TimeSource } from '../ops/time.ts';
 import { deadlineOf, type Store } from '../storage/index.ts';

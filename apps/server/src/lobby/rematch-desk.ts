@@ -3,8 +3,8 @@ import type { RematchResponse, rematchRequestSchema } from '@iron-curtain/protoc
 import type { z } from 'zod';
 import { BotCredentials } from '../bots/credentials.ts';
 import { LobbyError } from '../edge/lobby-error.ts';
+import { newClock } from '../match/clock-record.ts';
 import { initialState } from '../match/engine.ts';
-import { newClock } from '../match/turn-clock.ts';
 import { hashSecret, newInvite, newMatchID, newSeed, secretMatches } from '../ops/secrets.ts';
 import type { TimeSource } from '../ops/time.ts';
 import type { MatchRecord, RematchState, SeatRecord, Store } from '../storage/index.ts';

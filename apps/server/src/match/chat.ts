@@ -22,7 +22,7 @@ import type { Metrics } from '../ops/metrics.ts';
 import type { TimeSource } from '../ops/time.ts';
 import type { ChatRecord, MatchRecord, Store } from '../storage/index.ts';
 import type { Fanout } from './fanout.ts';
-import type { MatchRoom } from './match-room.ts';
+import type { ChatSaid, Room } from './room.ts';
 
 /** Lines one socket may say: CHAT_BURST at once, then one per CHAT_EVERY_S seconds on average. */
 const CHAT_BURST = 5;
@@ -42,12 +42,6 @@ export interface MatchChatDeps {
   linesPerAddress?: RateLimiterAbstract | undefined;
   /** Tells a socket why its chat message did nothing (in its acknowledgement when it asked for one). */
   refuse: (socket: GameSocket, error: RefusedMessage, ack?: AckFn) => void;
-}
-
-/** What a socket said, checked at the door: a quick phrase or a line of free text. */
-export interface ChatSaid {
-  matchID: string;
-  line: Pick<ChatRecord, 'phrase' | 'text'>;
 }
 
 const roomOf = (seat: Seat | null): ChatRoom => (seat === null ? 'spectators' : 'players');
@@ -118,7 +112,7 @@ export class MatchChat {
   }
 
   /** In the room: a socket says a quick phrase or a line of free text in its room. */
-  async say(room: MatchRoom, socket: GameSocket, said: ChatSaid, ack?: AckFn): Promise<void> {
+  async say(room: Room, socket: GameSocket, said: ChatSaid, ack?: AckFn): Promise<void> {
     const { store, refuse, time, metrics, fanout } = this.deps;
     const seating = socket.data.seating;
     if (seating?.matchID !== room.matchID) {
@@ -198,7 +192,7 @@ export class MatchChat {
 
   /** In the room: the creator turns the chat off or on; a seat mutes or unmutes its opponent. */
   async settle(
-    room: MatchRoom,
+    room: Room,
     socket: GameSocket,
     request: ChatSettingsRequest,
     ack?: AckFn,
@@ -221,7 +215,7 @@ export class MatchChat {
   }
 
   /** Sends a socket every line it may read, with its settings (after each sync). */
-  async sendHistory(room: MatchRoom, socket: GameSocket, match: MatchRecord): Promise<void> {
+  async sendHistory(room: Room, socket: GameSocket, match: MatchRecord): Promise<void> {
     const seating = socket.data.seating;
     if (!seating) return;
     const { store, config } = this.deps;
@@ -250,19 +244,19 @@ export class MatchChat {
    * The match's presence changed here: once it has ended, the sockets that were sent only
    * their own room are sent both.
    */
-  async presenceChanged(room: MatchRoom, match: MatchRecord): Promise<void> {
+  async presenceChanged(room: Room, match: MatchRecord): Promise<void> {
     if (match.status !== 'finished') return;
     const closed = [...room.viewers].filter((socket) => !socket.data.chatOpen);
     for (const socket of closed) await this.sendHistory(room, socket, match);
   }
 
   /** Every socket of the room is sent its history again (the settings changed). */
-  async sendHistories(room: MatchRoom, match: MatchRecord): Promise<void> {
+  async sendHistories(room: Room, match: MatchRecord): Promise<void> {
     for (const socket of [...room.viewers]) await this.sendHistory(room, socket, match);
   }
 
   /** A new line to the room's sockets here that may read it. */
-  deliver(room: MatchRoom, match: MatchRecord, line: ChatLine): void {
+  deliver(room: Room, match: MatchRecord, line: ChatLine): void {
     const readers = [...room.viewers]
       .filter((socket) => mayRead(match, socket.data.seating?.seat ?? null, line))
       .map((socket) => socket.id);

@@ -1,9 +1,10 @@
 import type { Seat } from '@iron-curtain/game';
 import type { TimeSource } from '../ops/time.ts';
 import type { MatchRecord, MatchResult, Store } from '../storage/index.ts';
-import type { MatchRoom } from './match-room.ts';
+import { flagFallen, switchClock } from './clock-record.ts';
+import type { Room } from './room.ts';
 import type { SeatSessions } from './seat-sessions.ts';
-import { flagFallen, switchClock, type TurnClock } from './turn-clock.ts';
+import type { TurnClock } from './turn-clock.ts';
 import type { TurnNews } from './turn-news.ts';
 
 /**
@@ -34,14 +35,14 @@ export class MatchEnding {
   constructor(private readonly deps: MatchEndingDeps) {}
 
   /** In the room: the lobby or the referee ends the match (read afresh: they decided on the store). */
-  async finish(room: MatchRoom, result: MatchResult | null, now: number): Promise<boolean> {
+  async finish(room: Room, result: MatchResult | null, now: number): Promise<boolean> {
     const match = await room.reread();
     if (!match || match.status === 'finished') return false;
     return this.end(room, match, result, now);
   }
 
   /** In the room: its timer fired; ends the match if the running seat's time is really up. */
-  async clockCheck(room: MatchRoom): Promise<void> {
+  async clockCheck(room: Room): Promise<void> {
     // Read afresh: a room with no viewer hears nothing of moves made on other instances.
     const match = await room.reread();
     if (match?.status !== 'playing' || !match.clock) return;
@@ -51,7 +52,7 @@ export class MatchEnding {
   }
 
   /** The running seat ran out of time: its opponent wins, reason 'timeout'. */
-  async onTime(room: MatchRoom, match: MatchRecord, now: number): Promise<void> {
+  async onTime(room: Room, match: MatchRecord, now: number): Promise<void> {
     const loser = match.clock ? flagFallen(match.clock, now) : null;
     if (loser === null) return;
     const winner: Seat = loser === '0' ? '1' : '0';
@@ -61,7 +62,7 @@ export class MatchEnding {
 
   /** Stores the result with the clock stopped, then tells everyone; false when it had already ended. */
   private async end(
-    room: MatchRoom,
+    room: Room,
     match: MatchRecord,
     result: MatchResult | null,
     now: number,
@@ -87,7 +88,7 @@ export class MatchEnding {
    * cleared, the room forgets the play and keeps the finished record, and everyone is told
    * (the seats also by push, without waiting for it).
    */
-  async ended(room: MatchRoom, finished: MatchRecord): Promise<void> {
+  async ended(room: Room, finished: MatchRecord): Promise<void> {
     this.deps.clock.clear(room);
     room.state = undefined;
     room.record = finished;

@@ -26,8 +26,8 @@ import type {
   Store,
   StoredState,
 } from '../storage/index.ts';
+import { switchClock } from './clock-record.ts';
 import { withPlainMoves } from './plain-moves.ts';
-import { switchClock } from './turn-clock.ts';
 
 /** The state a match starts in, dealt from the match's secret seed with the match's own deck. */
 export function initialState(match: Pick<MatchRecord, 'deck' | 'setupData' | 'seed'>): StoredState {

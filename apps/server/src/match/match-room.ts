@@ -1,44 +1,13 @@
-import type { Seat } from '@iron-curtain/game';
-import type { ChatSettingsRequest, SyncRequest, UpdateRequest } from '@iron-curtain/protocol';
-import type { AckFn, GameSocket } from '../edge/game-sockets.ts';
-import type { MatchRecord, MatchResult, StoredState } from '../storage/index.ts';
-import type { ChatSaid, MatchChat } from './chat.ts';
+import type { GameSocket } from '../edge/game-sockets.ts';
+import type { MatchRecord, StoredState } from '../storage/index.ts';
+import type { MatchChat } from './chat.ts';
 import type { MatchEnding } from './ending.ts';
 import { type Played, playedWith } from './engine.ts';
 import type { FanoutMessage } from './fanout.ts';
 import type { MatchMoves } from './moves.ts';
-import type { RoomCrowd, SeatSessions } from './seat-sessions.ts';
+import type { Room, RoomCrowd, RoomEvent } from './room.ts';
+import type { SeatSessions } from './seat-sessions.ts';
 import type { TurnClock } from './turn-clock.ts';
-
-/** Everything that happens to a live match, each handled by its room in arrival order. */
-export type RoomEvent =
-  /** A socket asks to attach as a seat or a spectator. */
-  | { kind: 'sync'; socket: GameSocket; request: SyncRequest; ack: AckFn | undefined }
-  /** A socket whose message was refused is sent the whole picture again. */
-  | { kind: 'resync'; socket: GameSocket }
-  | {
-      kind: 'move';
-      socket: GameSocket;
-      seat: Seat;
-      request: UpdateRequest;
-      ack: AckFn | undefined;
-      /** performance.now() when the message arrived (the move's latency counts from it). */
-      received: number;
-    }
-  | { kind: 'say'; socket: GameSocket; said: ChatSaid; ack: AckFn | undefined }
-  | { kind: 'settle'; socket: GameSocket; request: ChatSettingsRequest; ack: AckFn | undefined }
-  /** A viewer left (its seat, null for a spectator). */
-  | { kind: 'left'; seat: Seat | null }
-  /** The lobby changed the match (a seat taken, a rematch offered): read it again, tell everyone. */
-  | { kind: 'changed' }
-  /** The room's timer fired: the running seat's time may be up. */
-  | { kind: 'clock' }
-  /** The crowd's tick: its count is shared and told (see SeatSessions.crowdChanged). */
-  | { kind: 'crowd' }
-  /** The lobby or the referee ends the match; answers whether this ended it. */
-  | { kind: 'finish'; result: MatchResult | null; now: number; ended: (ended: boolean) => void }
-  /** Another instance's message about the match. */
-  | { kind: 'heard'; message: FanoutMessage };
 
 /** The parts a room's events are handled by; shared by every room, each takes the room. */
 export interface RoomParts {
@@ -66,7 +35,7 @@ export interface RoomParts {
  * write). Between instances the store's compare-and-set still decides: a move on a state
  * another writer moved past is refused as stale and the record read again.
  */
-export class MatchRoom {
+export class MatchRoom implements Room {
   /** The match's record as last read or written here; undefined: read it on next need. */
   record: MatchRecord | undefined;
   /** The last state this instance stored or loaded for the match (a move on it skips a load). */

@@ -3,7 +3,8 @@ import type { GameSocket } from '../edge/game-sockets.ts';
 import type { Logger } from '../ops/logger.ts';
 import type { MatchRecord, Store } from '../storage/index.ts';
 import type { Fanout } from './fanout.ts';
-import { MatchRoom, type RoomEvent, type RoomParts } from './match-room.ts';
+import { MatchRoom, type RoomParts } from './match-room.ts';
+import type { RoomEvent } from './room.ts';
 
 export interface MatchRoomsDeps {
   store: Store;

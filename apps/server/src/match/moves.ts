@@ -11,12 +11,13 @@ import type { Logger } from '../ops/logger.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { TimeSource } from '../ops/time.ts';
 import type { MatchRecord } from '../storage/index.ts';
+import { clockState } from './clock-record.ts';
 import type { MatchEnding } from './ending.ts';
 import type { MatchEngine, MoveResult } from './engine.ts';
 import type { Fanout } from './fanout.ts';
-import type { MatchRoom, RoomEvent } from './match-room.ts';
+import type { MoveEvent, Room } from './room.ts';
 import type { SeatSessions, StoredUpdate, UpdateHeader, Viewer } from './seat-sessions.ts';
-import { clockState, type TurnClock } from './turn-clock.ts';
+import type { TurnClock } from './turn-clock.ts';
 import type { TurnNews } from './turn-news.ts';
 
 /** The seat a move handed the decision to; undefined when the same seat decides again, or nobody. */
@@ -85,7 +86,7 @@ export class MatchMoves {
   }
 
   /** In the room: makes the move, stores it, tells every viewer; a refusal re-syncs the socket. */
-  async move(room: MatchRoom, event: Extract<RoomEvent, { kind: 'move' }>): Promise<void> {
+  async move(room: Room, event: MoveEvent): Promise<void> {
     const { socket, seat, request, ack, received } = event;
     const { stateID, action } = request;
     const { engine, metrics, clock, ending, sessions, time, logger, refuse } = this.deps;
@@ -163,7 +164,7 @@ export class MatchMoves {
    * before the crowd here is sent its own.
    */
   private async broadcast(
-    room: MatchRoom,
+    room: Room,
     moved: Extract<MoveResult, { ok: true }>,
     seatsTold: () => void,
   ): Promise<void> {

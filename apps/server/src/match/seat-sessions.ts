@@ -17,11 +17,11 @@ import { secretMatches } from '../ops/secrets.ts';
 import type { TimeSource } from '../ops/time.ts';
 import type { MatchRecord, Store } from '../storage/index.ts';
 import type { MatchChat } from './chat.ts';
+import { clockState } from './clock-record.ts';
 import { frameFor } from './engine.ts';
 import type { Fanout, FanoutMessage } from './fanout.ts';
-import type { MatchRoom } from './match-room.ts';
 import type { PresenceBook } from './presence-book.ts';
-import { clockState } from './turn-clock.ts';
+import type { Room } from './room.ts';
 
 export type StoredUpdate = Extract<FanoutMessage, { kind: 'update' }>;
 /** Who is sent a patch: a seat's sockets, or the spectators'. */
@@ -36,18 +36,6 @@ export const CROWD_EVERY_MS = 1000;
  * to the event loop between slices, so other matches' moves wait one slice at most.
  */
 export const CROWD_SLICE = 250;
-
-/** A room's crowd: its count as last told (see SeatSessions.crowdChanged), its fan-out in flight. */
-export interface RoomCrowd {
-  /** The coalescing timer while one is armed. */
-  timer: unknown;
-  /** The spectators (everywhere) the room's sockets here were last told; undefined: none yet. */
-  told: number | undefined;
-  /** This instance's spectators of the match as last shared with the other instances. */
-  shared: number;
-  /** The last update's fan-out to the crowd, settled once its last slice is sent. */
-  sending: Promise<void>;
-}
 
 export interface SeatSessionsDeps {
   nsp: GameNamespace;
@@ -92,7 +80,7 @@ export class SeatSessions {
    * changed hands), or undefined when refused.
    */
   async admit(
-    room: MatchRoom,
+    room: Room,
     socket: GameSocket,
     request: SyncRequest,
     ack?: AckFn,
@@ -120,7 +108,7 @@ export class SeatSessions {
 
   /** An admitted socket (detached from any other match) joins the room and is sent everything. */
   async sync(
-    room: MatchRoom,
+    room: Room,
     socket: GameSocket,
     match: MatchRecord,
     seat: Seat | null,
@@ -140,7 +128,7 @@ export class SeatSessions {
 
   /** Resolves once this instance hears the match's updates from other instances too. */
   private async attach(
-    room: MatchRoom,
+    room: Room,
     socket: GameSocket,
     seating: Seating,
     match: MatchRecord,
@@ -169,7 +157,7 @@ export class SeatSessions {
   }
 
   /** The socket leaves the room (it went, or syncs with another match). */
-  detach(room: MatchRoom, socket: GameSocket): Seating | undefined {
+  detach(room: Room, socket: GameSocket): Seating | undefined {
     const seating = socket.data.seating;
     if (!seating) return undefined;
     const { presence, metrics, fanout } = this.deps;
@@ -183,7 +171,7 @@ export class SeatSessions {
   }
 
   /** A seat's socket left: once its last socket anywhere has gone, it is away from now (abandonment counts from here). */
-  async seatLeft(room: MatchRoom, seat: Seat): Promise<void> {
+  async seatLeft(room: Room, seat: Seat): Promise<void> {
     const { presence, store, time } = this.deps;
     const attendance = await presence.everywhere(room.matchID);
     if (attendance.seats[seat] > 0) return;
@@ -194,7 +182,7 @@ export class SeatSessions {
    * Sends a socket the whole picture of its match, as its seat sees it; resolves to the
    * state id sent, if one was.
    */
-  async sendSync(room: MatchRoom, socket: GameSocket): Promise<number | undefined> {
+  async sendSync(room: Room, socket: GameSocket): Promise<number | undefined> {
     const seating = socket.data.seating;
     if (!seating || !socket.connected) return undefined;
     const { store, time } = this.deps;
@@ -227,7 +215,7 @@ export class SeatSessions {
    * Only a state newer than the room's sockets all hold is looked for (a join into a crowd
    * does not scan the crowd).
    */
-  private async catchUp(room: MatchRoom, stateID: number): Promise<void> {
+  private async catchUp(room: Room, stateID: number): Promise<void> {
     if (room.delivered !== undefined && stateID <= room.delivered) return;
     room.delivered = stateID;
     for (const socket of [...room.viewers]) {
@@ -248,7 +236,7 @@ export class SeatSessions {
    * overtake an update in flight: clients drop an update older than the state they hold.)
    */
   async deliver(
-    room: MatchRoom,
+    room: Room,
     update: UpdateHeader,
     patchFor: (viewer: Viewer) => StoredUpdate['patches'][Viewer],
     seatsTold?: () => void,
@@ -339,12 +327,12 @@ export class SeatSessions {
   }
 
   /** Tells the room's sockets here the match's presence (the chat opens to all at its end). */
-  async pushPresence(room: MatchRoom, match: MatchRecord): Promise<void> {
+  async pushPresence(room: Room, match: MatchRecord): Promise<void> {
     await this.tellPresence(room, await this.presenceOf(match));
     await this.deps.chat.presenceChanged(room, match);
   }
 
-  private async tellPresence(room: MatchRoom, presence: Presence): Promise<void> {
+  private async tellPresence(room: Room, presence: Presence): Promise<void> {
     room.crowd.told = presence.spectators;
     await room.crowd.sending;
     const ids = [...room.viewers].map((socket) => socket.id);
@@ -355,7 +343,7 @@ export class SeatSessions {
    * A seat's presence or the match changed here: record this instance's sockets, tell ours,
    * then the other instances.
    */
-  async announce(room: MatchRoom, match: MatchRecord): Promise<void> {
+  async announce(room: Room, match: MatchRecord): Promise<void> {
     const { fanout, presence } = this.deps;
     const here = presence.here(match.matchID);
     await fanout.share(match.matchID, here);
@@ -369,7 +357,7 @@ export class SeatSessions {
    * told at the room's next tick, at most CROWD_EVERY_MS from now, with every other change
    * until then. O(1): a timer armed once per tick.
    */
-  crowdChanged(room: MatchRoom): void {
+  crowdChanged(room: Room): void {
     const { crowd } = room;
     if (crowd.timer !== undefined) return;
     crowd.timer = this.deps.time.setTimer(() => {
@@ -385,7 +373,7 @@ export class SeatSessions {
    * In the room, at its tick: this instance's spectators are shared with the others (when
    * they changed), and the room's sockets here are told the count everywhere (when it changed).
    */
-  async tellCrowd(room: MatchRoom): Promise<void> {
+  async tellCrowd(room: Room): Promise<void> {
     const { fanout, presence } = this.deps;
     room.crowd.timer = undefined;
     const here = presence.here(room.matchID);
@@ -402,7 +390,7 @@ export class SeatSessions {
   }
 
   /** Clears the room's crowd timer (the server is stopping). */
-  stopCrowd(room: MatchRoom): void {
+  stopCrowd(room: Room): void {
     if (room.crowd.timer === undefined) return;
     this.deps.time.clearTimer(room.crowd.timer);
     room.crowd.timer = undefined;

@@ -1,77 +1,9 @@
 import type { Seat } from '@iron-curtain/game';
-import type { ClockState } from '@iron-curtain/protocol';
 import type { Logger } from '../ops/logger.ts';
 import type { TimeSource } from '../ops/time.ts';
-import { type ClockRecord, deadlineOf, type MatchRecord, type Store } from '../storage/index.ts';
-import type { MatchRoom } from './match-room.ts';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** A clock of `minutes` per seat, not running yet. */
-export const newClock = (minutes: number): ClockRecord => ({
-  perPlayerMs: minutes * 60_000,
-  remainingMs: { '0': minutes * 60_000, '1': minutes * 60_000 },
-  running: null,
-  since: null,
-});
-
-/** A correspondence clock: `days` for each turn, not running yet. */
-export const turnClock = (days: number): ClockRecord => newClock((days * DAY_MS) / 60_000);
-
-/** The clock a match is created with: minutes per player, days per turn, or none. */
-export const clockFor = (
-  minutes: number | undefined,
-  days: number | undefined,
-): ClockRecord | null =>
-  days !== undefined ? turnClock(days) : minutes !== undefined ? newClock(minutes) : null;
-
-/** The running seat's time left at `now` (never below zero); the other seat's as stored. */
-export function remainingAt(clock: ClockRecord, seat: Seat, now: number): number {
-  const stored = clock.remainingMs[seat];
-  if (clock.running !== seat || clock.since === null) return stored;
-  return Math.max(0, stored - (now - Date.parse(clock.since)));
-}
-
-/**
- * Charges the running seat for its decision so far, then runs `next`'s time from `now` (null:
- * stop). `perTurn` (correspondence): a seat the decision passes to starts its turn with the
- * full time, whatever it used before, and the seat that handed it over waits with a full turn
- * ahead (what clients show for it); deciding again, a seat goes on with what is left.
- */
-export function switchClock(
-  clock: ClockRecord,
-  next: Seat | null,
-  now: number,
-  perTurn = false,
-): ClockRecord {
-  const remainingMs = { '0': remainingAt(clock, '0', now), '1': remainingAt(clock, '1', now) };
-  if (perTurn && next !== null && next !== clock.running) {
-    remainingMs['0'] = clock.perPlayerMs;
-    remainingMs['1'] = clock.perPlayerMs;
-  }
-  return {
-    perPlayerMs: clock.perPlayerMs,
-    remainingMs,
-    running: next,
-    since: next === null ? null : new Date(now).toISOString(),
-  };
-}
-
-/** The seat whose time has run out at `now`, if any. */
-export function flagFallen(clock: ClockRecord, now: number): Seat | null {
-  return clock.running !== null && remainingAt(clock, clock.running, now) <= 0
-    ? clock.running
-    : null;
-}
-
-/** What clients are sent: each seat's time left at `now`. */
-export function clockState(clock: ClockRecord, now: number): ClockState {
-  return {
-    perPlayerMs: clock.perPlayerMs,
-    remainingMs: { '0': remainingAt(clock, '0', now), '1': remainingAt(clock, '1', now) },
-    running: clock.running,
-  };
-}
+import { deadlineOf, type MatchRecord, type Store } from '../storage/index.ts';
+import { flagFallen, switchClock } from './clock-record.ts';
+import type { Room } from './room.ts';
 
 /** The seat a match's clock should run for: the one whose decision it is. */
 const deciderOf = (state: { G: unknown }): Seat | null =>
@@ -103,7 +35,7 @@ export class TurnClock {
   }
 
   /** A match that has just begun starts its clock for the seat deciding first. */
-  async start(room: MatchRoom, match: MatchRecord): Promise<MatchRecord> {
+  async start(room: Room, match: MatchRecord): Promise<MatchRecord> {
     const clock = match.clock;
     if (match.status !== 'playing' || !clock || clock.running !== null || clock.since !== null) {
       return match;
@@ -118,7 +50,7 @@ export class TurnClock {
   }
 
   /** Arms, moves or clears the room's timer to match its clock as stored (`match`). */
-  arm(room: MatchRoom, match: MatchRecord): void {
+  arm(room: Room, match: MatchRecord): void {
     this.clear(room);
     if (this.stopped) return;
     const live = match.status === 'playing' && !match.daysPerTurn;
@@ -138,7 +70,7 @@ export class TurnClock {
     );
   }
 
-  clear(room: MatchRoom): void {
+  clear(room: Room): void {
     if (room.timer === undefined) return;
     this.deps.time.clearTimer(room.timer);
     room.timer = undefined;
@@ -150,7 +82,7 @@ export class TurnClock {
   }
 
   /** Arms the timers of every match in play with a running clock (on start). */
-  async resume(roomOf: (matchID: string) => MatchRoom): Promise<void> {
+  async resume(roomOf: (matchID: string) => Room): Promise<void> {
     for (const match of await this.deps.store.listRunningClocks()) {
       const room = roomOf(match.matchID);
       room.record = match;
