@@ -1,5 +1,6 @@
 import type { Seat } from '@iron-curtain/game';
 import type { Logger } from '../ops/logger.ts';
+import { Periodic } from '../ops/periodic.ts';
 import type { TimeSource } from '../ops/time.ts';
 import type { Store } from '../storage/index.ts';
 
@@ -36,23 +37,28 @@ export interface SweepRun {
  * process) loses none. With several instances on one store, one sweeps at a time.
  */
 export class DeadlineSweep {
-  private timer: unknown;
-  private running: Promise<unknown> = Promise.resolve();
-  private stopped = true;
+  private readonly periodic: Periodic;
 
-  constructor(private readonly deps: DeadlineSweepDeps) {}
+  constructor(private readonly deps: DeadlineSweepDeps) {
+    this.periodic = new Periodic(
+      deps.time,
+      async () => {
+        const done = await this.run();
+        return !!done && (done.due === SWEEP_BATCH || done.warned === SWEEP_BATCH);
+      },
+      SWEEP_EVERY_MS,
+      BACKLOG_PAUSE_MS,
+    );
+  }
 
   /** Runs now, then every SWEEP_EVERY_MS until stopped. */
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.periodic.start();
   }
 
   /** Stops the timer and waits for a run under way. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.deps.time.clearTimer(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 
   /** One run; null when another instance holds the sweep's turn. */
@@ -77,20 +83,5 @@ export class DeadlineSweep {
       logger.error({ err: error }, 'deadline sweep failed');
       return { due: 0, warned: 0 };
     }
-  }
-
-  private schedule(ms: number): void {
-    if (this.stopped) return;
-    this.timer = this.deps.time.setTimer(() => {
-      const run = this.run();
-      this.running = run;
-      void run.then((done) =>
-        this.schedule(
-          done && (done.due === SWEEP_BATCH || done.warned === SWEEP_BATCH)
-            ? BACKLOG_PAUSE_MS
-            : SWEEP_EVERY_MS,
-        ),
-      );
-    }, ms);
   }
 }

@@ -1,6 +1,7 @@
 import type { Config } from '../ops/config.ts';
 import type { Logger } from '../ops/logger.ts';
 import type { Metrics } from '../ops/metrics.ts';
+import { Periodic } from '../ops/periodic.ts';
 import type { TimeSource } from '../ops/time.ts';
 import type { RemovedMatch, Store } from '../storage/index.ts';
 
@@ -29,23 +30,25 @@ export interface MatchCleanupDeps {
  * instances on one store, the store lets one run at a time; the others skip their turn.
  */
 export class MatchCleanup {
-  private timer: unknown;
-  private running: Promise<unknown> = Promise.resolve();
-  private stopped = true;
+  private readonly periodic: Periodic;
 
-  constructor(private readonly deps: MatchCleanupDeps) {}
+  constructor(private readonly deps: MatchCleanupDeps) {
+    this.periodic = new Periodic(
+      deps.time,
+      async () => (await this.run())?.length === CLEANUP_BATCH,
+      CLEANUP_EVERY_MS,
+      BACKLOG_PAUSE_MS,
+    );
+  }
 
   /** Runs now, then every CLEANUP_EVERY_MS until stopped. */
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.periodic.start();
   }
 
   /** Stops the timer and waits for a run under way. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.deps.time.clearTimer(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 
   /** One run: the matches removed, or null when another instance was running one. */
@@ -80,16 +83,5 @@ export class MatchCleanup {
       logger.error({ err: error }, 'old-match cleanup failed');
       return [];
     }
-  }
-
-  private schedule(ms: number): void {
-    if (this.stopped) return;
-    this.timer = this.deps.time.setTimer(() => {
-      const run = this.run();
-      this.running = run;
-      void run.then((removed) =>
-        this.schedule(removed?.length === CLEANUP_BATCH ? BACKLOG_PAUSE_MS : CLEANUP_EVERY_MS),
-      );
-    }, ms);
   }
 }
