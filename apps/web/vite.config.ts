@@ -26,10 +26,31 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: true,
     rolldownOptions: {
+      // The wire schemas only define values: a page that reads one schema need not carry the
+      // others (the shell reads the match-ID shape; the lobby's and the socket's stay out of it).
+      treeshake: {
+        moduleSideEffects: (id) =>
+          /packages[\\/]protocol[\\/]src[\\/]/.test(id) ? false : undefined,
+      },
       output: {
-        // Every module the first page needs in one chunk beside the entry: a cold load of the
-        // match page fetched twelve small chunks over the browser's six connections, in rounds.
-        codeSplitting: { groups: [{ name: 'app', tags: ['$initial'] }] },
+        // The shell (every module the entry needs) in one chunk: a cold load fetched twelve small
+        // chunks over the browser's six connections, in rounds. The pages load beside it. The
+        // deck checker (classic zod, the built-in decks, hashing) stays out of the shell and the
+        // pages that only read a deck: rolldown merged it with zod's core, which the shell needs.
+        codeSplitting: {
+          groups: [
+            {
+              name: 'deck',
+              includeDependenciesRecursively: false,
+              test: /packages[\\/]game[\\/]src[\\/]deck[\\/](schema|effects|built-in|reconstructed)|node_modules[\\/](zod[\\/]v4[\\/](classic|locales)|@noble[\\/]hashes)[\\/]/,
+            },
+            {
+              name: 'shell',
+              tags: ['$initial'],
+              includeDependenciesRecursively: false,
+            },
+          ],
+        },
       },
     },
   },

@@ -140,6 +140,42 @@ async function playUntil(page: Page, done: () => Promise<boolean>) {
   throw new Error('the match did not get there');
 }
 
+/** The document is no taller than the window at each desktop size (and is shot at each). */
+async function checkNoScroll(page: Page, name: string) {
+  for (const size of DESKTOPS) {
+    await page.setViewportSize(size);
+    await page
+      .waitForFunction(() => document.documentElement.scrollHeight <= innerHeight, undefined, {
+        timeout: 5_000,
+      })
+      .catch(() => undefined);
+    await motionDone(page);
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    console.log(`one-screen: ${name} ${size.width}x${size.height}: document ${height}`);
+    await suite.shot(page, `${name}-${size.width}x${size.height}`);
+    expect(height, `${name} ${size.width}x${size.height}: no page scroll`).toBeLessThanOrEqual(
+      size.height,
+    );
+  }
+}
+
+describe('the tutorial and the hot-seat table on one screen', () => {
+  it('do not scroll at 1366x768, 1440x900 and 1920x1080', async () => {
+    const context = await suite.context({ viewport: DESKTOPS[0] });
+    await context.addInitScript(`localStorage.setItem('iron-curtain:language', 'en')`);
+    const page = await context.newPage();
+    await page.goto('/tutorial');
+    await page.locator('[data-hint]').waitFor();
+    await boardShown(page);
+    await checkNoScroll(page, 'tutorial');
+    await page.goto('/hotseat');
+    await page.getByRole('button', { name: 'Start the game' }).click();
+    await page.locator('[data-pass]').click();
+    await boardShown(page);
+    await checkNoScroll(page, 'hotseat');
+  });
+});
+
 describe('the whole match on one screen', () => {
   it('keeps the prompt, the hand, both panels and the chat in the window at 1366x768, 1440x900 and 1920x1080, from the start to the end', async () => {
     const context = await suite.context({ viewport: DESKTOPS[0] });
