@@ -71,40 +71,39 @@ export function ReplayViewer({
     '1': tMain(`hotseat.default${sides['1']}`),
   };
   const go = (index: number) => setAt(Math.max(0, Math.min(last, index)));
-  return (
-    <div className="replay" data-replay-step={at}>
-      {error !== null && (
-        <p className="error" role="alert">
-          {t('replay.failed', { reason: error })}
-        </p>
-      )}
-      <nav className="panel replay-controls" aria-label={t('replay.title')}>
-        <button type="button" onClick={() => go(0)} disabled={at === 0}>
-          {t('replay.first')}
-        </button>
-        <button type="button" onClick={() => go(at - 1)} disabled={at === 0}>
-          {t('replay.previous')}
-        </button>
-        <button type="button" onClick={() => go(at + 1)} disabled={at === last}>
-          {t('replay.next')}
-        </button>
-        <button type="button" onClick={() => go(last)} disabled={at === last}>
-          {t('replay.last')}
-        </button>
-        <label>
-          {t('replay.position')}{' '}
-          <input
-            type="range"
-            min={0}
-            max={last}
-            value={at}
-            onChange={(event) => go(Number(event.currentTarget.value))}
-          />
-        </label>
-        <output aria-live="polite">
-          {at === 0 ? t('replay.start') : t('replay.move', { index: at, count: last })}
-        </output>
-      </nav>
+  // The controls top the side column and the analysis sits in it, so the table keeps the
+  // window's height on a desktop, as on the match page.
+  const controls = (
+    <nav className="panel replay-controls" aria-label={t('replay.title')}>
+      <button type="button" onClick={() => go(0)} disabled={at === 0}>
+        {t('replay.first')}
+      </button>
+      <button type="button" onClick={() => go(at - 1)} disabled={at === 0}>
+        {t('replay.previous')}
+      </button>
+      <button type="button" onClick={() => go(at + 1)} disabled={at === last}>
+        {t('replay.next')}
+      </button>
+      <button type="button" onClick={() => go(last)} disabled={at === last}>
+        {t('replay.last')}
+      </button>
+      <label>
+        {t('replay.position')}{' '}
+        <input
+          type="range"
+          min={0}
+          max={last}
+          value={at}
+          onChange={(event) => go(Number(event.currentTarget.value))}
+        />
+      </label>
+      <output aria-live="polite">
+        {at === 0 ? t('replay.start') : t('replay.move', { index: at, count: last })}
+      </output>
+    </nav>
+  );
+  const aside = (
+    <>
       {error === null && (
         <AnalysisPanel
           record={record}
@@ -123,6 +122,15 @@ export function ReplayViewer({
           {t('analysisWords.shown', { index: at + 1 })}
         </p>
       )}
+    </>
+  );
+  return (
+    <div className="replay" data-replay-step={at}>
+      {error !== null && (
+        <p className="error" role="alert">
+          {t('replay.failed', { reason: error })}
+        </p>
+      )}
       <MatchView
         rules={step.rules}
         view={step.state}
@@ -134,6 +142,8 @@ export function ReplayViewer({
         connected={false}
         onMove={noMove}
         marks={better?.at === at ? better.marks : undefined}
+        bar={controls}
+        aside={aside}
       />
     </div>
   );
