@@ -11,6 +11,7 @@ import type { MatchAnalysis } from '@iron-curtain/protocol/analysis';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AnalysisPanel } from '../../analysis/AnalysisPanel.tsx';
+import { useMediaQuery } from '../../app/motion.ts';
 import type { TableMarks } from '../../board/Board.tsx';
 import { MatchView } from '../../board/MatchView.tsx';
 
@@ -40,6 +41,7 @@ export function ReplayViewer({
   const { t } = useTranslation();
   const { t: tMain } = useTranslation();
   const { steps, error } = useMemo(() => stepsOf(record), [record]);
+  const desktop = useMediaQuery('(min-width: 1024px)');
   const [at, setAt] = useState(0);
   // A better move the analysis shows: marked while the replay stays before that move.
   const [better, setBetter] = useState<{ at: number; marks: TableMarks } | null>(null);
@@ -71,8 +73,9 @@ export function ReplayViewer({
     '1': tMain(`hotseat.default${sides['1']}`),
   };
   const go = (index: number) => setAt(Math.max(0, Math.min(last, index)));
-  // The controls top the side column and the analysis sits in it, so the table keeps the
-  // window's height on a desktop, as on the match page.
+  // The analysis sits in the side column, and on a desktop the controls top it, so the table
+  // keeps the window's height, as on the match page; narrower, the column folds under the
+  // table, and the controls stay above it.
   const controls = (
     <nav className="panel replay-controls" aria-label={t('replay.title')}>
       <button type="button" onClick={() => go(0)} disabled={at === 0}>
@@ -131,6 +134,7 @@ export function ReplayViewer({
           {t('replay.failed', { reason: error })}
         </p>
       )}
+      {!desktop && controls}
       <MatchView
         rules={step.rules}
         view={step.state}
@@ -142,7 +146,7 @@ export function ReplayViewer({
         connected={false}
         onMove={noMove}
         marks={better?.at === at ? better.marks : undefined}
-        bar={controls}
+        bar={desktop ? controls : undefined}
         aside={aside}
       />
     </div>
