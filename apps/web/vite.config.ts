@@ -1,15 +1,59 @@
 import { constants as zlibConstants } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 
 // The server serves dist/ on its own port, so the client uses relative URLs (/api, /socket.io).
 // In `npm run dev`, Vite forwards those to a running server (IRON_CURTAIN_SERVER, default port 8000).
 const server = process.env.IRON_CURTAIN_SERVER ?? 'http://localhost:8000';
 
+/**
+ * What every page needs after the shell, asked for by the HTML beside it: the English texts
+ * (every language falls back to them; main.tsx waits for them before the first paint) and the
+ * Latin file of the heading font. Found by the shell's import they came one round trip later.
+ */
+function preloadEveryPageNeeds(): Plugin {
+  return {
+    name: 'preload-every-page-needs',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, { bundle }) {
+        const files = Object.values(bundle ?? {});
+        const texts = files.find(
+          (f) => f.type === 'chunk' && /[\\/]src[\\/]i18n[\\/]en\.ts$/.test(f.facadeModuleId ?? ''),
+        );
+        const font = files.find(
+          (f) => f.type === 'asset' && /oswald-latin-600-normal-[\w-]+\.woff2$/.test(f.fileName),
+        );
+        if (!texts || !font) throw new Error('the English texts or the heading font is not built');
+        return [
+          {
+            tag: 'link',
+            attrs: { rel: 'modulepreload', crossorigin: true, href: `/${texts.fileName}` },
+            injectTo: 'head',
+          },
+          {
+            tag: 'link',
+            attrs: {
+              rel: 'preload',
+              as: 'font',
+              type: 'font/woff2',
+              crossorigin: true,
+              href: `/${font.fileName}`,
+            },
+            injectTo: 'head',
+          },
+        ];
+      },
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     react(),
+    preloadEveryPageNeeds(),
     // A .br and a .gz copy beside each script and style, compressed once at build time as hard
     // as the formats go; the server sends them as they are (source maps stay uncompressed).
     compression({
