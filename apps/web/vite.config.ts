@@ -8,40 +8,26 @@ import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 const server = process.env.IRON_CURTAIN_SERVER ?? 'http://localhost:8000';
 
 /**
- * What every page needs after the shell, asked for by the HTML beside it: the English texts
- * (every language falls back to them; main.tsx waits for them before the first paint) and the
- * Latin file of the heading font. Found by the shell's import they came one round trip later.
+ * The English texts, asked for by the HTML beside the shell: main.tsx waits for them before the
+ * first paint (every language falls back to them), and found by the shell's import they came one
+ * round trip later. The heading font is not preloaded: drawn in the fallback until it comes
+ * (font-display: swap), it would only take bandwidth from the shell.
  */
-function preloadEveryPageNeeds(): Plugin {
+function preloadEnglishTexts(): Plugin {
   return {
-    name: 'preload-every-page-needs',
+    name: 'preload-english-texts',
     apply: 'build',
     transformIndexHtml: {
       order: 'post',
       handler(_html, { bundle }) {
-        const files = Object.values(bundle ?? {});
-        const texts = files.find(
+        const texts = Object.values(bundle ?? {}).find(
           (f) => f.type === 'chunk' && /[\\/]src[\\/]i18n[\\/]en\.ts$/.test(f.facadeModuleId ?? ''),
         );
-        const font = files.find(
-          (f) => f.type === 'asset' && /oswald-latin-600-normal-[\w-]+\.woff2$/.test(f.fileName),
-        );
-        if (!texts || !font) throw new Error('the English texts or the heading font is not built');
+        if (!texts) throw new Error('the English texts are not built as a chunk of their own');
         return [
           {
             tag: 'link',
             attrs: { rel: 'modulepreload', crossorigin: true, href: `/${texts.fileName}` },
-            injectTo: 'head',
-          },
-          {
-            tag: 'link',
-            attrs: {
-              rel: 'preload',
-              as: 'font',
-              type: 'font/woff2',
-              crossorigin: true,
-              href: `/${font.fileName}`,
-            },
             injectTo: 'head',
           },
         ];
@@ -53,7 +39,7 @@ function preloadEveryPageNeeds(): Plugin {
 export default defineConfig({
   plugins: [
     react(),
-    preloadEveryPageNeeds(),
+    preloadEnglishTexts(),
     // A .br and a .gz copy beside each script and style, compressed once at build time as hard
     // as the formats go; the server sends them as they are (source maps stay uncompressed).
     compression({
