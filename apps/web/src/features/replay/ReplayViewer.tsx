@@ -143,7 +143,9 @@ export function ReplayViewer({
         log={log}
         recent={step.entries}
         pending={false}
-        connected={false}
+        // Nothing to connect to: a record plays here, and a spectator's seat is offered no move
+        // (without it, the prompt said "Not connected" under every position).
+        connected
         onMove={noMove}
         marks={better?.at === at ? better.marks : undefined}
         bar={desktop ? controls : undefined}
