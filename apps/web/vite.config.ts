@@ -1,15 +1,45 @@
 import { constants as zlibConstants } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 
 // The server serves dist/ on its own port, so the client uses relative URLs (/api, /socket.io).
 // In `npm run dev`, Vite forwards those to a running server (IRON_CURTAIN_SERVER, default port 8000).
 const server = process.env.IRON_CURTAIN_SERVER ?? 'http://localhost:8000';
 
+/**
+ * The English texts, asked for by the HTML beside the shell: main.tsx waits for them before the
+ * first paint (every language falls back to them), and found by the shell's import they came one
+ * round trip later. The heading font is not preloaded: drawn in the fallback until it comes
+ * (font-display: swap), it would only take bandwidth from the shell.
+ */
+function preloadEnglishTexts(): Plugin {
+  return {
+    name: 'preload-english-texts',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, { bundle }) {
+        const texts = Object.values(bundle ?? {}).find(
+          (f) => f.type === 'chunk' && /[\\/]src[\\/]i18n[\\/]en\.ts$/.test(f.facadeModuleId ?? ''),
+        );
+        if (!texts) throw new Error('the English texts are not built as a chunk of their own');
+        return [
+          {
+            tag: 'link',
+            attrs: { rel: 'modulepreload', crossorigin: true, href: `/${texts.fileName}` },
+            injectTo: 'head',
+          },
+        ];
+      },
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     react(),
+    preloadEnglishTexts(),
     // A .br and a .gz copy beside each script and style, compressed once at build time as hard
     // as the formats go; the server sends them as they are (source maps stay uncompressed).
     compression({
@@ -26,10 +56,31 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: true,
     rolldownOptions: {
+      // The wire schemas only define values: a page that reads one schema need not carry the
+      // others (the shell reads the match-ID shape; the lobby's and the socket's stay out of it).
+      treeshake: {
+        moduleSideEffects: (id) =>
+          /packages[\\/]protocol[\\/]src[\\/]/.test(id) ? false : undefined,
+      },
       output: {
-        // Every module the first page needs in one chunk beside the entry: a cold load of the
-        // match page fetched twelve small chunks over the browser's six connections, in rounds.
-        codeSplitting: { groups: [{ name: 'app', tags: ['$initial'] }] },
+        // The shell (every module the entry needs) in one chunk: a cold load fetched twelve small
+        // chunks over the browser's six connections, in rounds. The pages load beside it. The
+        // deck checker (classic zod, the built-in decks, hashing) stays out of the shell and the
+        // pages that only read a deck: rolldown merged it with zod's core, which the shell needs.
+        codeSplitting: {
+          groups: [
+            {
+              name: 'deck',
+              includeDependenciesRecursively: false,
+              test: /packages[\\/]game[\\/]src[\\/]deck[\\/](schema|effects|built-in|reconstructed)|node_modules[\\/](zod[\\/]v4[\\/](classic|locales)|@noble[\\/]hashes)[\\/]/,
+            },
+            {
+              name: 'shell',
+              tags: ['$initial'],
+              includeDependenciesRecursively: false,
+            },
+          ],
+        },
       },
     },
   },

@@ -12,7 +12,7 @@ import {
   synced,
   tableCards,
 } from './drive.ts';
-import { ARTIFACTS } from './harness.ts';
+import { ARTIFACTS, REPO } from './harness.ts';
 import { tableLegibility } from './layout.ts';
 import { e2eSuite } from './suite.ts';
 
@@ -139,6 +139,82 @@ async function playUntil(page: Page, done: () => Promise<boolean>) {
   }
   throw new Error('the match did not get there');
 }
+
+/** The document is no taller than the window at each desktop size (and is shot at each). */
+async function checkNoScroll(page: Page, name: string) {
+  for (const size of DESKTOPS) {
+    await page.setViewportSize(size);
+    await page
+      .waitForFunction(() => document.documentElement.scrollHeight <= innerHeight, undefined, {
+        timeout: 5_000,
+      })
+      .catch(() => undefined);
+    await motionDone(page);
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    console.log(`one-screen: ${name} ${size.width}x${size.height}: document ${height}`);
+    await suite.shot(page, `${name}-${size.width}x${size.height}`);
+    expect(height, `${name} ${size.width}x${size.height}: no page scroll`).toBeLessThanOrEqual(
+      size.height,
+    );
+  }
+}
+
+describe('the tutorial and the hot-seat table on one screen', () => {
+  it('do not scroll at 1366x768, 1440x900 and 1920x1080', async () => {
+    const context = await suite.context({ viewport: DESKTOPS[0] });
+    await context.addInitScript(`localStorage.setItem('iron-curtain:language', 'en')`);
+    const page = await context.newPage();
+    await page.goto('/tutorial');
+    await page.locator('[data-hint]').waitFor();
+    await boardShown(page);
+    await checkNoScroll(page, 'tutorial');
+    await page.goto('/hotseat');
+    await page.getByRole('button', { name: 'Start the game' }).click();
+    await page.locator('[data-pass]').click();
+    await boardShown(page);
+    await checkNoScroll(page, 'hotseat');
+  });
+});
+
+describe('a replay on one screen', () => {
+  it('shows the finished 17-card record whole, legible, with its controls and both panels in the window at 1366x768, 1440x900 and 1920x1080', async () => {
+    const context = await suite.context({ viewport: DESKTOPS[0] });
+    await context.addInitScript(`localStorage.setItem('iron-curtain:language', 'en')`);
+    const page = await context.newPage();
+    await page.goto('/replay');
+    await page.getByLabel('Record file').setInputFiles({
+      name: 'record.json',
+      mimeType: 'application/json',
+      buffer: fs.readFileSync(
+        path.join(REPO, 'packages/game/test/records/fixed-deal-standard.json'),
+      ),
+    });
+    await page.getByRole('button', { name: 'Last' }).click();
+    await boardShown(page);
+    await checkNoScroll(page, 'replay-end');
+    for (const size of DESKTOPS) {
+      await page.setViewportSize(size);
+      await motionDone(page);
+      const where = `replay ${size.width}x${size.height}`;
+      const legible = await tableLegibility(page);
+      const at = await placement(page);
+      console.log(
+        `one-screen: ${where}: names ${legible.name.toFixed(1)} px at ${legible.zoom}, panels y ${at.panels.map((p) => `${p.top}-${p.bottom}`).join(', ')}`,
+      );
+      expect(legible.cards, where).toBe(17);
+      expect(legible.whole, `${where}: the whole table in its frame`).toBe(true);
+      expect(legible.name, `${where}: card names`).toBeGreaterThanOrEqual(12);
+      expect(at.panels, `${where}: both players' panels`).toHaveLength(2);
+      for (const panel of at.panels) expect(panel.bottom, where).toBeLessThanOrEqual(size.height);
+      const controls = await page
+        .locator('.replay-controls button')
+        .evaluateAll((els) => els.map((el) => el.getBoundingClientRect().bottom));
+      for (const bottom of controls)
+        expect(bottom, `${where}: a step control`).toBeLessThanOrEqual(size.height);
+    }
+    await shootEverySize(page, 'replay-end');
+  });
+});
 
 describe('the whole match on one screen', () => {
   it('keeps the prompt, the hand, both panels and the chat in the window at 1366x768, 1440x900 and 1920x1080, from the start to the end', async () => {

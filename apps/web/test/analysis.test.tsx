@@ -94,6 +94,26 @@ describe('the analysis worker', () => {
     expect(within(summary).getAllByRole('row')).toHaveLength(5);
   });
 
+  it('jumps to the last move from the last pixels of a narrow chart (the side column holds it)', async () => {
+    render(<ReplayImportPage />);
+    fireEvent.change(screen.getByLabelText('Record file'), {
+      target: { files: [file(JSON.stringify({ record: RECORD, analysis: done.analysis }))] },
+    });
+    const chart = await screen.findByRole('img', { name: /Chart of the US’s chance to win/ });
+    const n = done.analysis.usChance.length;
+    // A chart 260 px wide; jsdom lays nothing out, so the box is the chart's own.
+    chart.getBoundingClientRect = () => new DOMRect(0, 0, 260, 112);
+    // Inside the last move's share of the width, nearer the move before's point than its own.
+    fireEvent.click(chart, { clientX: 260 * (1 - 0.9 / n) });
+    expect(screen.getByText(`Move ${n} of ${RECORD.moves.length}`)).toBeTruthy();
+    fireEvent.click(chart, { clientX: 1 });
+    expect(screen.getByText(`Move 1 of ${RECORD.moves.length}`)).toBeTruthy();
+    fireEvent.click(chart, { clientX: 130 });
+    expect(
+      screen.getByText(`Move ${Math.floor(n / 2) + 1} of ${RECORD.moves.length}`),
+    ).toBeTruthy();
+  });
+
   it('names a better move by cards and neighbours, never coordinates, and shows its cell on the table', async () => {
     render(<ReplayImportPage />);
     fireEvent.change(screen.getByLabelText('Record file'), {

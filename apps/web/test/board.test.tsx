@@ -250,13 +250,19 @@ describe('the table for a player', () => {
     expect(document.querySelector('.table-card.last')?.getAttribute('data-card')).toBe('iran');
   });
 
-  it('writes the log in words', () => {
+  it('writes the log in words, a card played named by its neighbours and not by grid coordinates', () => {
     const { state, log } = midRound();
     renderView(state, null, log);
     const items = [...screen.getByRole('region', { name: 'Move log' }).querySelectorAll('li')];
+    // The engine's English words, but for where a card went: players name the cards beside it.
     expect(items.map((li) => li.textContent)).toEqual(
-      log.map((e) => describeLogEntry(e, DEFAULT_DECK)),
+      log.map((e) =>
+        e.type === 'play' && e.cardId === 'iran'
+          ? 'The USSR played Iran right of Europe.'
+          : describeLogEntry(e, DEFAULT_DECK),
+      ),
     );
+    for (const item of items) expect(item.textContent).not.toMatch(/\(\d+, \d+\)/);
     expect(items[0]?.textContent).toMatch(/^The USSR chose .*go first in round 1\.$/);
   });
 });

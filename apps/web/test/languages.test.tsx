@@ -77,27 +77,38 @@ describe('the game words', () => {
     expect(event()).toBe('2 auf Region Afrika infiltrieren, höchstens 1 pro Karte');
   });
 
-  it('write log lines from the entries’ fields', async () => {
+  it('write log lines from the entries’ fields, a card placed by its neighbours, never by coordinates', async () => {
     const log: LogEntry[] = [
       { type: 'firstPlayer', round: 1, chooser: 'USSR', first: 'US' },
       { type: 'play', side: 'US', cardId: 'west-germany', x: 1, y: 0 },
       { type: 'place', side: 'US', cardId: 'poland', cost: 2, from: null, mode: 'command' },
       { type: 'roundStarted', round: 2 },
+      { type: 'move', side: 'USSR', cardId: 'poland', x: 5, y: 5 },
     ];
-    render(<MoveLog log={log} deck={DEFAULT_DECK} />);
+    const none = { US: 0, USSR: 0 };
+    const table = [
+      { cardId: 'poland', x: 5, y: 5, cubes: none },
+      { cardId: 'west-germany', x: 1, y: 0, cubes: none },
+      { cardId: 'east-germany', x: 0, y: 0, cubes: none },
+      { cardId: 'hungary', x: 1, y: 1, cubes: none },
+    ];
+    render(<MoveLog log={log} deck={DEFAULT_DECK} table={table} />);
     const lines = () => [...document.querySelectorAll('.move-log li')].map((li) => li.textContent);
     expect(lines()).toEqual([
       'The USSR chose the US to go first in round 1.',
-      'The US played West Germany at (1, 0).',
+      'The US played West Germany right of East Germany and above Hungary.',
       'The US placed a cube on Poland, paying 2 for it.',
       'Round 2 begins: each player takes 4 cards from the reserve.',
+      // Nothing beside it: the card alone, still no coordinates.
+      'The USSR moved Poland.',
     ]);
     await act(() => setLanguage('fr', { remember: false }));
     expect(lines()).toEqual([
       'Le camp URSS fait commencer le camp US à la manche 1.',
-      'Le camp US joue Allemagne de l’Ouest en (1, 0).',
+      'Le camp US joue Allemagne de l’Ouest à droite de la carte Allemagne de l’Est et au-dessus de la carte Hongrie.',
       'Le camp US place un cube sur Pologne, pour un coût de 2.',
       'La manche 2 commence : chaque joueur prend 4 cartes de la pioche.',
+      'Le camp URSS déplace Pologne.',
     ]);
   });
 });

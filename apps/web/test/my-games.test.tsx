@@ -145,7 +145,8 @@ describe('My games', () => {
       /Time left: you 1:0\d, Carla 5:00/,
     );
     const cardName = DEFAULT_DECK.cards[0]?.name as string;
-    expect(within(first).getByText(new RegExp(`Last move: .*${cardName}`))).toBeTruthy();
+    // The deck that names the card loads after the list: the row tells the move once it is here.
+    expect(await within(first).findByText(new RegExp(`Last move: .*${cardName}`))).toBeTruthy();
     expect(within(third).getByText('Boris to play')).toBeTruthy();
     expect(within(first).getByRole('link').getAttribute('href')).toBe('/match/match-mine1');
     expect(screen.getByText('2 matches are waiting for you.')).toBeTruthy();

@@ -225,7 +225,11 @@ function Summary({ analysis, who }: { analysis: MatchAnalysis; who: (seat: Seat)
   );
 }
 
-/** The US's chance after every move; a click jumps the replay to the nearest move. */
+/**
+ * The US's chance after every move; a click jumps the replay to the move under it. Each move
+ * owns an equal band of the width (its point lies in it): with the nearest point instead, the
+ * last move had half a band, under 2 px of a chart in the side column.
+ */
 function ChanceChart({
   analysis,
   at,
@@ -243,7 +247,7 @@ function ChanceChart({
   const jump = (event: React.MouseEvent<SVGSVGElement>) => {
     const box = event.currentTarget.getBoundingClientRect();
     const share = (event.clientX - box.left) / box.width;
-    onJump(Math.max(0, Math.min(n - 1, Math.round(share * (n - 1)))) + 1);
+    onJump(Math.max(0, Math.min(n - 1, Math.floor(share * n))) + 1);
   };
   const label = t('analysis.chartLabel', {
     moves: n,

@@ -1,32 +1,19 @@
 import { lazy, type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { JoinPage } from '../lobby/JoinPage.tsx';
-import { MatchScreen } from '../match/MatchScreen.tsx';
-import { PlayPage } from '../match/PlayPage.tsx';
+import { pageLoaders } from './pages.ts';
 import { Link, useRoute } from './router.tsx';
 import { paths } from './routes.ts';
 
-// Pages away from the match (the home page too) load on demand, keeping the match page's first
-// download small.
-const HomePage = lazy(() => import('../lobby/HomePage.tsx').then((m) => ({ default: m.HomePage })));
-const RulesPage = lazy(() =>
-  import('../learn/RulesPage.tsx').then((m) => ({ default: m.RulesPage })),
-);
-const TutorialPage = lazy(() =>
-  import('../learn/TutorialPage.tsx').then((m) => ({ default: m.TutorialPage })),
-);
-const HotseatPage = lazy(() =>
-  import('../hotseat/HotseatPage.tsx').then((m) => ({ default: m.HotseatPage })),
-);
-const ReplayPage = lazy(() =>
-  import('../features/replay/ReplayPage.tsx').then((m) => ({ default: m.ReplayPage })),
-);
-const ReplayImportPage = lazy(() =>
-  import('../features/replay/ReplayImportPage.tsx').then((m) => ({ default: m.ReplayImportPage })),
-);
-const DeckUploadPage = lazy(() =>
-  import('../features/decks/DeckUploadPage.tsx').then((m) => ({ default: m.DeckUploadPage })),
-);
+const HomePage = lazy(() => pageLoaders.home().then((page) => ({ default: page })));
+const JoinPage = lazy(() => pageLoaders.join().then((page) => ({ default: page })));
+const PlayPage = lazy(() => pageLoaders.match().then((page) => ({ default: page })));
+const MatchScreen = lazy(() => pageLoaders.watch().then((page) => ({ default: page })));
+const RulesPage = lazy(() => pageLoaders.rules().then((page) => ({ default: page })));
+const TutorialPage = lazy(() => pageLoaders.tutorial().then((page) => ({ default: page })));
+const HotseatPage = lazy(() => pageLoaders.hotseat().then((page) => ({ default: page })));
+const ReplayPage = lazy(() => pageLoaders.replay().then((page) => ({ default: page })));
+const ReplayImportPage = lazy(() => pageLoaders.replayImport().then((page) => ({ default: page })));
+const DeckUploadPage = lazy(() => pageLoaders.decks().then((page) => ({ default: page })));
 
 function OnDemand({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
@@ -44,11 +31,23 @@ export function App() {
         </OnDemand>
       );
     case 'join':
-      return <JoinPage key={route.matchID} matchID={route.matchID} invite={route.invite} />;
+      return (
+        <OnDemand>
+          <JoinPage key={route.matchID} matchID={route.matchID} invite={route.invite} />
+        </OnDemand>
+      );
     case 'match':
-      return <PlayPage key={route.matchID} matchID={route.matchID} />;
+      return (
+        <OnDemand>
+          <PlayPage key={route.matchID} matchID={route.matchID} />
+        </OnDemand>
+      );
     case 'watch':
-      return <MatchScreen key={route.matchID} matchID={route.matchID} seat={null} />;
+      return (
+        <OnDemand>
+          <MatchScreen key={route.matchID} matchID={route.matchID} seat={null} />
+        </OnDemand>
+      );
     case 'rules':
       return (
         <OnDemand>

@@ -22,7 +22,7 @@ export function Announcer({
   const { t } = useTranslation();
   const rules = useRules();
   const words = useGameWords();
-  const happened = recent.map((entry) => words.logLine(entry, rules.deck));
+  const happened = recent.map((entry) => words.logLine(entry, rules.deck, view.table));
   const d = view.decision;
   let turn = '';
   if (view.result && !revealed) turn = '';

@@ -11,6 +11,7 @@ import {
 } from '@iron-curtain/game';
 import {
   type CSSProperties,
+  memo,
   type ReactNode,
   useEffect,
   useLayoutEffect,
@@ -26,15 +27,19 @@ import { popIn, popOut } from './tableMotion.ts';
 
 /** Marks a field of the default deck that is a reconstruction, not the printed card. */
 export function Reconstructed({ status }: { status: FieldStatus }) {
+  return status === 'reconstructed' ? <ReconstructedMark /> : null;
+}
+
+// Its own component, so a printed field (most of them) asks for no translation at all.
+const ReconstructedMark = memo(function ReconstructedMark() {
   const { t } = useTranslation();
-  if (status !== 'reconstructed') return null;
   return (
     <span className="recon" title={t('board.reconstructed')}>
       <span aria-hidden="true">◇</span>
       <span className="sr-only">{t('board.reconstructedShort')}</span>
     </span>
   );
-}
+});
 
 export function RegionTag({ deck, region }: { deck: Deck; region: Region }) {
   const words = useGameWords();
@@ -195,7 +200,29 @@ interface CardFaceProps {
  * One country card as a game piece: the region's colour band with its symbol, the command value
  * in a badge, the country name large, the flag as a disc, the event, the cubes drawn.
  */
-export function CardFace({ deck, card, region, cubes, note, compact = false }: CardFaceProps) {
+const sameCubes = (a: Cubes | undefined, b: Cubes | undefined): boolean =>
+  a === b || (a !== undefined && b !== undefined && a.US === b.US && a.USSR === b.USSR);
+
+/**
+ * A live match re-renders the table on every move, with a fresh state (new cube objects) each
+ * time: a card is drawn again only when what it shows changed.
+ */
+const sameFace = (a: CardFaceProps, b: CardFaceProps): boolean =>
+  a.deck === b.deck &&
+  a.card === b.card &&
+  a.region === b.region &&
+  a.note === b.note &&
+  a.compact === b.compact &&
+  sameCubes(a.cubes, b.cubes);
+
+export const CardFace = memo(function CardFace({
+  deck,
+  card,
+  region,
+  cubes,
+  note,
+  compact = false,
+}: CardFaceProps) {
   const { t } = useTranslation();
   const words = useGameWords();
   const style = regionStyle(region);
@@ -254,7 +281,7 @@ export function CardFace({ deck, card, region, cubes, note, compact = false }: C
       {note && <span className="card-note">{note}</span>}
     </span>
   );
-}
+}, sameFace);
 
 export function CardBack({ label }: { label?: string }) {
   const { t } = useTranslation();

@@ -1,8 +1,12 @@
 import type { Side } from '@iron-curtain/game';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 
-/** A small drawn flag with its side's name for screen readers. */
-export function Flag({ side, size = 18 }: { side: Side; size?: number }) {
+/**
+ * A small drawn flag with its side's name for screen readers. Memoised: a table draws dozens,
+ * and a live match re-renders the table on every move.
+ */
+export const Flag = memo(function Flag({ side, size = 18 }: { side: Side; size?: number }) {
   const { t } = useTranslation();
   const height = Math.round((size * 2) / 3);
   if (side === 'US') {
@@ -34,4 +38,4 @@ export function Flag({ side, size = 18 }: { side: Side; size?: number }) {
       <path d="M6 3l.9 2.6h2.7l-2.2 1.6.8 2.6L6 8.2 3.8 9.8l.8-2.6-2.2-1.6h2.7z" fill="#ffd700" />
     </svg>
   );
-}
+});

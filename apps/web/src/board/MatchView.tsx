@@ -278,7 +278,7 @@ export function MatchView({
               <EndScreen view={view} names={names} show={show} />
             </div>
           )}
-          <RecentEntries entries={shownRecent} deck={rules.deck} />
+          <RecentEntries entries={shownRecent} deck={rules.deck} table={view.table} />
           {aside}
           <SidePanels
             initial={panels[0]?.id ?? 'log'}
@@ -287,7 +287,7 @@ export function MatchView({
               {
                 id: 'log',
                 label: t('table.tabLog'),
-                content: <MoveLog log={told(log)} deck={rules.deck} />,
+                content: <MoveLog log={told(log)} deck={rules.deck} table={view.table} />,
               },
               {
                 id: 'regions',

@@ -1,10 +1,18 @@
-import type { Deck, LogEntry } from '@iron-curtain/game';
+import type { Deck, LogEntry, PublicView } from '@iron-curtain/game';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useGameWords } from '../i18n/gameWords.ts';
 
 /** The public log in words, newest at the bottom. */
-export function MoveLog({ log, deck }: { log: LogEntry[]; deck: Deck }) {
+export function MoveLog({
+  log,
+  deck,
+  table,
+}: {
+  log: LogEntry[];
+  deck: Deck;
+  table: PublicView['table'];
+}) {
   const { t } = useTranslation();
   const words = useGameWords();
   const list = useRef<HTMLOListElement>(null);
@@ -19,7 +27,7 @@ export function MoveLog({ log, deck }: { log: LogEntry[]; deck: Deck }) {
       <ol ref={list} tabIndex={0} aria-label={t('board.moveLog')}>
         {log.map((entry, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: the log only grows, an entry keeps its index
-          <li key={i}>{words.logLine(entry, deck)}</li>
+          <li key={i}>{words.logLine(entry, deck, table)}</li>
         ))}
         {log.length === 0 && <li className="empty">{t('board.nothingYet')}</li>}
       </ol>
@@ -28,7 +36,15 @@ export function MoveLog({ log, deck }: { log: LogEntry[]; deck: Deck }) {
 }
 
 /** What the last move did (a scoring, a gain, the cubes placed), in words, above the table. */
-export function RecentEntries({ entries, deck }: { entries: LogEntry[]; deck: Deck }) {
+export function RecentEntries({
+  entries,
+  deck,
+  table,
+}: {
+  entries: LogEntry[];
+  deck: Deck;
+  table: PublicView['table'];
+}) {
   const { t } = useTranslation();
   const words = useGameWords();
   if (entries.length === 0) return null;
@@ -43,7 +59,7 @@ export function RecentEntries({ entries, deck }: { entries: LogEntry[]; deck: De
               entry.type === 'regionScored' || entry.type === 'aftermathRevealed' ? 'scoring' : ''
             }
           >
-            {words.logLine(entry, deck)}
+            {words.logLine(entry, deck, table)}
           </li>
         ))}
       </ul>

@@ -27,7 +27,7 @@ export function HotseatPage() {
   };
 
   return (
-    <main className="page hotseat-page">
+    <main className={`page hotseat-page${game ? ' match-page' : ''}`}>
       <header className="title">
         <h1>{t('hotseat.title')}</h1>
         <p>{t('hotseat.intro')}</p>

@@ -25,6 +25,9 @@ const translatable = (t: TFunction, key: string, name: string): boolean =>
 
 const SOFT_HYPHEN = /\u00AD/g;
 
+/** A card on the table, as far as naming its place needs. */
+type Placed = { cardId: string; x: number; y: number };
+
 /** The text without its soft hyphens (U+00AD), which only mark where a long word may break. */
 export const withoutSoftHyphens = (text: string): string => text.replace(SOFT_HYPHEN, '');
 
@@ -36,16 +39,37 @@ export const withoutSoftHyphens = (text: string): string => text.replace(SOFT_HY
 export class GameWords {
   constructor(readonly t: TFunction) {}
 
+  /**
+   * Names already looked up, per deck: a table asks for every card's and region's name on every
+   * move, two translations each. An instance lives for one language (useGameWords).
+   */
+  private readonly names = new WeakMap<Deck, Map<string, string>>();
+
+  private named(deck: Deck, key: string, look: () => string): string {
+    let known = this.names.get(deck);
+    if (!known) {
+      known = new Map();
+      this.names.set(deck, known);
+    }
+    let name = known.get(key);
+    if (name === undefined) {
+      name = look();
+      known.set(key, name);
+    }
+    return name;
+  }
+
   side = (side: Side): string => this.t(`sides.${side}`);
   /** "the US" / "die USA": a side inside a sentence. */
   theSide = (side: Side): string => this.t(`sides.the_${side}`);
   /** "The US" / "Die USA": a side opening a sentence. */
   TheSide = (side: Side): string => this.t(`sides.The_${side}`);
 
-  cardName = (deck: Deck, id: string): string => {
-    const { name } = indexDeck(deck).card(id);
-    return translatable(this.t, `cards.${id}`, name) ? this.t(`cards.${id}`) : name;
-  };
+  cardName = (deck: Deck, id: string): string =>
+    this.named(deck, `cards.${id}`, () => {
+      const { name } = indexDeck(deck).card(id);
+      return translatable(this.t, `cards.${id}`, name) ? this.t(`cards.${id}`) : name;
+    });
 
   /** A region's name as plain text: for sentences, labels, the log and comparisons. */
   regionName = (deck: Deck, id: string): string =>
@@ -56,10 +80,11 @@ export class GameWords {
    * no hyphenation dictionaries, so a long word ("Mittelamerika") would otherwise break at
    * whichever letter reaches the edge.
    */
-  regionBandName = (deck: Deck, id: string): string => {
-    const { name } = indexDeck(deck).region(id);
-    return translatable(this.t, `regions.${id}`, name) ? this.t(`regions.${id}`) : name;
-  };
+  regionBandName = (deck: Deck, id: string): string =>
+    this.named(deck, `regions.${id}`, () => {
+      const { name } = indexDeck(deck).region(id);
+      return translatable(this.t, `regions.${id}`, name) ? this.t(`regions.${id}`) : name;
+    });
 
   list = (items: string[]): string =>
     items.length <= 1
@@ -165,8 +190,30 @@ export class GameWords {
       where: this.marker(marker),
     });
 
-  /** One log entry in words, from its fields (never from the engine's English text). */
-  logLine = (entry: LogEntry, deck: Deck): string => {
+  /**
+   * Where a card lies, as players name a cell: by the cards beside it on `table` ("below Poland"),
+   * at most two, never by its coordinates; empty when no card is beside it (or no table is known).
+   */
+  private beside = (deck: Deck, table: readonly Placed[], placed: Placed): string => {
+    const named: string[] = [];
+    for (const p of table) {
+      if (p.cardId === placed.cardId) continue;
+      const dx = placed.x - p.x;
+      const dy = placed.y - p.y;
+      if (Math.abs(dx) + Math.abs(dy) !== 1) continue;
+      // Rows grow downwards, as the board draws them.
+      const direction = dx < 0 ? 'left' : dx > 0 ? 'right' : dy < 0 ? 'above' : 'below';
+      named.push(this.t(`analysisWords.${direction}`, { card: this.cardName(deck, p.cardId) }));
+      if (named.length === 2) break;
+    }
+    return this.list(named);
+  };
+
+  /**
+   * One log entry in words, from its fields (never from the engine's English text). A card
+   * played or moved is placed by its neighbours on `table` (the table as it is now).
+   */
+  logLine = (entry: LogEntry, deck: Deck, table: readonly Placed[] = []): string => {
     const t = this.t;
     const card = (id: string) => this.cardName(deck, id);
     switch (entry.type) {
@@ -179,12 +226,15 @@ export class GameWords {
               round: entry.round,
             });
       case 'play':
-        return t('log.play', {
+      case 'move': {
+        const where = this.beside(deck, table, entry);
+        const key = entry.type === 'play' ? 'log.play' : 'log.move';
+        return t(where ? key : `${key}Alone`, {
           side: this.TheSide(entry.side),
           card: card(entry.cardId),
-          x: entry.x,
-          y: entry.y,
+          where,
         });
+      }
       case 'action':
         return t(entry.choice === 'event' ? 'log.actionEvent' : 'log.actionCommand', {
           side: this.TheSide(entry.side),
@@ -214,13 +264,6 @@ export class GameWords {
           side: this.TheSide(entry.side),
           other: this.theSide(opponentOf(entry.side)),
           card: card(entry.cardId),
-        });
-      case 'move':
-        return t('log.move', {
-          side: this.TheSide(entry.side),
-          card: card(entry.cardId),
-          x: entry.x,
-          y: entry.y,
         });
       case 'finishStep':
         return t('log.finishStep', { side: this.TheSide(entry.side) });

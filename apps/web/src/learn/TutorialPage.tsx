@@ -103,7 +103,7 @@ export function TutorialPage() {
   );
 
   return (
-    <main className="page tutorial-page">
+    <main className="page match-page tutorial-page">
       <header className="title">
         <h1>{t('tutorial.title')}</h1>
         <p>{t('tutorial.intro')}</p>

@@ -1,4 +1,4 @@
-import { builtInDeck, type Seat } from '@iron-curtain/game';
+import type { Deck, Seat } from '@iron-curtain/game';
 import type { MyGame, MyGamesResponse } from '@iron-curtain/protocol';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -48,13 +48,45 @@ function ago(language: string, ms: number): string {
   return format.format(-Math.round(hours / 24), 'day');
 }
 
-function GameRow({ game, receivedAt, now }: { game: MyGame; receivedAt: number; now: number }) {
+type FindDeck = (hash: string) => Deck | undefined;
+
+/**
+ * The built-in decks, loaded only once a game's last move is to be told: loading them checks
+ * them with the deck schema (classic zod), which the home page's first paint should not wait for.
+ */
+function useBuiltInDecks(wanted: boolean): FindDeck | null {
+  const [found, setFound] = useState<{ find: FindDeck } | null>(null);
+  useEffect(() => {
+    if (!wanted || found) return;
+    let live = true;
+    import('@iron-curtain/game').then(
+      (game) => live && setFound({ find: game.builtInDeck }),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [wanted, found]);
+  return found?.find ?? null;
+}
+
+function GameRow({
+  game,
+  receivedAt,
+  now,
+  findDeck,
+}: {
+  game: MyGame;
+  receivedAt: number;
+  now: number;
+  findDeck: FindDeck | null;
+}) {
   const { t, i18n } = useTranslation();
   const words = useGameWords();
   const formatClock = useFormatClock();
   const opponent = game.opponent.name ?? t('myGames.nobodyYet');
   const other: Seat = game.seat === '0' ? '1' : '0';
-  const deck = builtInDeck(game.deck.hash);
+  const deck = findDeck?.(game.deck.hash);
   const move = game.lastMove?.entries[0];
   const state =
     game.status === 'waiting'
@@ -148,6 +180,7 @@ export function MyGames() {
   const waiting = list.filter((g) => groupOf(g) === 'you').length;
   const ticking = list.some((g) => g.status === 'playing' && g.clock?.running != null);
   const now = useNow(ticking, 1000);
+  const findDeck = useBuiltInDecks(list.some((g) => g.lastMove !== null));
   useEffect(() => {
     if (waiting === 0) return;
     document.title = t('myGames.pageTitle', { waiting, title: t('app.title') });
@@ -179,6 +212,7 @@ export function MyGames() {
                 game={game}
                 receivedAt={games?.receivedAt ?? now}
                 now={now}
+                findDeck={findDeck}
               />
             ))}
           </ul>

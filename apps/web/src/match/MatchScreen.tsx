@@ -1,7 +1,15 @@
 import type { MoveName, Seat } from '@iron-curtain/game';
 import type { MatchResult } from '@iron-curtain/protocol';
 import type { TFunction } from 'i18next';
-import { lazy, type ReactNode, Suspense, useEffect, useMemo, useSyncExternalStore } from 'react';
+import {
+  lazy,
+  type ReactNode,
+  Suspense,
+  startTransition,
+  useEffect,
+  useMemo,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBringIntoView } from '../app/motion.ts';
 import { Link } from '../app/router.tsx';
@@ -49,7 +57,7 @@ export function MatchScreen({
     client.start();
     return () => client.stop();
   }, [client]);
-  const game = useSyncExternalStore(client.subscribe, client.getSnapshot);
+  const game = useClientSnapshot(client);
   const chatReceived = useMemo(
     () => ({ subscribe: client.chat.subscribe, count: client.chat.lineCount }),
     [client],
@@ -175,6 +183,30 @@ export function MatchScreen({
       )}
     </main>
   );
+}
+
+/**
+ * The client's latest snapshot. What the other seat did (and everything a spectator sees) renders
+ * as a transition: React draws the table in slices, yielding to the browser between them, where
+ * an external store's update was one long task per move (on a phone, a live match's every move
+ * blocked input for 300-600 ms). The viewer's own move, sent or answered (pending changes), shows
+ * at once: the table must not offer the same choices again while it is on its way.
+ */
+function useClientSnapshot(client: GameClient): ReturnType<GameClient['getSnapshot']> {
+  const [snapshot, setSnapshot] = useState(client.getSnapshot);
+  useEffect(() => {
+    // What changed between the first render and this subscription is taken up here.
+    let last = client.getSnapshot();
+    setSnapshot(last);
+    return client.subscribe(() => {
+      const next = client.getSnapshot();
+      const own = next.pending !== last.pending;
+      last = next;
+      if (own) setSnapshot(next);
+      else startTransition(() => setSnapshot(next));
+    });
+  }, [client]);
+  return snapshot;
 }
 
 /** One sentence per way a match ends, in the loser's or the winner's words. */

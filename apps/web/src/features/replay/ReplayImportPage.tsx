@@ -70,8 +70,9 @@ export function ReplayImportPage() {
   };
 
   return (
-    <main className="page replay-page">
-      <section className="panel drop-zone">
+    // With a record open the page is one screen on a desktop, as the match page is.
+    <main className={`page replay-page${opened ? ' match-page' : ''}`}>
+      <section className="panel drop-zone replay-head">
         <h1>{t('importPage.title')}</h1>
         <p>{t('importPage.intro')}</p>
         {/* A file dropped on the field opens like a chosen one. */}

@@ -43,8 +43,9 @@ export function ReplayPage({ matchID }: { matchID: string }) {
     };
   }, [matchID, errorText]);
   return (
-    <main className="page replay-page">
-      <header className="panel">
+    // With the record here the page is one screen on a desktop, as the match page is.
+    <main className={`page replay-page${record ? ' match-page' : ''}`}>
+      <header className="panel replay-head">
         <h1>{t('replay.title')}</h1>
         {record && <ExportRecord record={record} matchID={matchID} />}{' '}
         <Link to={paths.replayImport()}>{t('replay.importLink')}</Link>

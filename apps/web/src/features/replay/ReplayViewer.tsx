@@ -11,6 +11,7 @@ import type { MatchAnalysis } from '@iron-curtain/protocol/analysis';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AnalysisPanel } from '../../analysis/AnalysisPanel.tsx';
+import { useMediaQuery } from '../../app/motion.ts';
 import type { TableMarks } from '../../board/Board.tsx';
 import { MatchView } from '../../board/MatchView.tsx';
 
@@ -40,6 +41,7 @@ export function ReplayViewer({
   const { t } = useTranslation();
   const { t: tMain } = useTranslation();
   const { steps, error } = useMemo(() => stepsOf(record), [record]);
+  const desktop = useMediaQuery('(min-width: 1024px)');
   const [at, setAt] = useState(0);
   // A better move the analysis shows: marked while the replay stays before that move.
   const [better, setBetter] = useState<{ at: number; marks: TableMarks } | null>(null);
@@ -71,40 +73,40 @@ export function ReplayViewer({
     '1': tMain(`hotseat.default${sides['1']}`),
   };
   const go = (index: number) => setAt(Math.max(0, Math.min(last, index)));
-  return (
-    <div className="replay" data-replay-step={at}>
-      {error !== null && (
-        <p className="error" role="alert">
-          {t('replay.failed', { reason: error })}
-        </p>
-      )}
-      <nav className="panel replay-controls" aria-label={t('replay.title')}>
-        <button type="button" onClick={() => go(0)} disabled={at === 0}>
-          {t('replay.first')}
-        </button>
-        <button type="button" onClick={() => go(at - 1)} disabled={at === 0}>
-          {t('replay.previous')}
-        </button>
-        <button type="button" onClick={() => go(at + 1)} disabled={at === last}>
-          {t('replay.next')}
-        </button>
-        <button type="button" onClick={() => go(last)} disabled={at === last}>
-          {t('replay.last')}
-        </button>
-        <label>
-          {t('replay.position')}{' '}
-          <input
-            type="range"
-            min={0}
-            max={last}
-            value={at}
-            onChange={(event) => go(Number(event.currentTarget.value))}
-          />
-        </label>
-        <output aria-live="polite">
-          {at === 0 ? t('replay.start') : t('replay.move', { index: at, count: last })}
-        </output>
-      </nav>
+  // The analysis sits in the side column, and on a desktop the controls top it, so the table
+  // keeps the window's height, as on the match page; narrower, the column folds under the
+  // table, and the controls stay above it.
+  const controls = (
+    <nav className="panel replay-controls" aria-label={t('replay.title')}>
+      <button type="button" onClick={() => go(0)} disabled={at === 0}>
+        {t('replay.first')}
+      </button>
+      <button type="button" onClick={() => go(at - 1)} disabled={at === 0}>
+        {t('replay.previous')}
+      </button>
+      <button type="button" onClick={() => go(at + 1)} disabled={at === last}>
+        {t('replay.next')}
+      </button>
+      <button type="button" onClick={() => go(last)} disabled={at === last}>
+        {t('replay.last')}
+      </button>
+      <label>
+        {t('replay.position')}{' '}
+        <input
+          type="range"
+          min={0}
+          max={last}
+          value={at}
+          onChange={(event) => go(Number(event.currentTarget.value))}
+        />
+      </label>
+      <output aria-live="polite">
+        {at === 0 ? t('replay.start') : t('replay.move', { index: at, count: last })}
+      </output>
+    </nav>
+  );
+  const aside = (
+    <>
       {error === null && (
         <AnalysisPanel
           record={record}
@@ -123,6 +125,16 @@ export function ReplayViewer({
           {t('analysisWords.shown', { index: at + 1 })}
         </p>
       )}
+    </>
+  );
+  return (
+    <div className="replay" data-replay-step={at}>
+      {error !== null && (
+        <p className="error" role="alert">
+          {t('replay.failed', { reason: error })}
+        </p>
+      )}
+      {!desktop && controls}
       <MatchView
         rules={step.rules}
         view={step.state}
@@ -131,9 +143,13 @@ export function ReplayViewer({
         log={log}
         recent={step.entries}
         pending={false}
-        connected={false}
+        // Nothing to connect to: a record plays here, and a spectator's seat is offered no move
+        // (without it, the prompt said "Not connected" under every position).
+        connected
         onMove={noMove}
         marks={better?.at === at ? better.marks : undefined}
+        bar={desktop ? controls : undefined}
+        aside={aside}
       />
     </div>
   );
