@@ -43,6 +43,13 @@ async function playTurn(page: Page, seat: string, random: () => number): Promise
   }
 }
 
+/** The running seat's clock at the table counts a correspondence turn in days. */
+async function expectDaysLeft(page: Page): Promise<void> {
+  const running = page.locator('.seat-clock[data-running="true"]');
+  expect(await running.count()).toBe(1);
+  expect(await running.textContent()).toMatch(/\b[23] d \d+:\d\d:\d\d$/);
+}
+
 /** Comes back to the match from the home page's My games, where it waits for this player first. */
 async function backThroughMyGames(context: BrowserContext, matchID: string): Promise<Page> {
   const page = await context.newPage();
@@ -110,10 +117,12 @@ describe('correspondence play in the browser', () => {
     await playTurn(ann, '0', random);
     await boris.locator('section.prompt[data-decider="1"]').waitFor();
     await motionDone(boris);
+    await expectDaysLeft(boris);
     await shot(boris, 'table-phone', { fullPage: false });
     await playTurn(boris, '1', random);
     await ann.locator('section.prompt[data-decider="0"]').waitFor();
     await motionDone(ann);
+    await expectDaysLeft(ann);
     await shot(ann, 'table-desktop', { fullPage: false });
     await ann.close();
     await boris.close();
