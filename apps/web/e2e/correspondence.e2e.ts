@@ -38,7 +38,13 @@ async function playTurn(page: Page, seat: string, random: () => number): Promise
     const cells = choices.filter((c) => c.kind === 'cell');
     const pool = cells.length > 0 ? cells : choices;
     const pick = pool[Math.floor(random() * pool.length)] as (typeof pool)[number];
-    await page.locator('[data-choice]:not([disabled])').nth(pick.index).click();
+    const target = page.locator('[data-choice]:not([disabled])').nth(pick.index);
+    // On a phone the docked decision and hand cover the table's lower part, where Playwright's
+    // own scrolling leaves a card: bring a table's card to the top first, as a player scrolls.
+    await target.evaluate((el) => {
+      if (!el.closest('.match-dock')) el.scrollIntoView({ block: 'start', inline: 'center' });
+    });
+    await target.click();
     await page.locator('main[data-pending="false"]').waitFor();
   }
 }
@@ -136,16 +142,17 @@ describe('correspondence play in the browser', () => {
       registrationId,
       data: JSON.stringify({ matchID, text: SENTENCE }),
     });
-    const shown = await ann.waitForFunction(async () => {
-      const registration = await navigator.serviceWorker.getRegistration();
-      const notifications = (await registration?.getNotifications()) ?? [];
-      return notifications.length > 0
-        ? notifications.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data }))
-        : false;
-    });
-    expect(await shown.jsonValue()).toEqual([
-      { title: 'Iron Curtain', body: SENTENCE, tag: matchID, data: { matchID } },
-    ]);
+    // Polled from here: waitForFunction counts an async predicate's promise as truthy (it once
+    // resolved with `false`, the notification not yet shown).
+    const notifications = () =>
+      ann.evaluate(async () => {
+        const registration = await navigator.serviceWorker.getRegistration();
+        const shown = (await registration?.getNotifications()) ?? [];
+        return shown.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data }));
+      });
+    await expect
+      .poll(notifications)
+      .toEqual([{ title: 'Iron Curtain', body: SENTENCE, tag: matchID, data: { matchID } }]);
     // Headless Chromium cannot click a notification (no DevTools command does, and a click
     // made inside the worker is not the user's): test/service-worker.test.ts covers the click.
     await shot(ann, 'my-games-desktop', { fullPage: false });
