@@ -1,10 +1,12 @@
 import { createECDH } from 'node:crypto';
 import { DEFAULT_DECK } from '@iron-curtain/game';
 import {
+  type CreateMatchResponse,
   PUSH_SENTENCES,
   type PushKey,
   type PushSubscribeRequest,
   pushSentence,
+  type SeatGrant,
 } from '@iron-curtain/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/ops/config.ts';
@@ -210,13 +212,14 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('Web Push on the %s store',
   it('in correspondence: tells the seat the decision passes to, warns it a day ahead once, and tells both the end', async () => {
     const seats = await createAndJoin(server.url, { side: 'US', daysPerTurn: 2 });
     const matchID = seats.created.matchID;
+    // The clock has started (and told the first seat, not yet subscribed) before anyone subscribes.
+    const starter = await runningSeat(server, matchID);
     const browsers = {
       '0': push.browser(`corr0-${kind}`),
       '1': push.browser(`corr1-${kind}`),
     };
     await subscribeSeat(seats, '0', browsers['0'], 'pl');
     await subscribeSeat(seats, '1', browsers['1'], 'en');
-    const starter = await runningSeat(server, matchID);
     const next = starter === '0' ? '1' : '0';
     const language = { '0': 'pl', '1': 'en' } as const;
     const clients = {
@@ -277,6 +280,50 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('Web Push on the %s store',
       clients['0'].close();
       clients['1'].close();
     }
+  });
+
+  it('in correspondence: tells the seat deciding first when the match begins, though it left after creating it', async () => {
+    const created = await request<CreateMatchResponse>(`${server.url}/api/matches`, 'POST', {
+      name: 'Ann',
+      side: 'USSR',
+      daysPerTurn: 3,
+    });
+    expect(created.status).toBe(201);
+    const { matchID, credentials } = created.body;
+    const creator = push.browser(`first-${kind}`);
+    const answer = await subscribe({
+      matchID,
+      seat: '0',
+      credentials,
+      language: 'de',
+      subscription: creator.subscription,
+    });
+    expect(answer.status).toBe(201);
+    // Nothing is said while the match waits for an opponent.
+    expect(push.take()).toEqual([]);
+
+    const invite = decodeURIComponent(created.body.links.invite.split('#')[1] ?? '');
+    const joined = await request<SeatGrant>(`${server.url}/api/matches/${matchID}/join`, 'POST', {
+      name: 'Boris',
+      invite,
+    });
+    expect(joined.status).toBe(200);
+    // The USSR decides first (who goes first): Ann, whose seat has no socket anywhere.
+    expect(await runningSeat(server, matchID)).toBe('0');
+    await push.arrived(1);
+    const started = push.take();
+    expect(started.map((m) => [m.browser, JSON.parse(m.payload), m.faults])).toEqual([
+      [`first-${kind}`, { matchID, text: pushSentence('de', 'yourTurn') }, []],
+    ]);
+    const seats = { created: created.body, joined: joined.body, invite, texts: [] };
+    expectNothingSecret(seats, started[0]?.payload ?? '');
+    expectNothingSecret(seats, JSON.stringify(started[0]?.headers));
+    // Resigned, the match leaves nothing running for the tests after it.
+    await leave(seats, '0');
+    await push.arrived(1);
+    expect(push.take().map((m) => JSON.parse(m.payload).text)).toEqual([
+      pushSentence('de', 'lost'),
+    ]);
   });
 
   it('in live play: tells a seat its turn only when none of its sockets is connected', async () => {

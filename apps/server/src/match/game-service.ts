@@ -127,7 +127,8 @@ export class GameService {
     const refuse = (socket: GameSocket, error: RefusedMessage, ack?: AckFn) =>
       this.guard.refuse(socket, error, ack);
     const nsp = this.nsp;
-    const clock = new TurnClock({ store, logger, time });
+    const news = new TurnNews({ notifier: deps.notifier, presence: deps.presence, logger });
+    const clock = new TurnClock({ store, logger, time, news });
     this.chat = new MatchChat({
       nsp,
       store,
@@ -152,7 +153,6 @@ export class GameService {
       refuse,
       onAttach: deps.onAttach,
     });
-    const news = new TurnNews({ notifier: deps.notifier, presence: deps.presence, logger });
     const ending = new MatchEnding({ store, time, clock, sessions: this.sessions, news });
     this.moves = new MatchMoves({
       engine,

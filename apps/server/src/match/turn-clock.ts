@@ -4,6 +4,7 @@ import type { TimeSource } from '../ops/time.ts';
 import { deadlineOf, type MatchRecord, type Store } from '../storage/index.ts';
 import { flagFallen, switchClock } from './clock-record.ts';
 import type { Room } from './room.ts';
+import type { TurnNews } from './turn-news.ts';
 
 /** The seat a match's clock should run for: the one whose decision it is. */
 const deciderOf = (state: { G: unknown }): Seat | null =>
@@ -13,6 +14,7 @@ export interface TurnClockDeps {
   store: Store;
   logger: Logger;
   time: TimeSource;
+  news: TurnNews;
 }
 
 /**
@@ -34,7 +36,10 @@ export class TurnClock {
     return match.status === 'playing' && !!match.clock && flagFallen(match.clock, now) !== null;
   }
 
-  /** A match that has just begun starts its clock for the seat deciding first. */
+  /**
+   * A match that has just begun starts its clock for the seat deciding first, which a
+   * correspondence match tells (the seat may have created it days ago and gone).
+   */
   async start(room: Room, match: MatchRecord): Promise<MatchRecord> {
     const clock = match.clock;
     if (match.status !== 'playing' || !clock || clock.running !== null || clock.since !== null) {
@@ -43,9 +48,11 @@ export class TurnClock {
     const { store, time } = this.deps;
     const state = room.state ?? (await store.loadState(match.matchID));
     if (!state) return match;
-    const started = switchClock(clock, deciderOf(state), time.now());
+    const first = deciderOf(state);
+    const started = switchClock(clock, first, time.now());
     await store.setClock(match.matchID, started);
     room.record = { ...match, clock: started };
+    if (match.daysPerTurn && first !== null) this.deps.news.decisionPassed(room.record, first);
     return room.record;
   }
 
