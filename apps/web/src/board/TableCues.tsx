@@ -1,7 +1,8 @@
 import type { LogEntry, Seat, State } from '@iron-curtain/game';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { playSound, setSoundOn, type TableSound, useSoundOn } from './sound.ts';
+import { playSound, setSoundOn, useSoundOn } from './sound.ts';
+import type { TableSound } from './synth.ts';
 
 /** The sound for what one move did: the weightiest of its entries. */
 export function soundFor(entries: LogEntry[]): TableSound | null {

@@ -1,10 +1,7 @@
+// The table's sounds, synthesised with the Web Audio API (our own, no recorded files): off until
+// the player turns them on, the choice remembered per browser.
 import { useSyncExternalStore } from 'react';
-
-/**
- * The table's sounds, synthesised with the Web Audio API (our own, no recorded files): off until
- * the player turns them on, the choice remembered per browser.
- */
-export type TableSound = 'card' | 'cubes' | 'turn' | 'scoring' | 'end';
+import type { TableSound } from './synth.ts';
 
 const KEY = 'iron-curtain:sound';
 

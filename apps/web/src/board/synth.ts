@@ -1,4 +1,5 @@
-import type { TableSound } from './sound.ts';
+/** The table's sounds (played through sound.ts, which loads this file on first use). */
+export type TableSound = 'card' | 'cubes' | 'turn' | 'scoring' | 'end';
 
 /** Each sound as notes: frequency (Hz), start and length (s), wave. All of it <= 300 ms long. */
 const NOTES: Record<TableSound, [number, number, number, OscillatorType][]> = {
