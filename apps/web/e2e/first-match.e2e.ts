@@ -244,18 +244,22 @@ describe('a whole match', () => {
     const winner = (await ann.locator('.end-screen h2').textContent()) ?? '';
 
     // Late in the match the whole table stays in view on desktop, every name and command value
-    // at 12 px or more, whatever this random deal's layout.
+    // at 12 px or more. A random deal's table can be too tall for the window even at the legible
+    // minimum (compact cards at 80 %, eight rows or more at 1366x768): Fit then stops there and
+    // the table pans inside its frame (Board.tsx), the frame still inside the window.
+    const settled = (l: Awaited<ReturnType<typeof tableLegibility>>) =>
+      l.whole || (l.zoom === '80%' && l.inWindow);
     for (const [size, label] of [
       [DESKTOP, '1366'],
       [WIDE, '1920'],
     ] as const) {
       await ann.setViewportSize(size);
       await ann.locator('.board-frame').evaluate((el) => el.scrollIntoView({ block: 'end' }));
-      await until('the fit settles', async () => (await tableLegibility(ann)).whole);
+      await until('the fit settles', async () => settled(await tableLegibility(ann)));
       const legible = await tableLegibility(ann);
       await shot(ann, `5-table-end-${label}`);
       console.log(`e2e: live table at ${label}: ${JSON.stringify(legible)}`);
-      expect(legible.whole).toBe(true);
+      expect(settled(legible)).toBe(true);
       expect(legible.name).toBeGreaterThanOrEqual(12);
       expect(legible.command).toBeGreaterThanOrEqual(12);
     }

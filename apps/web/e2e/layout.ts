@@ -44,7 +44,14 @@ export const overflows = (page: Page): Promise<Overflow[]> => page.evaluate(FIND
  */
 export const tableLegibility = (
   page: Page,
-): Promise<{ cards: number; name: number; command: number; zoom: string; whole: boolean }> =>
+): Promise<{
+  cards: number;
+  name: number;
+  command: number;
+  zoom: string;
+  whole: boolean;
+  inWindow: boolean;
+}> =>
   page.evaluate(`(() => {
     const px = (sel) => [...document.querySelectorAll(sel)].map((el) => {
       const scale = el.getBoundingClientRect().width / el.offsetWidth;
@@ -60,5 +67,6 @@ export const tableLegibility = (
       zoom: document.querySelector('.zoom-level').textContent,
       whole: sizer.offsetWidth <= frame.clientWidth + 1 && sizer.offsetHeight <= frame.clientHeight + 1
         && f.height <= innerHeight,
+      inWindow: f.height <= innerHeight,
     };
   })()`);
