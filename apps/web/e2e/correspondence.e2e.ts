@@ -151,7 +151,7 @@ describe('correspondence play in the browser', () => {
         return shown.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data }));
       });
     await expect
-      .poll(notifications)
+      .poll(notifications, { timeout: 15_000 })
       .toEqual([{ title: 'Iron Curtain', body: SENTENCE, tag: matchID, data: { matchID } }]);
     // Headless Chromium cannot click a notification (no DevTools command does, and a click
     // made inside the worker is not the user's): test/service-worker.test.ts covers the click.

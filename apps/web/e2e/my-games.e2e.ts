@@ -108,7 +108,8 @@ describe('my games', () => {
     const phone = await (await suite.context({ viewport: { width: 390, height: 844 } })).newPage();
     await phone.goto(link);
     expect(await phone.getByLabel('Code').inputValue()).toBe(code);
-    expect(new URL(phone.url()).hash).toBe('');
+    // The page takes the code out of the address bar once it has read it (history, no reload).
+    await expect.poll(() => new URL(phone.url()).hash, { timeout: 10_000 }).toBe('');
     await phone.getByRole('button', { name: 'Take the games' }).click();
     await phone.getByText('1 game taken over.').waitFor();
     const row = phone.locator(`.my-game[data-match="${matchID}"]`);

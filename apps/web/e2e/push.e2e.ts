@@ -39,16 +39,22 @@ describe('your-turn notifications', () => {
       registrationId,
       data: JSON.stringify({ matchID, text: SENTENCE }),
     });
-    const shown = await page.waitForFunction(async () => {
-      const registration = await navigator.serviceWorker.getRegistration();
-      const notifications = (await registration?.getNotifications()) ?? [];
-      return notifications.length > 0
-        ? notifications.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data }))
-        : false;
-    });
-    expect(await shown.jsonValue()).toEqual([
-      { title: 'Iron Curtain', body: SENTENCE, tag: matchID, data: { matchID } },
-    ]);
+    // Polled from here: waitForFunction counts an async predicate's promise as truthy, so it
+    // once answered `false`, the notification not yet shown.
+    const shown = () =>
+      page.evaluate(async () => {
+        const registration = await navigator.serviceWorker.getRegistration();
+        const notifications = (await registration?.getNotifications()) ?? [];
+        return notifications.map((n) => ({
+          title: n.title,
+          body: n.body,
+          tag: n.tag,
+          data: n.data,
+        }));
+      });
+    await expect
+      .poll(shown, { timeout: 15_000 })
+      .toEqual([{ title: 'Iron Curtain', body: SENTENCE, tag: matchID, data: { matchID } }]);
 
     // A notification's click cannot be made here: the DevTools protocol has no such command,
     // and a click dispatched inside the worker is not the user's (clients.openWindow answers
