@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { boardShown, motionDone, offered, refusal, synced } from './drive.ts';
+import { deliverPush, shownNotifications, turnNotificationsOn } from './push-delivery.ts';
 import { e2eSuite, seeded } from './suite.ts';
 
 // A scripted player clicks faster than a person: lift the per-socket rate limit.
@@ -106,18 +107,7 @@ describe('correspondence play in the browser', () => {
     await boardShown(ann);
 
     // Ann turns notifications on at the table: the service worker registers.
-    const cdp = await annBrowser.newCDPSession(ann);
-    const activated = new Promise<string>((resolve) => {
-      cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
-        const version = versions.find(
-          (v) => v.scriptURL.endsWith('/sw.js') && v.status === 'activated',
-        );
-        if (version) resolve(version.registrationId);
-      });
-    });
-    await cdp.send('ServiceWorker.enable');
-    await ann.getByRole('button', { name: 'Notify me when it is my turn' }).click();
-    const registrationId = await activated;
+    const registrationId = await turnNotificationsOn(annBrowser, ann);
 
     // Each plays a turn, then closes the page.
     await playTurn(ann, '0', random);
@@ -135,23 +125,9 @@ describe('correspondence play in the browser', () => {
 
     // Ann comes back through My games; a push delivered meanwhile shows her the sentence.
     ann = await backThroughMyGames(annBrowser, matchID);
-    const pushed = await annBrowser.newCDPSession(ann);
-    await pushed.send('ServiceWorker.enable');
-    await pushed.send('ServiceWorker.deliverPushMessage', {
-      origin: suite.server.url,
-      registrationId,
-      data: JSON.stringify({ matchID, text: SENTENCE }),
-    });
-    // Polled from here: waitForFunction counts an async predicate's promise as truthy (it once
-    // resolved with `false`, the notification not yet shown).
-    const notifications = () =>
-      ann.evaluate(async () => {
-        const registration = await navigator.serviceWorker.getRegistration();
-        const shown = (await registration?.getNotifications()) ?? [];
-        return shown.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data }));
-      });
+    await deliverPush(annBrowser, ann, registrationId, { matchID, text: SENTENCE });
     await expect
-      .poll(notifications, { timeout: 15_000 })
+      .poll(() => shownNotifications(ann), { timeout: 15_000 })
       .toEqual([{ title: 'Iron Curtain', body: SENTENCE, tag: matchID, data: { matchID } }]);
     // Headless Chromium cannot click a notification (no DevTools command does, and a click
     // made inside the worker is not the user's): test/service-worker.test.ts covers the click.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openAgainstComputer } from './drive.ts';
+import { deliverPush, shownNotifications, turnNotificationsOn } from './push-delivery.ts';
 import { e2eSuite } from './suite.ts';
 
 const suite = e2eSuite('push');
@@ -21,39 +22,10 @@ describe('your-turn notifications', () => {
     expect(workerAnswer?.headers.get('content-security-policy')).toBe(policy);
     expect(workerAnswer?.headers.get('content-type')).toMatch(/javascript/);
 
-    const cdp = await context.newCDPSession(page);
-    const activated = new Promise<string>((resolve) => {
-      cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
-        const version = versions.find(
-          (v) => v.scriptURL.endsWith('/sw.js') && v.status === 'activated',
-        );
-        if (version) resolve(version.registrationId);
-      });
-    });
-    await cdp.send('ServiceWorker.enable');
-    await page.getByRole('button', { name: 'Notify me when it is my turn' }).click();
-    const registrationId = await activated;
-
-    await cdp.send('ServiceWorker.deliverPushMessage', {
-      origin: suite.server.url,
-      registrationId,
-      data: JSON.stringify({ matchID, text: SENTENCE }),
-    });
-    // Polled from here: waitForFunction counts an async predicate's promise as truthy, so it
-    // once answered `false`, the notification not yet shown.
-    const shown = () =>
-      page.evaluate(async () => {
-        const registration = await navigator.serviceWorker.getRegistration();
-        const notifications = (await registration?.getNotifications()) ?? [];
-        return notifications.map((n) => ({
-          title: n.title,
-          body: n.body,
-          tag: n.tag,
-          data: n.data,
-        }));
-      });
+    const registrationId = await turnNotificationsOn(context, page);
+    await deliverPush(context, page, registrationId, { matchID, text: SENTENCE });
     await expect
-      .poll(shown, { timeout: 15_000 })
+      .poll(() => shownNotifications(page), { timeout: 15_000 })
       .toEqual([{ title: 'Iron Curtain', body: SENTENCE, tag: matchID, data: { matchID } }]);
 
     // A notification's click cannot be made here: the DevTools protocol has no such command,
