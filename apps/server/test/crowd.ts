@@ -1,5 +1,6 @@
 import type { Presence } from '@iron-curtain/protocol';
 import { io, type Socket } from 'socket.io-client';
+import { Arrivals } from './arrivals.ts';
 
 /**
  * K spectators of one match, each on a socket of its own, counting every frame the crowd
@@ -12,7 +13,7 @@ export class Crowd {
   private readonly sockets: Socket[] = [];
   /** Each spectator's latest presence (from its sync or a presence frame). */
   private readonly latest = new Map<Socket, Presence>();
-  private waiters: (() => void)[] = [];
+  private readonly arrivals = new Arrivals();
 
   private constructor(
     readonly url: string,
@@ -44,7 +45,7 @@ export class Crowd {
       this.frames[event] = (this.frames[event] ?? 0) + 1;
       if (event === 'presence') this.latest.set(socket, message as Presence);
       if (event === 'sync') this.latest.set(socket, (message as { presence: Presence }).presence);
-      this.notify();
+      this.arrivals.notify();
     });
     return new Promise<void>((resolve, reject) => {
       socket.once('connect_error', reject);
@@ -79,25 +80,8 @@ export class Crowd {
   }
 
   /** Resolves when `predicate` holds, checked after every frame; rejects after `ms`. */
-  async until(predicate: () => boolean, what: string, ms = 10_000): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (!predicate()) {
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${what}`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-  }
-
-  private notify(): void {
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const w of waiters) w();
+  until(predicate: () => boolean, what: string, ms = 10_000): Promise<void> {
+    return this.arrivals.until(predicate, what, ms);
   }
 
   close(): void {

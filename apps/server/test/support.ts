@@ -36,6 +36,7 @@ import type { TimeSource } from '../src/ops/time.ts';
 import { openPostgresStore } from '../src/storage/postgres.ts';
 import { openSqliteStore } from '../src/storage/sqlite.ts';
 import type { Store } from '../src/storage/store.ts';
+import { Arrivals } from './arrivals.ts';
 
 export const POSTGRES_URL =
   process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -204,7 +205,7 @@ export class GameClient {
   /** Every 'chat' message, in order (histories and lines). */
   readonly chat: ChatMessage[] = [];
   playerID: Seat | null = null;
-  private waiters: (() => void)[] = [];
+  private readonly arrivals = new Arrivals();
 
   constructor(url: string, options: { headers?: Record<string, string> } = {}) {
     this.socket = io(`${url}/game`, {
@@ -225,49 +226,32 @@ export class GameClient {
       this.state = m.state;
       this.log = [...m.log];
       this.presence = m.presence;
-      this.notify();
+      this.arrivals.notify();
     });
     this.socket.on('update', (m: UpdateMessage) => {
       const next = this.state && applyUpdate(this.state, m);
       if (next) this.state = next;
       else this.misfits.push(m);
       this.log.push(...m.entries);
-      this.notify();
+      this.arrivals.notify();
     });
     this.socket.on('presence', (p: Presence) => {
       this.presence = p;
-      this.notify();
+      this.arrivals.notify();
     });
     this.socket.on('chat', (m: ChatMessage) => {
       this.chat.push(m);
-      this.notify();
+      this.arrivals.notify();
     });
     this.socket.on('refused', (r: RefusedMessage) => {
       this.refusals.push(r);
-      this.notify();
+      this.arrivals.notify();
     });
   }
 
-  private notify() {
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const w of waiters) w();
-  }
-
-  /** Resolves when `predicate` holds, checking after every message; rejects after `ms`. */
-  async until(predicate: () => boolean, what: string, ms = 10_000): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (!predicate()) {
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${what}`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
+  /** Resolves when `predicate` holds, checked after every message; rejects after `ms`. */
+  until(predicate: () => boolean, what: string, ms = 10_000): Promise<void> {
+    return this.arrivals.until(predicate, what, ms);
   }
 
   async connected(): Promise<void> {

@@ -2,6 +2,7 @@ import { legalMoves, type Move, type Seat } from '@iron-curtain/game';
 // The web client's own connection code: a test connects exactly as a browser's page does.
 import { GameClient as WebGameClient } from '../../web/src/match/gameClient.ts';
 import { socketTransport } from '../../web/src/match/transport.ts';
+import { Arrivals } from './arrivals.ts';
 import { createAndJoin, prng } from './support.ts';
 
 /**
@@ -25,7 +26,7 @@ export class Player {
   /** When it last lost its connection, and when it was last synced (Date.now()). */
   droppedAt = 0;
   syncedAt = 0;
-  private waiters: (() => void)[] = [];
+  private readonly arrivals = new Arrivals();
 
   constructor(
     url: string,
@@ -41,7 +42,7 @@ export class Player {
       if (!snapshot.synced && synced) this.droppedAt = Date.now();
       synced = snapshot.synced;
       if (snapshot.view && snapshot.stateID !== this.seen.at(-1)) this.seen.push(snapshot.stateID);
-      for (const w of this.waiters.splice(0)) w();
+      this.arrivals.notify();
     });
     started.push(this);
     this.client.start();
@@ -51,19 +52,9 @@ export class Player {
     return this.client.getSnapshot();
   }
 
-  async until(predicate: () => boolean, what: string, ms = 10_000): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (!predicate()) {
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${what}`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
+  /** Resolves when `predicate` holds, checked after every change; rejects after `ms`. */
+  until(predicate: () => boolean, what: string, ms = 10_000): Promise<void> {
+    return this.arrivals.until(predicate, what, ms);
   }
 }
 
