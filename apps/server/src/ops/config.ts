@@ -23,25 +23,33 @@ const flagOn = z
   .default('true')
   .transform((v) => v === 'true' || v === '1');
 
-const origins = z
-  .string()
-  .transform((value) =>
-    value
-      .split(',')
-      .map((o) => o.trim())
-      .filter((o) => o.length > 0),
-  )
-  .pipe(
-    z.array(
-      z.string().refine((o) => {
-        try {
-          return new URL(o).origin === o;
-        } catch {
-          return false;
-        }
-      }, 'each origin must look like https://example.org (scheme, host, optional port; no path)'),
-    ),
-  );
+/** A comma-separated list of origins, each as `toOrigin` reads it back, or refused with `message`. */
+const originList = (toOrigin: (entry: string) => string, message: string) =>
+  z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((o) => o.trim())
+        .filter((o) => o.length > 0),
+    )
+    .pipe(
+      z.array(
+        z.string().refine((o) => {
+          try {
+            const plain = toOrigin(o);
+            return new URL(plain).origin === plain;
+          } catch {
+            return false;
+          }
+        }, message),
+      ),
+    );
+
+const origins = originList(
+  (o) => o,
+  'each origin must look like https://example.org (scheme, host, optional port; no path)',
+);
 
 /** A VAPID key in base64url: the public one a P-256 point (65 bytes), the private one 32 bytes. */
 const vapidKey = (bytes: number) =>
@@ -57,26 +65,10 @@ const vapidKey = (bytes: number) =>
  * subdomain. The server posts to these only, so a subscription cannot point it at a host of
  * the operator's network.
  */
-const pushServices = z
-  .string()
-  .transform((value) =>
-    value
-      .split(',')
-      .map((o) => o.trim())
-      .filter((o) => o.length > 0),
-  )
-  .pipe(
-    z.array(
-      z.string().refine((o) => {
-        try {
-          const plain = o.replace('://*.', '://');
-          return new URL(plain).origin === plain;
-        } catch {
-          return false;
-        }
-      }, 'each push service must look like https://push.example.org or https://*.example.org (no path)'),
-    ),
-  );
+const pushServices = originList(
+  (o) => o.replace('://*.', '://'),
+  'each push service must look like https://push.example.org or https://*.example.org (no path)',
+);
 
 /** The push services of the browsers in use: Chrome's, Firefox's, Edge's and Safari's. */
 const PUSH_SERVICES = [
