@@ -102,7 +102,7 @@ async function serve(kind: TargetKind, way: Way): Promise<{ target: Target; back
       config
         .replace(/limit_conn sockets_per_address \d+;/, 'limit_conn sockets_per_address 60000;')
         .replace(/rate=\d+r\/s;/, 'rate=100000r/s;')
-        .replace(/burst=\d+ nodelay;/, 'burst=100000 nodelay;')
+        .replace(/burst=\d+[^;]*;/, 'burst=100000 nodelay;')
         .replace('hash $arg_matchID consistent;', 'hash $arg_matchID$arg_spread consistent;'),
   );
   const target: Target = {

@@ -1,7 +1,7 @@
 import { legalMoves, type Move, type Seat } from '@iron-curtain/game';
 // The web client's own connection code: a test connects exactly as a browser's page does.
 import { GameClient as WebGameClient } from '../../web/src/match/gameClient.ts';
-import { socketTransport } from '../../web/src/match/transport.ts';
+import { type ConnectOptions, socketTransport } from '../../web/src/match/transport.ts';
 import { Arrivals } from './arrivals.ts';
 import { createAndJoin, prng } from './support.ts';
 
@@ -12,6 +12,15 @@ import { createAndJoin, prng } from './support.ts';
  */
 
 const started: Player[] = [];
+
+/** Loopback addresses handed out so far, for players who each connect from one of their own. */
+let addresses = 0;
+
+/** A loopback address no player had yet (127.1.0.1, 127.1.0.2, ...). */
+function ownAddress(): string {
+  const n = addresses++;
+  return `127.1.${Math.floor(n / 250)}.${(n % 250) + 1}`;
+}
 
 /** Stops every client started since the last call. */
 export function stopPlayers(): void {
@@ -33,8 +42,15 @@ export class Player {
     matchID: string,
     readonly seat: Seat | null,
     credentials?: string,
+    from?: string,
   ) {
-    this.client = new WebGameClient(socketTransport(matchID, url), matchID, seat, credentials);
+    const options: ConnectOptions = from ? { localAddress: from } : {};
+    this.client = new WebGameClient(
+      socketTransport(matchID, url, options),
+      matchID,
+      seat,
+      credentials,
+    );
     let synced = false;
     this.client.subscribe(() => {
       const snapshot = this.client.getSnapshot();
@@ -67,17 +83,26 @@ export interface Match {
   random: () => number;
 }
 
-/** A match created and joined through the lobby at `url`, both seats and a spectator synced. */
-export async function openMatch(url: string, seed: number): Promise<Match> {
+/**
+ * A match created and joined through the lobby at `url`, both seats and a spectator synced.
+ * With `ownAddresses`, each of them connects from a loopback address of its own, as real
+ * players do (a proxy's per-address limits then count each alone); otherwise all from 127.0.0.1.
+ */
+export async function openMatch(
+  url: string,
+  seed: number,
+  { ownAddresses = false }: { ownAddresses?: boolean } = {},
+): Promise<Match> {
   const { created, joined } = await createAndJoin(url);
   const { matchID } = created;
+  const from = () => (ownAddresses ? ownAddress() : undefined);
   const match: Match = {
     matchID,
     seats: {
-      '0': new Player(url, matchID, '0', created.credentials),
-      '1': new Player(url, matchID, '1', joined.credentials),
+      '0': new Player(url, matchID, '0', created.credentials, from()),
+      '1': new Player(url, matchID, '1', joined.credentials, from()),
     },
-    spectator: new Player(url, matchID, null),
+    spectator: new Player(url, matchID, null, undefined, from()),
     acked: new Map(),
     random: prng(seed),
   };

@@ -19,12 +19,23 @@ export interface Transport {
   close(): void;
 }
 
+/** What a client outside the browser adds: in Node, the local address to connect from. */
+export interface ConnectOptions {
+  /** engine.io passes it on to ws: a test's players each bring an address of their own. */
+  localAddress?: string;
+}
+
 /**
  * The game service at the page's own origin (or at `origin`): websocket only, reconnecting
  * on its own, and at once when the server says it is restarting.
  */
-export function socketTransport(matchID: string, origin = ''): Transport {
+export function socketTransport(
+  matchID: string,
+  origin = '',
+  options: ConnectOptions = {},
+): Transport {
   const socket = io(`${origin}${GAME_NAMESPACE}`, {
+    ...options,
     autoConnect: false,
     transports: ['websocket'],
     query: { matchID },
