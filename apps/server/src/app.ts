@@ -33,6 +33,13 @@ import { Notifier } from './push/notifier.ts';
 import { VapidKeys } from './push/vapid-keys.ts';
 import type { MatchRecord, Store } from './storage/index.ts';
 
+/**
+ * Connections the kernel queues for us to accept (capped by net.core.somaxconn). Node's 511
+ * overflowed when a crowd of thousands connected at once (a restart, a final's start): the
+ * kernel dropped the surplus handshakes, which came back only after TCP's retry (1 s, 3 s, 7 s).
+ */
+const LISTEN_BACKLOG = 8192;
+
 export interface App {
   http: HttpServer;
   lobby: Lobby;
@@ -209,7 +216,7 @@ export function createApp(
       );
       return new Promise((resolve, reject) => {
         http.once('error', reject);
-        http.listen(config.PORT, config.HOST, () => {
+        http.listen({ port: config.PORT, host: config.HOST, backlog: LISTEN_BACKLOG }, () => {
           http.off('error', reject);
           const address = http.address();
           const port = typeof address === 'object' && address ? address.port : config.PORT;

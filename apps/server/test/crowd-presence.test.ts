@@ -37,6 +37,8 @@ describe('presence with a crowd watching', () => {
   let seat0: GameClient;
   let credentials1: string;
   let crowd: Crowd;
+  /** The match's state read from the store, from the crowd's first join on. */
+  let statesRead = 0;
 
   beforeAll(async () => {
     server = await startServer({ time });
@@ -44,13 +46,27 @@ describe('presence with a crowd watching', () => {
     matchID = created.matchID;
     credentials1 = joined.credentials;
     seat0 = await seatClient(server.url, matchID, '0', created.credentials);
-    crowd = await Crowd.join(server.url, matchID, K);
+    const { store } = server;
+    const loadState = store.loadState.bind(store);
+    store.loadState = (id) => {
+      if (id === matchID) statesRead += 1;
+      return loadState(id);
+    };
+    crowd = await Crowd.join(server.url, matchID, K, { together: true });
   }, 60_000);
 
   afterAll(async () => {
     crowd?.close();
     seat0?.close();
     await server?.close();
+  });
+
+  it('syncs asked for at once are read for and sent together, each spectator its own frames', async () => {
+    // Every spectator was sent one sync and its chat's history, as when each joined alone.
+    expect(crowd.frames.sync).toBe(K);
+    expect(crowd.frames.chat).toBe(K);
+    // Alone, each sync read the state (and the match, log and chat) again: K reads.
+    expect(statesRead).toBeLessThan(K / 4);
   });
 
   it('a crowd joining is told its count once, at the tick, not once per join to everyone', async () => {

@@ -20,10 +20,19 @@ export class Crowd {
     readonly matchID: string,
   ) {}
 
-  /** Connects `k` spectators at once and resolves when every one of them is synced. */
-  static async join(url: string, matchID: string, k: number): Promise<Crowd> {
+  /**
+   * Connects `k` spectators at once and resolves when every one of them is synced. `together`:
+   * all connect first, then all ask to sync in one go (as a crowd back after a restart).
+   */
+  static async join(
+    url: string,
+    matchID: string,
+    k: number,
+    { together = false } = {},
+  ): Promise<Crowd> {
     const crowd = new Crowd(url, matchID);
-    await crowd.add(k);
+    if (together) await crowd.addTogether(k);
+    else await crowd.add(k);
     return crowd;
   }
 
@@ -33,7 +42,33 @@ export class Crowd {
     await Promise.all(synced);
   }
 
+  private async addTogether(k: number): Promise<void> {
+    const sockets = await Promise.all(
+      Array.from({ length: k }, async () => {
+        const socket = this.open();
+        await new Promise<void>((resolve, reject) => {
+          socket.once('connect_error', reject);
+          socket.once('connect', () => resolve());
+        });
+        return socket;
+      }),
+    );
+    const synced = sockets.map((socket) => new Promise((resolve) => socket.once('sync', resolve)));
+    for (const socket of sockets) socket.emit('sync', { matchID: this.matchID, playerID: null });
+    await Promise.all(synced);
+  }
+
   private spectator(): Promise<void> {
+    const socket = this.open();
+    return new Promise<void>((resolve, reject) => {
+      socket.once('connect_error', reject);
+      socket.once('connect', () => socket.emit('sync', { matchID: this.matchID, playerID: null }));
+      socket.once('sync', () => resolve());
+    });
+  }
+
+  /** A spectator's socket, counting what it receives. */
+  private open(): Socket {
     const socket = io(`${this.url}/game`, {
       transports: ['websocket'],
       forceNew: true,
@@ -47,11 +82,7 @@ export class Crowd {
       if (event === 'sync') this.latest.set(socket, (message as { presence: Presence }).presence);
       this.arrivals.notify();
     });
-    return new Promise<void>((resolve, reject) => {
-      socket.once('connect_error', reject);
-      socket.once('connect', () => socket.emit('sync', { matchID: this.matchID, playerID: null }));
-      socket.once('sync', () => resolve());
-    });
+    return socket;
   }
 
   /** Spectators connected now. */

@@ -214,11 +214,16 @@ export class MatchChat {
     fanout.publish({ kind: 'chat-settings', matchID });
   }
 
-  /** Sends a socket every line it may read, with its settings (after each sync). */
-  async sendHistory(room: Room, socket: GameSocket, match: MatchRecord): Promise<void> {
-    const seating = socket.data.seating;
+  /**
+   * Sends sockets of one seat (or spectators) every line they may read, with their settings
+   * (after a sync): one frame, encoded once for them all.
+   */
+  async sendHistory(room: Room, sockets: GameSocket[], match: MatchRecord): Promise<void> {
+    // Each socket's seating as asked: one that syncs again meanwhile is sent its own history.
+    const seatings = sockets.map((socket) => socket.data.seating);
+    const seating = seatings.find((s) => s !== undefined);
     if (!seating) return;
-    const { store, config } = this.deps;
+    const { store, config, nsp } = this.deps;
     const lines = (await store.readChat(room.matchID)).filter((line) =>
       mayRead(match, seating.seat, line),
     );
@@ -229,15 +234,16 @@ export class MatchChat {
         seating.seat !== null && match.players[Number(seating.seat)]?.mutingOpponent === true,
       canSwitch: seating.seat === '0',
     };
-    if (socket.data.seating !== seating) return;
-    socket.data.chatOpen = match.status === 'finished';
+    const to = sockets.filter((socket, i) => seatings[i] && socket.data.seating === seatings[i]);
+    if (to.length === 0) return;
+    for (const socket of to) socket.data.chatOpen = match.status === 'finished';
     const message: ChatMessage = {
       kind: 'history',
       matchID: match.matchID,
       lines: lines.map(wireLine),
       settings,
     };
-    socket.emit(ServerEvents.chat, message);
+    nsp.to(to.map((socket) => socket.id)).emit(ServerEvents.chat, message);
   }
 
   /**
@@ -246,13 +252,28 @@ export class MatchChat {
    */
   async presenceChanged(room: Room, match: MatchRecord): Promise<void> {
     if (match.status !== 'finished') return;
-    const closed = [...room.viewers].filter((socket) => !socket.data.chatOpen);
-    for (const socket of closed) await this.sendHistory(room, socket, match);
+    await this.sendHistories(
+      room,
+      match,
+      [...room.viewers].filter((socket) => !socket.data.chatOpen),
+    );
   }
 
-  /** Every socket of the room is sent its history again (the settings changed). */
-  async sendHistories(room: Room, match: MatchRecord): Promise<void> {
-    for (const socket of [...room.viewers]) await this.sendHistory(room, socket, match);
+  /** The room's sockets (all, unless given) are sent their history again, each seat's once. */
+  async sendHistories(
+    room: Room,
+    match: MatchRecord,
+    sockets: GameSocket[] = [...room.viewers],
+  ): Promise<void> {
+    const bySeat = new Map<Seat | null, GameSocket[]>();
+    for (const socket of sockets) {
+      const seat = socket.data.seating?.seat;
+      if (seat === undefined) continue;
+      const seated = bySeat.get(seat);
+      if (seated) seated.push(socket);
+      else bySeat.set(seat, [socket]);
+    }
+    for (const seated of bySeat.values()) await this.sendHistory(room, seated, match);
   }
 
   /** A new line to the room's sockets here that may read it. */

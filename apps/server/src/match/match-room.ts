@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { GameSocket } from '../edge/game-sockets.ts';
 import type { MatchRecord, StoredState } from '../storage/index.ts';
 import type { MatchChat } from './chat.ts';
@@ -5,9 +6,11 @@ import type { MatchEnding } from './ending.ts';
 import { type Played, playedWith } from './engine.ts';
 import type { FanoutMessage } from './fanout.ts';
 import type { MatchMoves } from './moves.ts';
-import type { Room, RoomCrowd, RoomEvent } from './room.ts';
-import type { SeatSessions } from './seat-sessions.ts';
+import type { Room, RoomCrowd, RoomEvent, SyncEvent } from './room.ts';
+import { CROWD_SLICE, type SeatSessions } from './seat-sessions.ts';
 import type { TurnClock } from './turn-clock.ts';
+
+type WatchEvent = Extract<RoomEvent, { kind: 'watch' }>;
 
 /** The parts a room's events are handled by; shared by every room, each takes the room. */
 export interface RoomParts {
@@ -54,6 +57,10 @@ export class MatchRoom implements Room {
   /** The latest state every socket here holds at least, once one was delivered or caught up. */
   delivered: number | undefined;
   private played: Played | undefined;
+  /** The spectators' syncs queued and not begun yet, which the next spectator's sync joins. */
+  private watching:
+    | { event: WatchEvent; sockets: Set<GameSocket>; handled: Promise<void> }
+    | undefined;
   private tail: Promise<unknown> = Promise.resolve();
   private pending = 0;
 
@@ -62,8 +69,30 @@ export class MatchRoom implements Room {
     private readonly parts: RoomParts,
   ) {}
 
-  /** Queues an event; resolves (or rejects) when the room has handled it. */
+  /**
+   * Queues an event; resolves (or rejects) when the room has handled it. A spectator's sync
+   * joins the spectators' syncs queued and not begun yet (CROWD_SLICE at most, a socket once),
+   * handled together: a crowd arriving at once costs one read of the match, state, log and
+   * chat and one encoding of its frames per batch instead of per spectator.
+   */
   tell(event: RoomEvent): Promise<void> {
+    if (event.kind === 'sync' && event.request.playerID === null) return this.watch(event);
+    return this.queue(event);
+  }
+
+  private watch(sync: SyncEvent): Promise<void> {
+    let batch = this.watching;
+    if (!batch || batch.sockets.size >= CROWD_SLICE || batch.sockets.has(sync.socket)) {
+      const event: WatchEvent = { kind: 'watch', syncs: [] };
+      batch = { event, sockets: new Set(), handled: this.queue(event) };
+      this.watching = batch;
+    }
+    batch.event.syncs.push(sync);
+    batch.sockets.add(sync.socket);
+    return batch.handled;
+  }
+
+  private queue(event: RoomEvent): Promise<void> {
     this.pending += 1;
     const handled = this.tail.then(() => this.handle(event));
     this.tail = handled.then(
@@ -128,6 +157,12 @@ export class MatchRoom implements Room {
         this.parts.detach(socket);
         return sessions.sync(this, socket, match, request.playerID, ack);
       }
+      case 'watch':
+        // Open for one more turn of the event loop: the syncs of a crowd arriving at once
+        // come in many sockets' reads, and each would be handled alone on a quick store.
+        await nextTurn();
+        if (this.watching?.event === event) this.watching = undefined;
+        return sessions.watch(this, event.syncs, this.parts.detach);
       case 'resync':
         await sessions.sendSync(this, event.socket);
         return;

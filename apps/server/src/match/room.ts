@@ -62,10 +62,22 @@ export interface MoveEvent {
   received: number;
 }
 
+/** A socket asks to attach as a seat or a spectator. */
+export interface SyncEvent {
+  kind: 'sync';
+  socket: GameSocket;
+  request: SyncRequest;
+  ack: AckFn | undefined;
+}
+
 /** Everything that happens to a live match, each handled by its room in arrival order. */
 export type RoomEvent =
-  /** A socket asks to attach as a seat or a spectator. */
-  | { kind: 'sync'; socket: GameSocket; request: SyncRequest; ack: AckFn | undefined }
+  | SyncEvent
+  /**
+   * Spectators' syncs that arrived while the room was busy, handled together (the room makes
+   * it; see MatchRoom.tell).
+   */
+  | { kind: 'watch'; syncs: SyncEvent[] }
   /** A socket whose message was refused is sent the whole picture again. */
   | { kind: 'resync'; socket: GameSocket }
   | MoveEvent

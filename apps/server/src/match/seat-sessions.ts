@@ -21,7 +21,7 @@ import { clockState } from './clock-record.ts';
 import { frameFor } from './engine.ts';
 import type { Fanout, FanoutMessage } from './fanout.ts';
 import type { PresenceBook } from './presence-book.ts';
-import type { Room } from './room.ts';
+import type { Room, SyncEvent } from './room.ts';
 
 export type StoredUpdate = Extract<FanoutMessage, { kind: 'update' }>;
 /** Who is sent a patch: a seat's sockets, or the spectators'. */
@@ -116,7 +116,7 @@ export class SeatSessions {
   ): Promise<void> {
     const attached = await this.attach(room, socket, { matchID: room.matchID, seat }, match);
     const stateID = await this.sendSync(room, socket);
-    await this.deps.chat.sendHistory(room, socket, attached);
+    await this.deps.chat.sendHistory(room, [socket], attached);
     if (stateID !== undefined) await this.catchUp(room, stateID);
     ack?.({ ok: true });
     if (seat === null) {
@@ -124,6 +124,39 @@ export class SeatSessions {
       room.crowd.told = undefined;
       this.crowdChanged(room);
     } else await this.announce(room, attached);
+  }
+
+  /**
+   * Spectators' syncs that arrived together: as each alone (see `admit` and `sync`), except
+   * that the match is read, the sync frame built and encoded, and the chat read and encoded
+   * once for them all, so a crowd's join costs the server per spectator little more than its
+   * socket's writes.
+   */
+  async watch(room: Room, syncs: SyncEvent[], detach: (socket: GameSocket) => void): Promise<void> {
+    const match = await room.reread();
+    if (!match) {
+      for (const { socket, ack } of syncs) {
+        this.deps.refuse(socket, { code: 'UNKNOWN_MATCH', message: 'no such match' }, ack);
+      }
+      return;
+    }
+    const joined: SyncEvent[] = [];
+    for (const sync of syncs) {
+      // A socket gone while its sync waited would be a viewer nobody removes.
+      if (!sync.socket.connected) continue;
+      detach(sync.socket);
+      await this.attach(room, sync.socket, { matchID: room.matchID, seat: null }, match);
+      joined.push(sync);
+    }
+    if (joined.length === 0) return;
+    const sockets = joined.map((sync) => sync.socket);
+    const stateID = await this.sendSyncs(room, sockets);
+    await this.deps.chat.sendHistory(room, sockets, match);
+    if (stateID !== undefined) await this.catchUp(room, stateID);
+    for (const { ack } of joined) ack?.({ ok: true });
+    // Their syncs told them a count the others may not have been told: the tick tells everyone.
+    room.crowd.told = undefined;
+    this.crowdChanged(room);
   }
 
   /** Resolves once this instance hears the match's updates from other instances too. */
@@ -182,9 +215,19 @@ export class SeatSessions {
    * Sends a socket the whole picture of its match, as its seat sees it; resolves to the
    * state id sent, if one was.
    */
-  async sendSync(room: Room, socket: GameSocket): Promise<number | undefined> {
-    const seating = socket.data.seating;
-    if (!seating || !socket.connected) return undefined;
+  sendSync(room: Room, socket: GameSocket): Promise<number | undefined> {
+    return this.sendSyncs(room, [socket]);
+  }
+
+  /**
+   * Sends sockets of one seat (or spectators) the whole picture of their match, as their seat
+   * sees it, in one frame encoded once for them all; resolves to the state id sent, if one was.
+   */
+  private async sendSyncs(room: Room, sockets: GameSocket[]): Promise<number | undefined> {
+    // Each socket's seating as asked: one that syncs again meanwhile is sent the newer sync.
+    const seatings = sockets.map((socket) => (socket.connected ? socket.data.seating : undefined));
+    const seating = seatings.find((s) => s !== undefined);
+    if (!seating) return undefined;
     const { store, time } = this.deps;
     const match = await room.match();
     const state = await store.loadState(seating.matchID);
@@ -202,9 +245,12 @@ export class SeatSessions {
       log: moves.flatMap((m) => m.entries),
       presence: await this.presenceOf(match),
     };
-    if (!socket.connected || socket.data.seating !== seating) return undefined;
-    socket.data.stateID = state._stateID;
-    socket.emit(ServerEvents.sync, message);
+    const to = sockets.filter(
+      (socket, i) => socket.connected && seatings[i] && socket.data.seating === seatings[i],
+    );
+    if (to.length === 0) return undefined;
+    for (const socket of to) socket.data.stateID = state._stateID;
+    this.deps.nsp.to(to.map((socket) => socket.id)).emit(ServerEvents.sync, message);
     return state._stateID;
   }
 
@@ -277,7 +323,9 @@ export class SeatSessions {
         this.deps.logger.error({ err: error, matchID }, 'fan-out to the crowd failed'),
       );
     }
-    for (const socket of behind.spectators) await this.sendSync(room, socket);
+    for (let i = 0; i < behind.spectators.length; i += CROWD_SLICE) {
+      await this.sendSyncs(room, behind.spectators.slice(i, i + CROWD_SLICE));
+    }
   }
 
   /**
