@@ -13,7 +13,7 @@ import {
   tableCards,
 } from './drive.ts';
 import { ARTIFACTS, REPO } from './harness.ts';
-import { tableLegibility } from './layout.ts';
+import { tableLegibility, wordsBroken } from './layout.ts';
 import { e2eSuite } from './suite.ts';
 
 // Issue 31: the whole match on one screen on a desktop, for a player and a spectator, from the
@@ -93,6 +93,7 @@ async function checkEverySize(page: Page, who: 'player' | 'spectator', moment: s
     inside(at.chatInput, 'the chat input');
     expect(legible.name, `${where}: card names`).toBeGreaterThanOrEqual(12);
     expect(legible.command, `${where}: command values`).toBeGreaterThanOrEqual(12);
+    expect(await wordsBroken(page), `${where}: names broken inside a word`).toEqual([]);
     const names = await page
       .locator('.player-name')
       .evaluateAll((els) => els.map((el) => Number.parseFloat(getComputedStyle(el).fontSize)));
@@ -150,6 +151,7 @@ async function checkPhone(page: Page, who: 'player' | 'spectator', moment: strin
   expect(at.frame.top, `${where}: the frame's top in the window`).toBeGreaterThanOrEqual(0);
   expect(at.frame.bottom, `${where}: the frame ends above the dock`).toBeLessThanOrEqual(at.dock);
   expect(at.whole, `${where}: a card whole in the frame`).toBeGreaterThanOrEqual(1);
+  expect(await wordsBroken(page), `${where}: names broken inside a word`).toEqual([]);
 }
 
 /** Screenshots at the three desktop sizes and the phone, in both themes (and a tablet's width in light). */
