@@ -70,3 +70,34 @@ export const tableLegibility = (
       inWindow: f.height <= innerHeight,
     };
   })()`);
+
+/**
+ * Names on the table, in the hand and in the players' panels that a line break cuts inside a
+ * word ("Euro|pe"): breaks at spaces, hyphens and soft hyphens are words' own. Read letter by
+ * letter from the layout.
+ */
+export const wordsBroken = (page: Page): Promise<string[]> =>
+  page.evaluate(`(() => {
+    const out = [];
+    for (const el of document.querySelectorAll('.card-band .region-name, .card-name, .aftermath-card')) {
+      if (el.getClientRects().length === 0) continue;
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (node.parentElement.closest('.sr-only')) continue;
+        const text = node.textContent;
+        let previous = null;
+        for (let i = 0; i < text.length; i++) {
+          if (/[\\s\\u00ad-]/.test(text[i])) { previous = null; continue; }
+          // After a break at a soft hyphen, Chromium places the next letter's box on the line before.
+          if (text[i - 1] === '\\u00ad') continue;
+          const range = document.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          const top = range.getBoundingClientRect().top;
+          if (previous !== null && top - previous > 2) out.push(el.textContent.trim() + ' (after ' + text.slice(0, i) + ')');
+          previous = top;
+        }
+      }
+    }
+    return out;
+  })()`);

@@ -13,7 +13,7 @@ import {
   tableCards,
 } from './drive.ts';
 import { ARTIFACTS, REPO } from './harness.ts';
-import { tableLegibility } from './layout.ts';
+import { tableLegibility, wordsBroken } from './layout.ts';
 import { e2eSuite } from './suite.ts';
 
 // Issue 31: the whole match on one screen on a desktop, for a player and a spectator, from the
@@ -93,11 +93,65 @@ async function checkEverySize(page: Page, who: 'player' | 'spectator', moment: s
     inside(at.chatInput, 'the chat input');
     expect(legible.name, `${where}: card names`).toBeGreaterThanOrEqual(12);
     expect(legible.command, `${where}: command values`).toBeGreaterThanOrEqual(12);
+    expect(await wordsBroken(page), `${where}: names broken inside a word`).toEqual([]);
     const names = await page
       .locator('.player-name')
       .evaluateAll((els) => els.map((el) => Number.parseFloat(getComputedStyle(el).fontSize)));
     expect(Math.min(...names), `${where}: players' names`).toBeGreaterThanOrEqual(12);
   }
+}
+
+/** Where the table's frame and the docked decision are on a phone, and how many cards show whole. */
+const PHONE_TABLE = `(() => {
+  const frame = document.querySelector('.board-frame').getBoundingClientRect();
+  const dock = document.querySelector('.match-dock').getBoundingClientRect();
+  const cards = [...document.querySelectorAll('.board-grid [data-card]')];
+  const whole = cards.filter((card) => {
+    const r = card.getBoundingClientRect();
+    return r.top >= frame.top - 0.5 && r.bottom <= frame.bottom + 0.5
+      && r.left >= frame.left - 0.5 && r.right <= frame.right + 0.5;
+  });
+  return {
+    frame: { top: Math.round(frame.top), bottom: Math.round(frame.bottom) },
+    dock: Math.round(dock.top),
+    cards: cards.length,
+    whole: whole.length,
+  };
+})()`;
+
+/**
+ * On a phone, opened as the phone opens it (the match view at the top of the screen), the
+ * docked decision and hand leave the table's frame above them, with cards in it, not under it.
+ */
+async function checkPhone(page: Page, who: 'player' | 'spectator', moment: string) {
+  await page.setViewportSize(PHONE);
+  await page.locator('.match-view').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  // The frame takes the room the dock leaves, then the table refits to it.
+  await page
+    .waitForFunction(
+      () =>
+        (document.querySelector('.board-frame')?.getBoundingClientRect().bottom ?? 0) <=
+        (document.querySelector('.match-dock')?.getBoundingClientRect().top ?? 0),
+      undefined,
+      { timeout: 5_000 },
+    )
+    .catch(() => undefined);
+  await motionDone(page);
+  const at = (await page.evaluate(PHONE_TABLE)) as {
+    frame: { top: number; bottom: number };
+    dock: number;
+    cards: number;
+    whole: number;
+  };
+  const where = `${who} ${moment} ${PHONE.width}x${PHONE.height}`;
+  measured.push({ who, moment, size: `${PHONE.width}x${PHONE.height}`, phone: at });
+  console.log(
+    `one-screen: ${where}: frame y ${at.frame.top}-${at.frame.bottom}, dock y ${at.dock}, cards whole ${at.whole} of ${at.cards}`,
+  );
+  expect(at.frame.top, `${where}: the frame's top in the window`).toBeGreaterThanOrEqual(0);
+  expect(at.frame.bottom, `${where}: the frame ends above the dock`).toBeLessThanOrEqual(at.dock);
+  expect(at.whole, `${where}: a card whole in the frame`).toBeGreaterThanOrEqual(1);
+  expect(await wordsBroken(page), `${where}: names broken inside a word`).toEqual([]);
 }
 
 /** Screenshots at the three desktop sizes and the phone, in both themes (and a tablet's width in light). */
@@ -106,6 +160,9 @@ async function shootEverySize(page: Page, name: string) {
     await page.emulateMedia({ colorScheme });
     for (const size of [...DESKTOPS, PHONE, ...(colorScheme === 'light' ? [TABLET] : [])]) {
       await page.setViewportSize(size);
+      // A phone shows the match view from its top, as it opens it.
+      if (size === PHONE)
+        await page.locator('.match-view').evaluate((el) => el.scrollIntoView({ block: 'start' }));
       await motionDone(page);
       await suite.shot(page, `${name}-${size.width}x${size.height}-${colorScheme}`, {
         fullPage: false,
@@ -234,6 +291,7 @@ describe('the whole match on one screen', () => {
     await ann.getByRole('button', { name: 'The USSR goes first' }).waitFor();
     await checkEverySize(ann, 'player', 'start');
     await checkEverySize(watcher, 'spectator', 'start');
+    await checkPhone(ann, 'player', 'start');
     await shootEverySize(ann, 'player-start');
 
     // Mid-match: ten cards on the table, and Ann to play one from her hand.
@@ -245,6 +303,8 @@ describe('the whole match on one screen', () => {
     expect((await tableCards(ann)).length).toBeGreaterThanOrEqual(10);
     await checkEverySize(ann, 'player', 'mid');
     await checkEverySize(watcher, 'spectator', 'mid');
+    await checkPhone(ann, 'player', 'mid');
+    await checkPhone(watcher, 'spectator', 'mid');
     await shootEverySize(ann, 'player-mid');
     await shootEverySize(watcher, 'spectator-mid');
 

@@ -26,6 +26,29 @@ function renderFor(state: State, seat: Seat | null, pending = false, connected =
 }
 
 const prompt = () => screen.getByRole('region', { name: 'Decision' });
+
+/** The accessible name of a button, as the browser computes it (through Testing Library). */
+function nameOf(button: HTMLElement): string {
+  let found = '';
+  screen.getByRole('button', {
+    name: (name, element) => {
+      if (element === button) found = name;
+      return element === button;
+    },
+  });
+  return found;
+}
+
+/** The words a button shows on screen, each text apart: what only a screen reader reads is left out. */
+function shownWords(button: HTMLElement): string[] {
+  const words: string[] = [];
+  const walker = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.parentElement?.closest('.sr-only')) continue;
+    words.push(...(node.textContent ?? '').replace(/\u00ad/g, '').split(/[^\p{L}\p{N}]+/u));
+  }
+  return words.filter(Boolean);
+}
 const choiceButtons = (container: HTMLElement) =>
   [...container.querySelectorAll<HTMLButtonElement>('[data-choice]')].filter((b) => !b.disabled);
 
@@ -142,6 +165,26 @@ describe('placing cubes', () => {
     expect(note('europe')).toBe('Place a cube: costs 1');
   });
 
+  it('names each target card with every word its face shows, in order, then its place', () => {
+    const { container } = renderFor(usCommands(), '0');
+    for (const id of ['europe', 'iran', 'west-germany']) {
+      const button = target(container, id) as HTMLElement;
+      const name = nameOf(button);
+      const said = name.replace(/\u00ad/g, '');
+      let at = 0;
+      for (const word of shownWords(button)) {
+        const next = said.indexOf(word, at);
+        expect(
+          next,
+          `${id}: "${word}" shown, in order, in the name "${name}"`,
+        ).toBeGreaterThanOrEqual(0);
+        at = next + word.length;
+      }
+      expect(name, id).toMatch(/At \(-?\d+, -?\d+\)$/);
+    }
+    expect(nameOf(target(container, 'iran') as HTMLElement)).toContain('Iran');
+  });
+
   it('drafts cubes on the table, sending nothing, with the cost left as the engine counts it', () => {
     const { onMove, container } = renderFor(usCommands(), '0');
     fireEvent.click(target(container, 'iran') as Element);
@@ -150,7 +193,7 @@ describe('placing cubes', () => {
     expect(prompt().textContent).toContain('Command points left: 1 of 3');
     expect(cubesOf(container, 'iran')).toBe('1');
     expect(container.querySelector('[data-card="iran"] .draft-badge')?.textContent).toBe('+1');
-    expect(target(container, 'iran')?.getAttribute('aria-label')).toContain(
+    expect(nameOf(target(container, 'iran') as HTMLElement)).toContain(
       '1 drafted here, not placed yet',
     );
     expect(target(container, 'iran')?.querySelector('.card-note')?.textContent).toBe(

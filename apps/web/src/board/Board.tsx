@@ -235,14 +235,18 @@ export function Board({
                   y: placed.y,
                   cubes: `${words.side('US')} ${placed.cubes.US}, ${words.side('USSR')} ${placed.cubes.USSR}, ${cubeStatus(placed.cubes)}`,
                 });
+                const draftedHere =
+                  drafted[placed.cardId] &&
+                  t('cubeDraft.draftedHere', { n: drafted[placed.cardId] });
                 return (
                   <TableCard
                     key={placed.cardId}
-                    label={[
-                      label,
-                      drafted[placed.cardId] &&
-                        t('cubeDraft.draftedHere', { n: drafted[placed.cardId] }),
-                      note,
+                    label={[label, draftedHere, note].filter(Boolean).join('. ')}
+                    // A compact face says the note in a word: the whole sentence is added.
+                    more={[
+                      t('board.cardPlace', { x: placed.x, y: placed.y }),
+                      draftedHere,
+                      compact && note,
                     ]
                       .filter(Boolean)
                       .join('. ')}
@@ -354,8 +358,14 @@ function CardZoom({
 
 interface TableCardProps {
   cardId: CardId;
-  /** Name, region, place and cubes in words: what a screen reader announces. */
+  /** Name, region, place and cubes in words: what a screen reader announces for a card at rest. */
   label: string;
+  /**
+   * A card that is a button is named by its face, so the name holds every word it shows (a
+   * voice command says what it sees); this follows, for screen readers only: its place, the
+   * cubes drafted on it, what a click does.
+   */
+  more: string;
   style: CSSProperties;
   /** A card the current decision can act on: a button. */
   target: boolean;
@@ -377,6 +387,7 @@ interface TableCardProps {
 function TableCard({
   cardId,
   label,
+  more,
   style,
   target,
   moving,
@@ -400,6 +411,12 @@ function TableCard({
       )}
     </>
   );
+  // A button's name is its face and then the words it does not show.
+  const named = (
+    <>
+      {children} <span className="sr-only">{more}</span>
+    </>
+  );
   if (!target && onShow) {
     return (
       <button
@@ -407,11 +424,10 @@ function TableCard({
         className={`table-card${marks}`}
         data-card={cardId}
         style={style}
-        aria-label={label}
         aria-haspopup="dialog"
         onClick={onShow}
       >
-        {children}
+        {named}
       </button>
     );
   }
@@ -434,12 +450,11 @@ function TableCard({
       className={`table-card target${marks}`}
       data-card={cardId}
       data-choice="card"
-      aria-label={label}
       disabled={disabled}
       style={style}
       onClick={onClick}
     >
-      {children}
+      {named}
     </button>
   );
 }

@@ -251,18 +251,24 @@ export const CardFace = memo(function CardFace({
           {compact ? words.regionName(deck, region.id) : words.regionBandName(deck, region.id)}
         </span>
         <Reconstructed status={card.status.region} />
-        {control && (
-          <span
-            className="control-shield"
-            title={t('board.controls', { side: words.side(control) })}
-          >
-            <Flag side={control} size={14} />
-          </span>
-        )}
-        {card.flag && (
-          <span className="card-flag" title={words.side(card.flag)}>
-            <Flag side={card.flag} size={compact ? 18 : 22} />
-            <Reconstructed status={card.status.flag} />
+        {/* One group: where the band is too narrow for them beside the region's longest
+            word, they take a second row together, at its end. */}
+        {(control || card.flag) && (
+          <span className="band-marks">
+            {control && (
+              <span
+                className="control-shield"
+                title={t('board.controls', { side: words.side(control) })}
+              >
+                <Flag side={control} size={14} />
+              </span>
+            )}
+            {card.flag && (
+              <span className="card-flag" title={words.side(card.flag)}>
+                <Flag side={card.flag} size={compact ? 18 : 22} />
+                <Reconstructed status={card.status.flag} />
+              </span>
+            )}
           </span>
         )}
         {compact && command}

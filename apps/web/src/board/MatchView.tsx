@@ -11,7 +11,7 @@ import {
   type Seat,
   type State,
 } from '@iron-curtain/game';
-import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useReducedMotion } from '../app/motion.ts';
 import { Announcer } from './Announcer.tsx';
@@ -121,6 +121,7 @@ export function MatchView({
     if (phone && !waitingForOpponent && !view.result)
       top.current?.scrollIntoView?.({ block: 'start' });
   }, [waitingForOpponent]);
+  useBoardRoom(top, phone);
   useEffect(() => {
     if (!selectedCard) return;
     boardArea.current?.scrollIntoView?.({ behavior: reduced ? 'auto' : 'smooth', block: 'center' });
@@ -313,6 +314,52 @@ export function MatchView({
       </div>
     </RulesProvider>
   );
+}
+
+/**
+ * On a phone the dock (the decision and the hand) sticks to the bottom of the screen, above the
+ * tabs: the table's frame gets the height left between its top and the dock (`--board-room`),
+ * so no card lies under the dock while the match view is scrolled to its start, where the phone
+ * opens it. Measured again when the dock, the things above the frame or the window change size.
+ */
+function useBoardRoom(view: RefObject<HTMLDivElement | null>, phone: boolean) {
+  useEffect(() => {
+    const el = view.current;
+    if (!el) return;
+    if (!phone || typeof ResizeObserver === 'undefined') {
+      el.style.removeProperty('--board-room');
+      return;
+    }
+    const measure = () => {
+      const frame = el.querySelector('.board-frame');
+      const dock = el.querySelector<HTMLElement>('.match-dock');
+      // Without a dock (the end, the result on top) the frame keeps the stylesheet's height.
+      if (!frame || !dock) {
+        el.style.removeProperty('--board-room');
+        return;
+      }
+      const top = frame.getBoundingClientRect().top - el.getBoundingClientRect().top;
+      // The dock sticks this far above the window's bottom (the tabs' height), one row gap
+      // below the table.
+      const px = (value: string) => Number.parseFloat(value) || 0;
+      const below =
+        dock.offsetHeight + px(getComputedStyle(dock).bottom) + px(getComputedStyle(el).rowGap);
+      const room = `${Math.floor(window.innerHeight - top - below)}px`;
+      if (el.style.getPropertyValue('--board-room') !== room)
+        el.style.setProperty('--board-room', room);
+    };
+    // The view's height changes with anything in it (the panels, the announcer, the dock,
+    // which stays in the flow); a frame set to the same height again changes nothing, so this
+    // settles.
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    window.addEventListener('resize', measure);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('resize', measure);
+      el.style.removeProperty('--board-room');
+    };
+  }, [view, phone]);
 }
 
 /** Which round, how many cards of it are played, and how many wait in the reserve. */

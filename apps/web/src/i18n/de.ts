@@ -283,6 +283,7 @@ export const de: Resources = {
     takeBackShort: 'Zurück',
     beingMovedShort: 'Wird bewegt',
     cardOnTable: '{{card}}, {{region}}, bei ({{x}}, {{y}}): {{cubes}}',
+    cardPlace: 'Bei ({{x}}, {{y}})',
     cellLabel: 'Freies Feld bei ({{x}}, {{y}})',
     yourHand: 'Deine Hand ({{count}})',
     yourHandLabel: 'Deine Hand',

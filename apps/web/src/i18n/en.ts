@@ -281,6 +281,7 @@ export const en: Resources = {
     takeBackShort: 'Take back',
     beingMovedShort: 'Moving',
     cardOnTable: '{{card}}, {{region}}, at ({{x}}, {{y}}): {{cubes}}',
+    cardPlace: 'At ({{x}}, {{y}})',
     cellLabel: 'Empty cell at ({{x}}, {{y}})',
     yourHand: 'Your hand ({{count}})',
     yourHandLabel: 'Your hand',

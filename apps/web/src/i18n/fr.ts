@@ -286,6 +286,7 @@ export const fr: Resources = {
     takeBackShort: 'Reprendre',
     beingMovedShort: 'Déplacée',
     cardOnTable: '{{card}}, {{region}}, en ({{x}}, {{y}}) : {{cubes}}',
+    cardPlace: 'En ({{x}}, {{y}})',
     cellLabel: 'Case libre en ({{x}}, {{y}})',
     yourHand: 'Votre main ({{count}})',
     yourHandLabel: 'Votre main',

@@ -289,6 +289,7 @@ export const pl: Resources = {
     takeBackShort: 'Zabierz',
     beingMovedShort: 'Przesuwana',
     cardOnTable: '{{card}}, {{region}}, na ({{x}}, {{y}}): {{cubes}}',
+    cardPlace: 'Na ({{x}}, {{y}})',
     cellLabel: 'Wolne pole ({{x}}, {{y}})',
     yourHand: 'Twoja ręka ({{count}})',
     yourHandLabel: 'Twoja ręka',
