@@ -55,6 +55,8 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: true,
+    // dist/.vite/manifest.json: the server names the current page's chunks in index.html from it.
+    manifest: true,
     rolldownOptions: {
       // The wire schemas only define values: a page that reads one schema need not carry the
       // others (the lobby's and the socket's stay out of the pages that do not talk to them).
