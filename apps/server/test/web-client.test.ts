@@ -39,7 +39,8 @@ const decode: Record<string, (b: Buffer) => Buffer> = {
 
 // A stand-in for Vite's output: a page and a content-hashed script well over 1 kB.
 const INDEX =
-  '<!doctype html><title>Iron Curtain Online</title><script src="/assets/app-1a2b.js"></script>';
+  '<!doctype html><html><head><title>Iron Curtain Online</title>' +
+  '<script type="module" src="/assets/app-1a2b.js"></script></head><body></body></html>';
 const SCRIPT = `export const cards = ${JSON.stringify(
   Array.from({ length: 400 }, (_, i) => ({ id: `card-${i}`, region: 'europe' })),
 )};\n`;
