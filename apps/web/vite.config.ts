@@ -55,9 +55,11 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: true,
+    // dist/.vite/manifest.json: the server names the current page's chunks in index.html from it.
+    manifest: true,
     rolldownOptions: {
       // The wire schemas only define values: a page that reads one schema need not carry the
-      // others (the shell reads the match-ID shape; the lobby's and the socket's stay out of it).
+      // others (the lobby's and the socket's stay out of the pages that do not talk to them).
       treeshake: {
         moduleSideEffects: (id) =>
           /packages[\\/]protocol[\\/]src[\\/]/.test(id) ? false : undefined,
@@ -65,14 +67,15 @@ export default defineConfig({
       output: {
         // The shell (every module the entry needs) in one chunk: a cold load fetched twelve small
         // chunks over the browser's six connections, in rounds. The pages load beside it. The
-        // deck checker (classic zod, the built-in decks, hashing) stays out of the shell and the
-        // pages that only read a deck: rolldown merged it with zod's core, which the shell needs.
+        // deck checker (classic zod with the JSON Schema export only it uses, the built-in decks,
+        // hashing) stays out of the shell and the pages that only read a deck: rolldown merged it
+        // with zod's core, which the wire schemas need.
         codeSplitting: {
           groups: [
             {
               name: 'deck',
               includeDependenciesRecursively: false,
-              test: /packages[\\/]game[\\/]src[\\/]deck[\\/](schema|effects|built-in|reconstructed)|node_modules[\\/](zod[\\/]v4[\\/](classic|locales)|@noble[\\/]hashes)[\\/]/,
+              test: /packages[\\/]game[\\/]src[\\/]deck[\\/](schema|effects|built-in|reconstructed)|node_modules[\\/](zod[\\/]v4[\\/](classic|locales)|@noble[\\/]hashes)[\\/]|node_modules[\\/]zod[\\/]v4[\\/]core[\\/](to-json-schema|json-schema-processors)\.js$/,
             },
             {
               name: 'shell',

@@ -4,6 +4,7 @@ export * from './chat.ts';
 export * from './errors.ts';
 export * from './links.ts';
 export * from './lobby.ts';
+export * from './match-id.ts';
 export * from './my-games.ts';
 export * from './plain-text.ts';
 export * from './push.ts';

@@ -2,9 +2,10 @@ import { variantsSchema } from '@iron-curtain/game';
 // zod's tree-shakable form: these schemas run in the browser too, where all of zod would
 // be a third of the match page's first download.
 import { z } from 'zod/mini';
+import { matchIdPattern } from './match-id.ts';
 import { plainTextProblem } from './plain-text.ts';
 
-export const matchIdSchema = z.string().check(z.regex(/^[A-Za-z0-9_-]{8,64}$/, 'not a match id'));
+export const matchIdSchema = z.string().check(z.regex(matchIdPattern, 'not a match id'));
 export const seatSchema = z.enum(['0', '1']);
 export const sideSchema = z.enum(['US', 'USSR']);
 export const playerNameSchema = z.string().check(

@@ -1,4 +1,4 @@
-import { matchIdSchema, parseInviteLink } from '@iron-curtain/protocol';
+import { isMatchId, parseInviteLink } from '@iron-curtain/protocol';
 
 /** The pages of the client, read from the address bar. */
 export type Route =
@@ -43,7 +43,7 @@ export function parseRoute(pathname: string, hash = ''): Route {
     if (single === 'decks') return { page: 'decks' };
   }
   const [page, matchID] = parts;
-  if (parts.length === 2 && matchID && matchIdSchema.safeParse(matchID).success) {
+  if (parts.length === 2 && matchID && isMatchId(matchID)) {
     if (page === 'join') {
       let invite: string | null = null;
       try {
