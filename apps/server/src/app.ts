@@ -1,4 +1,5 @@
 import { createServer, type Server as HttpServer } from 'node:http';
+import type { Socket } from 'node:net';
 import Koa from 'koa';
 import compress from 'koa-compress';
 import { BotSeats } from './bots/bot-seats.ts';
@@ -81,6 +82,13 @@ export function createApp(
   );
   const limits = new ConnectionLimits(config, limiters, metrics, logger);
   const http = createServer(httpServerOptions(config));
+  // Every open connection, HTTP or upgraded to a websocket: a stopping server ends them itself
+  // (Node's closeAllConnections() knows only those still speaking HTTP).
+  const connections = new Set<Socket>();
+  http.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
   http.on('clientError', (error, socket) => limits.clientError(error, socket));
   const bots = new BotSeats(config, store, logger);
   const vapidKeys = new VapidKeys(config, store);
@@ -235,11 +243,13 @@ export function createApp(
       await bots.close();
       // No new connections from here on: a client told to reconnect lands on another server.
       http.close();
-      // io.close() closes the HTTP server too; connections still open are ended with it.
-      await game.close();
+      // io.close() closes the HTTP server too, once the connections still open are ended: each
+      // flushes what was written to it and goes, without waiting for its client's goodbye.
+      await game.close(() => {
+        for (const socket of connections) socket.destroySoon();
+      });
       // Sockets closed above leave their matches through their rooms: let them finish.
       await game.drain();
-      http.closeAllConnections();
       limiters.close();
       await metricsListener?.close();
       await fanout.close();

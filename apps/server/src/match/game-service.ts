@@ -322,14 +322,24 @@ export class GameService {
     return this.rooms.drain();
   }
 
-  /** Stops taking messages, lets queued moves finish, sends the sockets away, then closes. */
-  async close(): Promise<void> {
+  /**
+   * Stops taking messages, lets queued moves finish, sends the sockets away, then closes.
+   * `endConnections` ends whatever connections are still open once the transports are closed.
+   */
+  async close(endConnections: () => void): Promise<void> {
     this.rooms.stopClocks();
     this.closing = true;
     await this.rooms.drain();
     await this.sendSocketsAway();
     // io.close() drops the transports without socket.io's DISCONNECT packet: a client told
     // 'io server disconnect' would never reconnect by itself; after 'transport close' it does.
-    await new Promise<void>((resolve) => this.io.close(() => resolve()));
+    // It resolves once the HTTP server has closed, that is once every connection is gone, and
+    // a websocket's goes only after its client answered the close handshake: with thousands
+    // of clients busy reconnecting, seconds. So the connections are ended here instead, once
+    // the transports have written their close frames (the turn after io.close() began).
+    const closed = this.io.close();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    endConnections();
+    await closed;
   }
 }
