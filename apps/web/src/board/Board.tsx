@@ -157,6 +157,17 @@ export function Board({
   });
   const full = sizeOf(CELL_W, CELL_H);
   const compact = sizeOf(COMPACT_W, COMPACT_H);
+  // The middle of the cards on the table (not of the cells offered around them): where the
+  // frame opens when the table is larger than it.
+  const placed = view.table.length > 0 ? view.table : all;
+  const cardsX = (Math.min(...placed.map((c) => c.x)) + Math.max(...placed.map((c) => c.x))) / 2;
+  const cardsY = (Math.min(...placed.map((c) => c.y)) + Math.max(...placed.map((c) => c.y))) / 2;
+  const middleOf = (cellW: number, cellH: number) => ({
+    x: GAP + (cardsX - minX) * (cellW + GAP) + cellW / 2,
+    y: GAP + (cardsY - minY) * (cellH + GAP) + cellH / 2,
+  });
+  const fullMiddle = middleOf(CELL_W, CELL_H);
+  const compactMiddle = middleOf(COMPACT_W, COMPACT_H);
   const moving = view.decision?.kind === 'moveCard' ? view.decision.cardId : null;
 
   return (
@@ -180,6 +191,8 @@ export function Board({
         fullHeight={full.height}
         compactWidth={compact.width}
         compactHeight={compact.height}
+        fullMiddle={fullMiddle}
+        compactMiddle={compactMiddle}
       >
         {(compact) => {
           const [cellW, cellH] = compact ? [COMPACT_W, COMPACT_H] : [CELL_W, CELL_H];
@@ -465,6 +478,8 @@ function Viewport({
   fullHeight,
   compactWidth,
   compactHeight,
+  fullMiddle,
+  compactMiddle,
   children,
 }: {
   /** The table's size with full cards, and with compact ones. */
@@ -472,6 +487,9 @@ function Viewport({
   fullHeight: number;
   compactWidth: number;
   compactHeight: number;
+  /** The middle of the table's cards, unscaled, with full cards and with compact ones. */
+  fullMiddle: { x: number; y: number };
+  compactMiddle: { x: number; y: number };
   /** The table, with full or compact cards. */
   children: (compact: boolean) => ReactNode;
 }) {
@@ -531,10 +549,40 @@ function Viewport({
         size.width !== measured.current.width || size.height !== measured.current.height;
       measured.current = size;
       if (fit) refit(resized);
+      if (resized) centre.current();
     });
     observer.observe(el);
     return () => observer.disconnect();
   }, [fit, refit]);
+
+  // A table larger than its frame opens centred on its cards, and re-centres when it or the frame
+  // changes size, until the player pans by hand: a scroll that is not where the frame last put
+  // itself. Fit centres again.
+  const middle = view.compact ? compactMiddle : fullMiddle;
+  const panned = useRef(false);
+  const centredAt = useRef({ left: 0, top: 0 });
+  const centre = useRef(() => {});
+  centre.current = () => {
+    const el = frame.current;
+    if (!el || !fit || panned.current) return;
+    el.scrollLeft = middle.x * scale - el.clientWidth / 2;
+    el.scrollTop = middle.y * scale - el.clientHeight / 2;
+    centredAt.current = { left: el.scrollLeft, top: el.scrollTop };
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new size or middle of the table re-centres it
+  useLayoutEffect(() => centre.current(), [fit, scale, width, height, middle.x, middle.y]);
+  useEffect(() => {
+    const el = frame.current;
+    if (!el) return;
+    const onScroll = () => {
+      const at = centredAt.current;
+      if (Math.abs(el.scrollLeft - at.left) > 1 || Math.abs(el.scrollTop - at.top) > 1) {
+        panned.current = true;
+      }
+    };
+    el.addEventListener('scroll', onScroll, { passive: true });
+    return () => el.removeEventListener('scroll', onScroll);
+  }, []);
 
   const zoom = useCallback((factor: number) => {
     setFit(false);
@@ -571,6 +619,8 @@ function Viewport({
           onClick={() => {
             setFit(true);
             setView(fitView(false));
+            panned.current = false;
+            centre.current();
           }}
           aria-pressed={fit}
         >
