@@ -137,6 +137,12 @@ async function checkPhone(page: Page, who: 'player' | 'spectator', moment: strin
     )
     .catch(() => undefined);
   await motionDone(page);
+  // Playwright scrolled the frame to each cell it clicked, which the page takes for a hand pan
+  // (a player's tap does not scroll): Fit puts the frame where the page opens it, centred.
+  await page.getByRole('button', { name: 'Fit', exact: true }).click();
+  await page.evaluate(
+    () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+  );
   const at = (await page.evaluate(PHONE_TABLE)) as {
     frame: { top: number; bottom: number };
     dock: number;
