@@ -358,14 +358,21 @@ describe.skipIf(missing.length > 0 && process.env.CI !== 'true')(
           throw new Error(`twenty matches, all on one server (holders ${holders.join(', ')})`);
         }
         const countsBefore = await count();
-        // Each player from an address of its own, as real players: nginx lets 10 sockets of an
-        // address through at once, so one address's reconnecting crowd would be spaced out.
-        const match = await openMatch(url, 300 + matches.length, { ownAddresses: true });
+        const match = await openMatch(url, 300 + matches.length);
         const countsAfter = await count();
         matches.push(match);
         holders.push(countsAfter.findIndex((n, i) => n - (countsBefore[i] ?? 0) === 3));
       }
       expect(holders).not.toContain(-1);
+      // The first match of each server stays. Every player here comes from one address as nginx
+      // sees it (podman's gateway), and nginx passes 10 sockets of an address at once: a restart
+      // then moves 6 sockets at most, where a long search for both servers could leave dozens.
+      const kept = [0, 1].map((server) => holders.indexOf(server));
+      for (const [m, match] of matches.entries()) {
+        if (!kept.includes(m)) for (const player of everyone(match)) player.client.stop();
+      }
+      matches.splice(0, matches.length, ...kept.map((m) => matches[m] as Match));
+      holders.splice(0, holders.length, 0, 1);
       for (const match of matches) await step(match);
 
       const times: string[] = [];
