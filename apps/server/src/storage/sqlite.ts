@@ -66,8 +66,13 @@ export function openSqliteStore(dataDir: string): SqliteStore {
   let nextID = 0;
   const calls = new Map<number, Waiter>();
   const groups = new Map<number, Waiter[]>();
+  // Group commit across the threads: the moves handed in while a group is on the store's
+  // thread (committed, then the WAL synced) cross together as the next group, one message,
+  // so that a message's fixed cost is paid per group rather than per move.
   let batch: MoveWrite[] = [];
   let batchWaiters: Waiter[] = [];
+  let groupInFlight = false;
+  let groupScheduled = false;
 
   // The thread keeps the process alive only while it owes answers, as an fsync would.
   let owed = 0;
@@ -109,6 +114,8 @@ export function openSqliteStore(dataDir: string): SqliteStore {
       if (!waiters) return;
       groups.delete(message.id);
       owe(-1);
+      groupInFlight = false;
+      if (!closing) sendBatch();
       message.outcomes.forEach((outcome, i) => {
         const waiter = waiters[i] as Waiter;
         if (typeof outcome === 'boolean') waiter.resolve(outcome as never);
@@ -141,7 +148,9 @@ export function openSqliteStore(dataDir: string): SqliteStore {
       call<Awaited<ReturnType<Store[K]>>>(method, args);
 
   const sendBatch = () => {
+    groupScheduled = false;
     if (batch.length === 0) return;
+    groupInFlight = true;
     const id = nextID++;
     groups.set(id, batchWaiters);
     owe(1);
@@ -169,8 +178,11 @@ export function openSqliteStore(dataDir: string): SqliteStore {
       if (refusal) return Promise.reject(refusal);
       const write = moveWrite(matchID, expectedStateID, next, move, result, clock);
       return new Promise<boolean>((resolve, reject) => {
-        if (batch.length === 0) setImmediate(sendBatch);
         batch.push(write);
+        if (!groupInFlight && !groupScheduled) {
+          groupScheduled = true;
+          setImmediate(sendBatch);
+        }
         batchWaiters.push({ resolve: resolve as (value: never) => void, reject });
       });
     },
