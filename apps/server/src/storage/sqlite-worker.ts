@@ -18,10 +18,27 @@ const port = parentPort;
 const asError = (error: unknown): Error =>
   error instanceof Error ? error : new Error(String(error));
 
-/** Work whose answer is not posted yet: closing posts every answer first. */
+// The answers ready in one turn of this thread's event loop (a group's fsync answers many)
+// cross as one message.
+let outbox: FromStoreThread[] = [];
+let flushScheduled = false;
+const flush = () => {
+  flushScheduled = false;
+  if (outbox.length === 0) return;
+  port?.postMessage(outbox);
+  outbox = [];
+};
+const answer = (message: FromStoreThread) => {
+  outbox.push(message);
+  if (flushScheduled) return;
+  flushScheduled = true;
+  setImmediate(flush);
+};
+
+/** Work whose answer is not in the outbox yet: closing answers everything first. */
 const unanswered = new Set<Promise<void>>();
 const answerLater = (work: Promise<FromStoreThread>) => {
-  const posted = work.then((answer) => port?.postMessage(answer));
+  const posted = work.then(answer);
   unanswered.add(posted);
   void posted.finally(() => unanswered.delete(posted));
 };
@@ -31,13 +48,18 @@ function serve(connection: SqliteConnection, message: ToStoreThread): void {
     case 'call': {
       const { id, method, args } = message;
       const run = connection[method] as (...args: unknown[]) => Promise<unknown>;
+      // Run now, in the order calls arrived (a close after them finds their writes made).
+      let done: Promise<unknown>;
+      try {
+        done = run.apply(connection, args);
+      } catch (error) {
+        done = Promise.reject(error);
+      }
       answerLater(
-        Promise.resolve()
-          .then(() => run(...args))
-          .then(
-            (value): FromStoreThread => ({ kind: 'answer', id, value }),
-            (error): FromStoreThread => ({ kind: 'answer', id, error: asError(error) }),
-          ),
+        done.then(
+          (value): FromStoreThread => ({ kind: 'answer', id, value }),
+          (error): FromStoreThread => ({ kind: 'answer', id, error: asError(error) }),
+        ),
       );
       return;
     }
@@ -64,7 +86,8 @@ function serve(connection: SqliteConnection, message: ToStoreThread): void {
         .close()
         .then(() => Promise.all(unanswered))
         .then(() => {
-          port?.postMessage({ kind: 'closed' } satisfies FromStoreThread);
+          outbox.push({ kind: 'closed' });
+          flush();
           port?.close();
         });
       return;
@@ -81,5 +104,7 @@ try {
 }
 if (connection) {
   const opened = connection;
-  port?.on('message', (message: ToStoreThread) => serve(opened, message));
+  port?.on('message', (messages: ToStoreThread[]) => {
+    for (const message of messages) serve(opened, message);
+  });
 }
