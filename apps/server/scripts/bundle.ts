@@ -18,8 +18,8 @@ const common: BuildOptions = {
 };
 
 /**
- * Bundles the server into one ESM file, and beside it the workers where computer players
- * think (bot-worker.js) and where the SQLite store writes (store-worker.js). Node cannot run the TypeScript workspace packages itself, nor
+ * Bundles the server into one ESM file, and beside it the worker where computer players
+ * think (bot-worker.js). Node cannot run the TypeScript workspace packages itself, nor
  * import boardgame.io's directory entry points as ESM; a bundle sidesteps both. Node's own
  * modules (node:sqlite among them) stay imports of the runtime.
  */
@@ -30,11 +30,6 @@ export async function bundleServer(outfile: string): Promise<void> {
       ...common,
       entryPoints: [source('bots/think-worker.ts')],
       outfile: join(dirname(outfile), 'bot-worker.js'),
-    }),
-    build({
-      ...common,
-      entryPoints: [source('storage/sqlite-worker.ts')],
-      outfile: join(dirname(outfile), 'store-worker.js'),
     }),
   ]);
 }

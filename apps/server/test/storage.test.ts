@@ -14,7 +14,6 @@ import {
 import { initialState } from '../src/match/engine.ts';
 import { hashSecret, newMatchID, newSeed } from '../src/ops/secrets.ts';
 import { openSqliteStore, SQLITE_FILE } from '../src/storage/sqlite.ts';
-import { openSqliteConnection } from '../src/storage/sqlite-connection.ts';
 import type {
   MatchRecord,
   MatchStatus,
@@ -337,14 +336,13 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the %s store', (kind) => {
   }
 });
 
-// The connection as the store's thread runs it: its fsyncs are spied on here, in one thread.
-describe('the SQLite connection syncing its WAL off its event loop', () => {
+describe('the SQLite store syncing its WAL off the event loop', () => {
   const where = tempDir();
   let store: Store;
   let fileSync: MockInstance<() => Promise<void>>;
 
   beforeAll(async () => {
-    store = openSqliteConnection(where);
+    store = openSqliteStore(where);
     // FileHandle is not exported: its prototype comes from a handle.
     const handle = await fs.promises.open(path.join(where, SQLITE_FILE), 'r');
     const fileHandle = Object.getPrototypeOf(handle) as { sync(): Promise<void> };
@@ -398,77 +396,5 @@ describe('the SQLite connection syncing its WAL off its event loop', () => {
     );
     await expect(store.setChatOff(match.matchID, true)).rejects.toThrow(/could not be synced/);
     await store.close();
-  });
-});
-
-describe("the SQLite store's thread", () => {
-  const where = tempDir();
-  afterAll(() => fs.rmSync(where, { recursive: true, force: true }));
-
-  it('dying mid-group: no move hangs, only durable moves are acknowledged, and the health check fails', async () => {
-    const store = openSqliteStore(where);
-    const records = Array.from({ length: 20 }, () => newRecord());
-    for (const { match, initial } of records) await store.createMatch(match, initial);
-    const writes = records.map(({ match, initial }, i) => {
-      const { next, move } = successor(initial, 50 + i);
-      return { match, next, written: store.commitMove(match.matchID, 0, next, move, null) };
-    });
-    // The group is handed to the thread at the end of this turn; it dies while writing it.
-    await new Promise((resolve) => setImmediate(resolve));
-    await store.thread.terminate();
-    const settled = await Promise.allSettled(writes.map((w) => w.written));
-    for (const s of settled) {
-      if (s.status === 'fulfilled') expect(s.value).toBe(true);
-      else expect(String(s.reason)).toMatch(/store's thread stopped/);
-    }
-    await expect(store.ping()).rejects.toThrow(/restart the server/);
-    const later = records[0] as (typeof records)[number];
-    await expect(
-      store.commitMove(
-        later.match.matchID,
-        0,
-        later.initial,
-        successor(later.initial, 1).move,
-        null,
-      ),
-    ).rejects.toThrow(/store's thread stopped/);
-    await store.close();
-
-    const reopened = openSqliteStore(where);
-    for (const [i, { match, initial, next }] of writes
-      .map((w, i) => ({
-        ...w,
-        initial: (records[i] as (typeof records)[number]).initial,
-      }))
-      .entries()) {
-      const stored = await reopened.loadState(match.matchID);
-      // An acknowledged move is on disk; one that was not may or may not have landed.
-      if ((settled[i] as PromiseSettledResult<boolean>).status === 'fulfilled') {
-        expect(stored).toEqual(next);
-      } else {
-        expect([initial, next]).toContainEqual(stored);
-      }
-    }
-    await reopened.close();
-  });
-
-  it('closing ends the thread with its last group durable, releasing the file', async () => {
-    const store = openSqliteStore(where);
-    const records = Array.from({ length: 8 }, () => newRecord());
-    for (const { match, initial } of records) await store.createMatch(match, initial);
-    const exited = new Promise<number>((resolve) => store.thread.once('exit', resolve));
-    const writes = records.map(({ match, initial }, i) => {
-      const { next, move } = successor(initial, 70 + i);
-      return { match, next, written: store.commitMove(match.matchID, 0, next, move, null) };
-    });
-    await store.close();
-    expect(await exited).toBe(0);
-    expect(await Promise.all(writes.map((w) => w.written))).toEqual(writes.map(() => true));
-    await expect(store.getMatch(records[0]?.match.matchID ?? '')).rejects.toThrow(/closed/);
-    const reopened = openSqliteStore(where);
-    for (const { match, next } of writes) {
-      expect(await reopened.loadState(match.matchID)).toEqual(next);
-    }
-    await reopened.close();
   });
 });

@@ -50,17 +50,6 @@ function sharedJson<T>(value: unknown): T {
   return shared as T;
 }
 
-/**
- * A record that crossed from another thread (a copy) holding the shared values again, as one
- * read on this thread would.
- */
-export function sharedAgain(match: MatchRecord): MatchRecord {
-  match.variants = sharedJson<Variants>(match.variants);
-  match.deck = sharedJson<DeckInfo>(match.deck);
-  match.setupData = sharedJson<unknown>(match.setupData);
-  return match;
-}
-
 /** A JSON column's value as both adapters write it: text, or SQL NULL for an absent value. */
 export const jsonOrNull = (value: unknown): string | null =>
   value == null ? null : JSON.stringify(value);
