@@ -37,11 +37,6 @@ export class UpgradePace {
     setImmediate(this.turn);
   }
 
-  /** Upgrades waiting to be let through. */
-  get queued(): number {
-    return this.waiting.length - this.next;
-  }
-
   private letThrough(): void {
     const now = performance.now();
     this.perTurn =
@@ -58,7 +53,7 @@ export class UpgradePace {
       try {
         upgrade.pass();
       } catch {
-        // As Node does with an upgrade its listener fails on: the socket goes, the door stays.
+        // A failed upgrade loses its own socket, not the queue behind it.
         upgrade.socket.destroy();
       }
     }
