@@ -14,6 +14,7 @@ import type { Logger } from '../ops/logger.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { HeldSockets } from './held-sockets.ts';
 import { type RateLimiters, spend } from './rate-limiters.ts';
+import { UpgradePace } from './upgrade-pace.ts';
 
 export type ConnectionLimitsConfig = Pick<
   Config,
@@ -149,6 +150,8 @@ export class ConnectionLimits {
   /** Handshakes held at the door, by address, and how many in all. */
   private readonly holding = new Map<string, number>();
   private holdingTotal = 0;
+  /** Upgrades let in: a crowd's handshakes a few per turn of the event loop. */
+  readonly pace = new UpgradePace();
 
   constructor(
     private readonly config: ConnectionLimitsConfig,
@@ -228,7 +231,8 @@ export class ConnectionLimits {
    * A WebSocket upgrade (the handshake our clients use) is first held for half to all of what
    * is left of the refusal, at most DOOR_HOLD_MS: a client that reconnects whenever it is refused then waits instead of
    * knocking again at once, and refusing a flood costs a few answers a second instead of
-   * thousands. A polling handshake is answered at once.
+   * thousands. A polling handshake is answered at once. The upgrades let in go on to socket.io
+   * at the pace's turns (see UpgradePace), so a crowd's handshakes do not hold the other sockets.
    */
   guardDoor(http: HttpServer): void {
     const upgrades = http.listeners('upgrade') as ((...args: unknown[]) => void)[];
@@ -246,7 +250,9 @@ export class ConnectionLimits {
         );
         return;
       }
-      for (const listener of upgrades) listener.call(http, req, socket, head);
+      this.pace.admit(socket, () => {
+        for (const listener of upgrades) listener.call(http, req, socket, head);
+      });
     });
     http.on('request', (req: IncomingMessage, res: ServerResponse) => {
       if (this.turnsAway(req) > 0) {
