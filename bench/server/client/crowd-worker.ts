@@ -42,6 +42,7 @@ const report: CrowdReport = {
   spectators: 0,
   synced: 0,
   connectErrors: {},
+  restartErrorTimes: [],
   refused: {},
   errors: [],
 };
@@ -190,6 +191,7 @@ function openSpectators(message: Extract<ToCrowdWorker, { type: 'spectators' }>)
     socket.on('connect', () => socket.emit('sync', { matchID, playerID: null }));
     socket.on('connect_error', () => {
       report.connectErrors[phase] = (report.connectErrors[phase] ?? 0) + 1;
+      if (phase === 'restart') report.restartErrorTimes.push(now());
     });
     socket.on('sync', () => {
       synced.add(socket);
