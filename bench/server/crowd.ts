@@ -227,6 +227,8 @@ interface CrowdRun {
   restartMs: number;
   syncedAfterRestart: number;
   connectErrors: Partial<Record<CrowdPhase, number>>;
+  /** The restart phase's failed connection attempts before and after the new process listened. */
+  restartErrors: { beforeListening: number; afterListening: number };
   errors: string[];
 }
 
@@ -326,7 +328,8 @@ async function measure(kind: TargetKind, way: Way): Promise<CrowdRun> {
     enter('restart');
     const restartAt = now();
     await target.restart();
-    const restartMs = now() - restartAt;
+    const listenedAt = now();
+    const restartMs = listenedAt - restartAt;
     const back = await until(
       () => synced() === n && crowd.every((w) => w.lastSyncAt > restartAt),
       options['restart-limit'] * 1000,
@@ -414,6 +417,16 @@ async function measure(kind: TargetKind, way: Way): Promise<CrowdRun> {
         }
         return sum;
       }, {}),
+      restartErrors: {
+        beforeListening: crowdReports.reduce(
+          (sum, r) => sum + r.restartErrorTimes.filter((at) => at < listenedAt).length,
+          0,
+        ),
+        afterListening: crowdReports.reduce(
+          (sum, r) => sum + r.restartErrorTimes.filter((at) => at >= listenedAt).length,
+          0,
+        ),
+      },
       errors: [...new Set(reports.flatMap((r) => r.errors))].slice(0, 10),
     };
   } finally {
@@ -539,8 +552,12 @@ bounded(
         ].join('\n'),
       );
       const failed = Object.entries(r.connectErrors).map(([phase, c]) => `${phase} ${c}`);
-      if (failed.length > 0)
-        console.log(`  spectators' failed connection attempts: ${failed.join(', ')}`);
+      if (failed.length > 0) {
+        const { beforeListening, afterListening } = r.restartErrors;
+        console.log(
+          `  spectators' failed connection attempts: ${failed.join(', ')} (restart: ${beforeListening} before the new process listened, ${afterListening} after)`,
+        );
+      }
       if (r.errors.length > 0) console.log(`  errors: ${r.errors.join(' | ')}`);
     }
   },

@@ -56,8 +56,12 @@ export interface App {
   listen(): Promise<number>;
   /** The port of the operator's metrics listener (METRICS_HOST), once listening. */
   readonly metricsPort: number | undefined;
-  /** Stops accepting, finishes queued moves, closes sockets, the fan-out and the store. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting, finishes queued moves, closes sockets, the fan-out and the store.
+   * `successorStartMs`: how long the process taking over is expected to need to listen,
+   * for the sockets' restart notice (0: at once, as behind a proxy).
+   */
+  close(successorStartMs?: number): Promise<void>;
 }
 
 /**
@@ -236,7 +240,7 @@ export function createApp(
         });
       });
     },
-    async close() {
+    async close(successorStartMs = 0) {
       await cleanup.stop();
       await deadlines.stop();
       challenges.close();
@@ -247,7 +251,7 @@ export function createApp(
       // flushes what was written to it and goes, without waiting for its client's goodbye.
       await game.close(() => {
         for (const socket of connections) socket.destroySoon();
-      });
+      }, successorStartMs);
       // Sockets closed above leave their matches through their rooms: let them finish.
       await game.drain();
       limiters.close();

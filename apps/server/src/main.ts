@@ -57,6 +57,8 @@ async function main(logger: Logger): Promise<void> {
     : localFanout();
   const app = createApp(config, store, logger, fanout);
   const port = await app.listen();
+  // From the process's start: what its successor after a restart will take, about.
+  const startMs = Math.round(performance.now());
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}/`;
   lifecycle.info(
@@ -66,6 +68,7 @@ async function main(logger: Logger): Promise<void> {
       metrics: `${config.METRICS_HOST}:${app.metricsPort}`,
       store: store.kind,
       fanout: fanout.kind,
+      startMs,
       webDist: config.WEB_DIST,
     },
     'listening',
@@ -86,7 +89,7 @@ async function main(logger: Logger): Promise<void> {
       process.exit(1);
     }, config.SHUTDOWN_TIMEOUT_MS);
     timer.unref();
-    app.close().then(
+    app.close(startMs).then(
       () => {
         lifecycle.info('stopped');
         process.exit(0);

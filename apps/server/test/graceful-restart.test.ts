@@ -1,7 +1,8 @@
 import fs from 'node:fs';
-import type { SyncMessage } from '@iron-curtain/protocol';
-import { io } from 'socket.io-client';
+import type { RestartNotice, SyncMessage } from '@iron-curtain/protocol';
+import { io, type Socket } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { socketTransport } from '../../web/src/match/transport.ts';
 import { openSqliteStore } from '../src/storage/sqlite.ts';
 import { createAndJoin, startServer, type TestServer } from './support.ts';
 
@@ -10,6 +11,13 @@ afterEach(async () => {
   await running?.close();
   running = undefined;
 });
+
+const until = async (done: () => boolean, what: string) => {
+  for (let waited = 0; !done(); waited += 20) {
+    if (waited > 15_000) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
 
 describe('a graceful restart', () => {
   it('lets plain socket.io clients come back by themselves and resync', async () => {
@@ -30,12 +38,6 @@ describe('a graceful restart', () => {
     );
     socket.on('sync', (message: SyncMessage) => syncs.push(message));
     socket.on('disconnect', (reason) => reasons.push(reason));
-    const until = async (done: () => boolean, what: string) => {
-      for (let waited = 0; !done(); waited += 20) {
-        if (waited > 15_000) throw new Error(`timed out waiting for ${what}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
     await until(() => syncs.length === 1, 'the first sync');
 
     await first.app.close();
@@ -47,6 +49,75 @@ describe('a graceful restart', () => {
     expect(syncs[1]?.state.stateID).toBe(syncs[0]?.state.stateID);
     expect(syncs[1]?.playerID).toBe('0');
     socket.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }, 30_000);
+
+  it('tells a seated player to come back at once, and the crowd after the stop and the successor start, spread by its size', async () => {
+    const server = await startServer();
+    running = server;
+    const { created } = await createAndJoin(server.url);
+    const notices = new Map<Socket, RestartNotice>();
+    const connect = (playerID: string | null) => {
+      const socket = io(`${server.url}/game`, { transports: ['websocket'], reconnection: false });
+      socket.on('connect', () =>
+        socket.emit('sync', {
+          matchID: created.matchID,
+          playerID,
+          ...(playerID ? { credentials: created.credentials } : {}),
+        }),
+      );
+      socket.on('restarting', (notice: RestartNotice) => notices.set(socket, notice));
+      return socket;
+    };
+    const synced = (socket: Socket) => new Promise((resolve) => socket.once('sync', resolve));
+    const player = connect('0');
+    const crowd = Array.from({ length: 20 }, () => connect(null));
+    await Promise.all([player, ...crowd].map(synced));
+
+    // Plain clients that ignore the notice: the stop does not wait for them to leave.
+    await server.app.close(700);
+    running = undefined;
+    await until(() => notices.size === 21, 'every notice');
+
+    expect(notices.get(player)).toEqual({ backInMs: 0, spreadMs: 0 });
+    // 700 ms for the successor, 0.3 ms per socket for this stop; spread 0.5 ms per spectator.
+    for (const socket of crowd)
+      expect(notices.get(socket)).toEqual({ backInMs: 706, spreadMs: 10 });
+    for (const socket of [player, ...crowd]) socket.close();
+    fs.rmSync(server.config.DATA_DIR, { recursive: true, force: true });
+  }, 30_000);
+
+  it('brings a web client back soon after its successor listens, not after the doubled backoff', async () => {
+    const first = await startServer();
+    const port = new URL(first.url).port;
+    const { created } = await createAndJoin(first.url);
+    const transport = socketTransport(created.matchID, first.url);
+    let connects = 0;
+    let attempts = 0;
+    transport.onConnect(() => {
+      connects += 1;
+    });
+    transport.onReconnecting(() => {
+      attempts += 1;
+    });
+    transport.open();
+    await until(() => connects === 1, 'the first connection');
+
+    // A spectator's notice (the crowd's): back after 200 ms, then retrying every 125-375 ms.
+    await first.app.close(200);
+    // Down for 3 s: socket.io's own backoff (250 ms doubled, jitter 0.5) makes at most 5
+    // attempts in that time and may next try seconds after the successor listens.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const dataDir = first.config.DATA_DIR;
+    running = await startServer({ store: openSqliteStore(dataDir), env: { PORT: port } });
+    const listening = performance.now();
+    await until(() => connects === 2, 'the client to come back');
+    const backAfter = performance.now() - listening;
+
+    // Each attempt is told twice (its start and its failure): at least 7 on the cadence.
+    expect(attempts).toBeGreaterThanOrEqual(12);
+    expect(backAfter).toBeLessThan(1000);
+    transport.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }, 30_000);
 });

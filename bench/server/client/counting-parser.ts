@@ -54,7 +54,8 @@ function decode(text: string, count: (event: string) => void): Packet {
   }
   const event = rest.slice(2, rest.indexOf('"', 2));
   count(event);
-  if (event === 'sync') return { type, nsp, id, data: JSON.parse(rest) };
+  // A sync (once per connection) and a restart notice (once per server stop) are read whole.
+  if (event === 'sync' || event === 'restarting') return { type, nsp, id, data: JSON.parse(rest) };
   if (event === 'update') {
     const head = UPDATE_HEAD.exec(rest);
     const update: UpdateHead = head

@@ -50,6 +50,8 @@ export interface CrowdReport {
   synced: number;
   /** The spectators' failed connection attempts, by phase. */
   connectErrors: Partial<Record<CrowdPhase, number>>;
+  /** When each failed connection attempt of the restart phase failed (epoch ms). */
+  restartErrorTimes: number[];
   refused: Record<string, number>;
   errors: string[];
 }

@@ -7,6 +7,7 @@
  * performance.now()), comparable across the benchmark's processes on one machine.
  */
 import { io, type Socket } from 'socket.io-client';
+import { returnAfterRestart } from '../../../apps/web/src/match/restart-return.ts';
 import { countingParser, type UpdateHead } from './counting-parser.ts';
 import type {
   CrowdPhase,
@@ -41,6 +42,7 @@ const report: CrowdReport = {
   spectators: 0,
   synced: 0,
   connectErrors: {},
+  restartErrorTimes: [],
   refused: {},
   errors: [],
 };
@@ -189,6 +191,7 @@ function openSpectators(message: Extract<ToCrowdWorker, { type: 'spectators' }>)
     socket.on('connect', () => socket.emit('sync', { matchID, playerID: null }));
     socket.on('connect_error', () => {
       report.connectErrors[phase] = (report.connectErrors[phase] ?? 0) + 1;
+      if (phase === 'restart') report.restartErrorTimes.push(now());
     });
     socket.on('sync', () => {
       synced.add(socket);
@@ -199,9 +202,9 @@ function openSpectators(message: Extract<ToCrowdWorker, { type: 'spectators' }>)
       arrivals.push(now());
       report.arrivals[update.from] = arrivals;
     });
-    // As the web client: a server shutting down says so, and the crowd comes back at once;
+    // As the web client: a server shutting down says when to come back (its own code);
     // a server-side disconnect is not retried by socket.io-client itself.
-    socket.on('restarting', () => socket.disconnect().connect());
+    socket.on('restarting', (notice: unknown) => returnAfterRestart(socket, notice));
     socket.on('disconnect', (reason) => {
       synced.delete(socket);
       if (reason === 'io server disconnect') {

@@ -1,5 +1,6 @@
 import { applyUpdate, type UpdateMessage } from '@iron-curtain/protocol';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
+import { returnAfterRestart } from '../../../apps/web/src/match/restart-return.ts';
 import {
   BENCH_SETUP_DATA,
   type BenchMove,
@@ -400,8 +401,8 @@ export class OurMatch implements MatchDriver {
       });
       const entry: (typeof this.seats)[number] = { socket, seat, credentials };
       reconnectAfterServerDisconnect(socket, this.tally, this.ctx.reconnectOnServerDisconnect);
-      // As the web client: a server shutting down says so, and we come back at once.
-      socket.on('restarting', () => socket.disconnect().connect());
+      // As the web client: a server shutting down says when to come back (its own code).
+      socket.on('restarting', (notice: unknown) => returnAfterRestart(socket, notice));
       let syncedBefore = false;
       socket.on('connect', () =>
         socket.emit('sync', { matchID: this.matchID, playerID: seat, credentials }),

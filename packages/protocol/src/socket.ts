@@ -38,7 +38,7 @@ export const ServerEvents = {
   presence: 'presence',
   refused: 'refused',
   chat: 'chat',
-  /** No payload: this server is shutting down; reconnect at once (behind a proxy, to another server). */
+  /** This server is shutting down: come back as its RestartNotice says (behind a proxy, to another server). */
   restarting: 'restarting',
 } as const;
 
@@ -132,6 +132,19 @@ export const presenceSchema = z.object({
   rematch: z.optional(rematchStateSchema),
 });
 export type Presence = z.infer<typeof presenceSchema>;
+
+/**
+ * When a socket of a stopping server should come back. Behind a proxy another server is there
+ * at once; a lone server is back only once its successor listens, and its whole crowd must
+ * not knock at the same instant. A client reconnects `backInMs` plus a random share of
+ * `spreadMs` after the notice, then, until connected, about every `max(spreadMs, 250)` ms.
+ * A seated player is told 0 and 0: back first, and fast.
+ */
+export const restartNoticeSchema = z.object({
+  backInMs: nonNegative,
+  spreadMs: nonNegative,
+});
+export type RestartNotice = z.infer<typeof restartNoticeSchema>;
 
 /** server -> client 'sync': the whole picture for this socket's seat. */
 export const syncMessageSchema = z.object({

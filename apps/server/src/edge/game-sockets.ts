@@ -4,6 +4,7 @@ import type {
   ChatMessage,
   Presence,
   RefusedMessage,
+  RestartNotice,
   SyncMessage,
   UpdateMessage,
 } from '@iron-curtain/protocol';
@@ -40,7 +41,7 @@ export interface ServerToClient {
   presence: (message: Presence) => void;
   refused: (message: RefusedMessage) => void;
   chat: (message: ChatMessage) => void;
-  restarting: () => void;
+  restarting: (notice: RestartNotice) => void;
 }
 
 export type GameSocket = Socket<ClientToServer, ServerToClient, Record<string, never>, SocketData>;

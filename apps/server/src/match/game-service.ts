@@ -5,6 +5,7 @@ import {
   GAME_NAMESPACE,
   MAX_MESSAGE_BYTES,
   type RefusedMessage,
+  type RestartNotice,
   ServerEvents,
 } from '@iron-curtain/protocol';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -35,8 +36,18 @@ import { SeatSessions } from './seat-sessions.ts';
 import { TurnClock } from './turn-clock.ts';
 import { TurnNews, type TurnNotifier } from './turn-news.ts';
 
-/** How long a stopping server waits for its sockets to leave when told to reconnect elsewhere. */
-const RESTART_NOTICE_MS = 1000;
+/**
+ * A stopping server's cost per socket (the disconnects, the rooms' leaves, the close frames),
+ * ms: 5,000 sockets took 1.8 s under the crowd benchmark's load (bench/results.md, issue 38).
+ */
+const STOP_MS_PER_SOCKET = 0.3;
+/**
+ * The window a crowd's return is spread over, per socket, ms: about the pace a server takes
+ * sockets back (a handshake and a sync, 0.65-0.9 ms each in the same benchmark), a little
+ * faster, so that the joins queue rather than the server waiting for the last arrivals.
+ */
+const SPREAD_MS_PER_SOCKET = 0.5;
+const SPREAD_MAX_MS = 5000;
 /** Larger frames are dropped by the transport itself (the connection closes). */
 const TRANSPORT_LIMIT = 4 * MAX_MESSAGE_BYTES;
 /** What handles one kind of message, once the socket guard has let it through. */
@@ -92,8 +103,6 @@ export interface GameServiceDeps {
 export class GameService {
   readonly io: Server<ClientToServer, ServerToClient, Record<string, never>, SocketData>;
   private closing = false;
-  /** While closing: told whenever a socket leaves. */
-  private socketLeft: (() => void) | undefined;
   private readonly nsp: GameNamespace;
   private readonly guard: SocketGuard;
   private readonly rooms: MatchRooms;
@@ -254,7 +263,6 @@ export class GameService {
     this.guard.forget(socket);
     this.deps.metrics.sockets.dec();
     this.rooms.detach(socket);
-    this.socketLeft?.();
   }
 
   private connected(socket: GameSocket): void {
@@ -296,24 +304,27 @@ export class GameService {
   }
 
   /**
-   * Tells every socket to reconnect now, so clients need not wait out their backoff: the
-   * HTTP server no longer accepts connections, so behind the proxy they land on another
-   * server. Resolves when all have left, or after RESTART_NOTICE_MS for clients that ignore it.
+   * Tells every socket when to come back (RestartNotice): a seated player at once, retrying
+   * fast, behind the proxy to another server; the others once a successor could listen here
+   * (this server's stop for its sockets, then `successorStartMs`), spread over the time it
+   * would take to join them again, so that a crowd does not knock at one instant nor keep
+   * knocking at a closed port. The HTTP server no longer accepts connections.
    */
-  private sendSocketsAway(): Promise<void> {
-    const game = this.nsp;
-    if (game.sockets.size === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.socketLeft = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, RESTART_NOTICE_MS);
-      this.socketLeft = () => {
-        if (game.sockets.size === 0) done();
-      };
-      game.emit(ServerEvents.restarting);
+  private sendSocketsAway(successorStartMs: number): void {
+    const sockets = this.nsp.sockets;
+    if (sockets.size === 0) return;
+    const players: string[] = [];
+    for (const [id, socket] of sockets) {
+      if (socket.data.seating?.seat != null) players.push(id);
+    }
+    const now: RestartNotice = { backInMs: 0, spreadMs: 0 };
+    for (const id of players) sockets.get(id)?.emit(ServerEvents.restarting, now);
+    const crowd = sockets.size - players.length;
+    if (crowd === 0) return;
+    // Each socket is in a room of its own id: the crowd's notice is encoded once.
+    this.nsp.except(players).emit(ServerEvents.restarting, {
+      backInMs: Math.round(successorStartMs + sockets.size * STOP_MS_PER_SOCKET),
+      spreadMs: Math.min(SPREAD_MAX_MS, Math.round(crowd * SPREAD_MS_PER_SOCKET)),
     });
   }
 
@@ -324,13 +335,17 @@ export class GameService {
 
   /**
    * Stops taking messages, lets queued moves finish, sends the sockets away, then closes.
-   * `endConnections` ends whatever connections are still open once the transports are closed.
+   * `endConnections` ends whatever connections are still open once the transports are closed;
+   * `successorStartMs`: how long the next process is expected to take to listen (this one's
+   * own start), for the notice.
    */
-  async close(endConnections: () => void): Promise<void> {
+  async close(endConnections: () => void, successorStartMs = 0): Promise<void> {
     this.rooms.stopClocks();
     this.closing = true;
     await this.rooms.drain();
-    await this.sendSocketsAway();
+    // The notice goes out before the close frames on every transport: nothing waits for the
+    // clients to leave (a busy crowd took the whole second that wait allowed).
+    this.sendSocketsAway(successorStartMs);
     // io.close() drops the transports without socket.io's DISCONNECT packet: a client told
     // 'io server disconnect' would never reconnect by itself; after 'transport close' it does.
     // It resolves once the HTTP server has closed, that is once every connection is gone, and

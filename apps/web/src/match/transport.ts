@@ -1,5 +1,6 @@
 import { type ClientEvents, GAME_NAMESPACE, ServerEvents } from '@iron-curtain/protocol';
 import { io } from 'socket.io-client';
+import { returnAfterRestart } from './restart-return.ts';
 
 export type ServerEvent = 'sync' | 'update' | 'presence' | 'refused' | 'chat';
 export type ClientEvent = (typeof ClientEvents)[keyof typeof ClientEvents];
@@ -27,7 +28,7 @@ export interface ConnectOptions {
 
 /**
  * The game service at the page's own origin (or at `origin`): websocket only, reconnecting
- * on its own, and at once when the server says it is restarting.
+ * on its own, and when a server that says it is restarting tells it to (restart-return.ts).
  */
 export function socketTransport(
   matchID: string,
@@ -44,15 +45,18 @@ export function socketTransport(
     reconnectionDelay: 250,
     reconnectionDelayMax: 4000,
   });
-  // A server going away asks us to come back now, not after the backoff: behind the proxy
-  // another server takes the match.
+  // A server going away says when to come back (a seat: now, behind the proxy another server
+  // takes the match), not after the backoff.
   let restarting = false;
-  socket.on(ServerEvents.restarting, () => {
+  let cancelReturn: (() => void) | undefined;
+  socket.on(ServerEvents.restarting, (notice: unknown) => {
     restarting = true;
-    socket.disconnect().connect();
+    cancelReturn?.();
+    cancelReturn = returnAfterRestart(socket, notice);
   });
   socket.on('connect', () => {
     restarting = false;
+    cancelReturn = undefined;
   });
   return {
     onConnect: (listener) => socket.on('connect', listener),
@@ -68,6 +72,11 @@ export function socketTransport(
     request: (event, payload, timeoutMs) => socket.timeout(timeoutMs).emitWithAck(event, payload),
     send: (event, payload) => void socket.emit(event, payload),
     open: () => socket.connect(),
-    close: () => socket.disconnect(),
+    close: () => {
+      cancelReturn?.();
+      cancelReturn = undefined;
+      restarting = false;
+      socket.disconnect();
+    },
   };
 }
