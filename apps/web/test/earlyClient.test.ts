@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectEarly, takeEarlyClient } from '../src/match/earlyClient.ts';
+import { connectEarly, earlyClientMounted, takeEarlyClient } from '../src/match/earlyClient.ts';
 import { seatStorageKey } from '../src/match/seatStore.ts';
 import { FakeTransport } from './fakeTransport.ts';
 
@@ -19,7 +19,7 @@ function openEarly(pathname: string) {
 afterEach(() => localStorage.clear());
 
 describe('the connection opened before the page renders', () => {
-  it("opens a held seat's connection at once and hands it to that seat's page, once", () => {
+  it("opens a held seat's connection at once and hands it to that seat's page until the page mounts it", () => {
     localStorage.setItem(
       seatStorageKey(MATCH),
       JSON.stringify({
@@ -32,8 +32,24 @@ describe('the connection opened before the page renders', () => {
     );
     const [transport] = openEarly(`/match/${MATCH}`);
     expect(transport?.opened).toBe(1);
-    expect(takeEarlyClient(MATCH, '1', CREDENTIALS)).not.toBeNull();
+    const early = takeEarlyClient(MATCH, '1', CREDENTIALS);
+    expect(early).not.toBeNull();
+    if (!early) return;
+    earlyClientMounted(early);
     expect(takeEarlyClient(MATCH, '1', CREDENTIALS)).toBeNull();
+  });
+
+  it('leaves no connection open with nobody holding it when React renders the page twice before mounting it', () => {
+    const [transport] = openEarly(`/watch/${MATCH}`);
+    // The first render is thrown away; the second is the one mounted.
+    const first = takeEarlyClient(MATCH, null, undefined);
+    const second = takeEarlyClient(MATCH, null, undefined);
+    expect(second).toBe(first);
+    if (!second) return;
+    earlyClientMounted(second);
+    second.stop();
+    expect(transport?.opened).toBe(1);
+    expect(transport?.closed).toBe(1);
   });
 
   it("opens a spectator's on the watch page, and none for a match page without a seat", () => {

@@ -19,7 +19,7 @@ import { MatchExtras } from '../features/MatchExtras.tsx';
 import { errorWords } from '../i18n/errorWords.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { ConnectionBar } from './ConnectionBar.tsx';
-import { takeEarlyClient } from './earlyClient.ts';
+import { earlyClientMounted, takeEarlyClient } from './earlyClient.ts';
 import { GameClient } from './gameClient.ts';
 import { LeaveMatch } from './LeaveMatch.tsx';
 import { socketTransport, type Transport } from './transport.ts';
@@ -55,6 +55,7 @@ export function MatchScreen({
   );
   useEffect(() => {
     client.start();
+    earlyClientMounted(client);
     return () => client.stop();
   }, [client]);
   const game = useClientSnapshot(client);

@@ -30,17 +30,27 @@ export function connectEarly(
   early = { key: keyOf(route.matchID, seat, credentials), client };
 }
 
-/** The connection opened early for exactly this seat of this match, handed over once; any other is closed. */
+/**
+ * The connection opened early for exactly this seat of this match; any other is closed. It is
+ * handed to every render that asks until the page mounts it (`earlyClientMounted`): React may
+ * throw a first render away and render again (a store that changed under a concurrent render
+ * does that), and the connection must not then be left open with nobody holding it.
+ */
 export function takeEarlyClient(
   matchID: string,
   seat: Seat | null,
   credentials: string | undefined,
 ): GameClient | null {
   const opened = early;
-  early = null;
   if (!opened) return null;
   if (opened.key === keyOf(matchID, seat, credentials)) return opened.client;
   // The page shows another seat than the one opened early: that connection is nobody's.
+  early = null;
   opened.client.stop();
   return null;
+}
+
+/** The page has mounted this connection: from now on it is the page's to close. */
+export function earlyClientMounted(client: GameClient): void {
+  if (early?.client === client) early = null;
 }
