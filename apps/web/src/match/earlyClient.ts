@@ -9,6 +9,8 @@ import { socketTransport, type Transport } from './transport.ts';
  * sync then overlap the texts' download and the first render instead of following them.
  */
 let early: { key: string; client: GameClient } | null = null;
+/** A page has asked for its connection: one opened after that would be nobody's. */
+let asked = false;
 
 const keyOf = (matchID: string, seat: Seat | null, credentials: string | undefined) =>
   JSON.stringify([matchID, seat, credentials ?? null]);
@@ -19,6 +21,9 @@ export function connectEarly(
   hash: string,
   connect: (matchID: string) => Transport = socketTransport,
 ): void {
+  // The page's code may arrive and render before this module's caller runs: the page then
+  // opened its own connection.
+  if (asked) return;
   const route = parseRoute(pathname, hash);
   if (route.page !== 'match' && route.page !== 'watch') return;
   const held = route.page === 'match' ? loadSeat(route.matchID) : null;
@@ -41,6 +46,7 @@ export function takeEarlyClient(
   seat: Seat | null,
   credentials: string | undefined,
 ): GameClient | null {
+  asked = true;
   const opened = early;
   if (!opened) return null;
   if (opened.key === keyOf(matchID, seat, credentials)) return opened.client;
