@@ -2,12 +2,24 @@ import { useTranslation } from 'react-i18next';
 import './features.css';
 import { type Deck, isReconstructed, type Seat, type Side } from '@iron-curtain/game';
 import type { ClockState, Presence } from '@iron-curtain/protocol';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
-import { ClaimWin } from './abandon/ClaimWin.tsx';
-import { PushOptIn } from './push/PushOptIn.tsx';
-import { FollowRematch, RematchOffer } from './rematch/Rematch.tsx';
+
+// None of these is part of the table's first render: each loads when the match first shows it,
+// outside the match page's first download (bench/web-bundle.ts).
+const ClaimWin = lazy(() =>
+  import('./abandon/ClaimWin.tsx').then((m) => ({ default: m.ClaimWin })),
+);
+const PushOptIn = lazy(() =>
+  import('./push/PushOptIn.tsx').then((m) => ({ default: m.PushOptIn })),
+);
+const RematchOffer = lazy(() =>
+  import('./rematch/Rematch.tsx').then((m) => ({ default: m.RematchOffer })),
+);
+const FollowRematch = lazy(() =>
+  import('./rematch/Rematch.tsx').then((m) => ({ default: m.FollowRematch })),
+);
 
 export interface MatchExtrasProps {
   matchID: string;
@@ -54,30 +66,32 @@ export function MatchExtras({
   const finished = status === 'finished';
   return (
     <div className="match-extras">
-      {seat !== null && credentials && presence && status === 'playing' && (
-        <ClaimWin
-          matchID={matchID}
-          seat={seat}
-          credentials={credentials}
-          presence={presence}
-          presenceAt={presenceAt}
-          clock={clock}
-          clockAt={clockAt}
-        />
-      )}
-      {seat !== null && credentials && presence && !finished && (
-        <PushOptIn seats={[{ matchID, seat, credentials }]} />
-      )}
-      {finished && presence && seat !== null && credentials && sides && presence.result && (
-        <RematchOffer
-          matchID={matchID}
-          seat={seat}
-          credentials={credentials}
-          side={sides[seat]}
-          presence={presence}
-        />
-      )}
-      {finished && presence && seat === null && <FollowRematch presence={presence} />}
+      <Suspense fallback={null}>
+        {seat !== null && credentials && presence && status === 'playing' && (
+          <ClaimWin
+            matchID={matchID}
+            seat={seat}
+            credentials={credentials}
+            presence={presence}
+            presenceAt={presenceAt}
+            clock={clock}
+            clockAt={clockAt}
+          />
+        )}
+        {seat !== null && credentials && presence && !finished && (
+          <PushOptIn seats={[{ matchID, seat, credentials }]} />
+        )}
+        {finished && presence && seat !== null && credentials && sides && presence.result && (
+          <RematchOffer
+            matchID={matchID}
+            seat={seat}
+            credentials={credentials}
+            side={sides[seat]}
+            presence={presence}
+          />
+        )}
+        {finished && presence && seat === null && <FollowRematch presence={presence} />}
+      </Suspense>
       {finished && (
         <p className="replay-link">
           <Link to={paths.replay(matchID)}>{t('replay.watch')}</Link>

@@ -2,7 +2,6 @@ import type { Seat } from '@iron-curtain/game';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorWords } from '../i18n/errorWords.ts';
-import { lobby } from '../lobby/api.ts';
 
 interface LeaveMatchProps {
   matchID: string;
@@ -23,6 +22,8 @@ export function LeaveMatch({ matchID, seat, credentials, playing }: LeaveMatchPr
     setBusy(true);
     setError(null);
     try {
+      // The lobby's client is not in the match page's first download: it loads on this click.
+      const { lobby } = await import('../lobby/api.ts');
       // The result reaches this page through the game service's presence message.
       await lobby.leaveMatch(matchID, { seat, credentials });
       setConfirming(false);
