@@ -82,6 +82,27 @@ export default defineConfig({
               tags: ['$initial'],
               includeDependenciesRecursively: false,
             },
+            // A live match's page in three chunks where it took fourteen, which the phone's first
+            // paint of the table waited on over six connections: what the home page shares with it
+            // (zod's core and mini, the game's types and words, the lobby's schemas, the clocks),
+            // the table (also the hot seat's, the tutorial's, the replay's and the rules' cards),
+            // and the live match's connection. What the table shows later (the chat, the claim,
+            // the rematch, the sounds) stays out: each loads when first shown.
+            {
+              name: 'common',
+              includeDependenciesRecursively: false,
+              test: /node_modules[\\/]zod[\\/]v4[\\/](core|mini)[\\/]|packages[\\/]game[\\/]src[\\/](types|variants|deck-index)\.ts$|packages[\\/]protocol[\\/]src[\\/](lobby|plain-text)\.ts$|apps[\\/]web[\\/]src[\\/](i18n[\\/](gameWords|errorWords)\.ts|match[\\/]seatStore\.ts|features[\\/](useNow\.ts|clock[\\/]SeatClock\.tsx))$/,
+            },
+            {
+              name: 'table',
+              includeDependenciesRecursively: false,
+              test: /apps[\\/]web[\\/]src[\\/](board[\\/](?!synth\.ts$)|app[\\/]motion\.ts$)|packages[\\/]game[\\/]src[\\/](board|scoring|state|rules|deck[\\/]deck)\.ts$/,
+            },
+            {
+              name: 'live',
+              includeDependenciesRecursively: false,
+              test: /apps[\\/]web[\\/]src[\\/](match[\\/](?!PlayPage\.tsx$)|features[\\/]MatchExtras\.tsx$|chat[\\/]chatClient\.ts$)|packages[\\/]protocol[\\/]src[\\/](socket|chat)\.ts$|node_modules[\\/](engine\.io-client|engine\.io-parser|socket\.io-client|socket\.io-parser|@socket\.io[\\/]component-emitter|rfc6902)[\\/]/,
+            },
           ],
         },
       },
