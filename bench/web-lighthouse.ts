@@ -139,6 +139,21 @@ async function measure(port: number, url: string, saveAs: string | undefined): P
   };
 }
 
+/**
+ * Lighthouse now and then loses a loaded machine's trace (NO_NAVSTART): such a run measured
+ * nothing, so it is run again (up to twice) instead of ending the whole bench.
+ */
+async function measureAgain(port: number, url: string, saveAs: string | undefined) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await measure(port, url, saveAs);
+    } catch (error) {
+      if (attempt === 3) throw error;
+      console.error(`${(error as Error).message}: once more`);
+    }
+  }
+}
+
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -190,7 +205,7 @@ async function main(): Promise<void> {
         for (const [page, url] of Object.entries(pages)) {
           const key = `${page}|${build.label}`;
           const saveAs = SAVE && path.join(SAVE, `${page}-${build.label}-${run + 1}.json`);
-          const sample = await measure(chrome.port, url, saveAs);
+          const sample = await measureAgain(chrome.port, url, saveAs);
           samples.set(key, [...(samples.get(key) ?? []), sample]);
           console.error(
             `run ${run + 1} ${key}: ${METRICS.map((m) => `${m} ${format(m, sample[m])}`).join(', ')} (load ${os.loadavg()[0]?.toFixed(1)})`,
