@@ -636,7 +636,15 @@ function Viewport({
         aria-label={t('board.tableFrame')}
       >
         <div className="board-sizer" style={{ width: width * scale, height: height * scale }}>
-          <div className="board-scaled" style={{ transform: `scale(${scale})` }}>
+          <div
+            className="board-scaled"
+            // Centred in a frame larger than the table by a transform, not by the sizer's margins:
+            // the sizer stays at the frame's corner whatever the fit, so a re-fit (the window, the
+            // phone's dock measured, a card landing) moves no box and is no layout shift.
+            style={{
+              transform: `translate(calc((100cqw - ${width * scale}px) / 2), calc((100cqh - ${height * scale}px) / 2)) scale(${scale})`,
+            }}
+          >
             {children(view.compact)}
           </div>
         </div>
