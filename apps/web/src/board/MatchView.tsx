@@ -11,7 +11,15 @@ import {
   type Seat,
   type State,
 } from '@iron-curtain/game';
-import { type ReactNode, type RefObject, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  type ReactNode,
+  type RefObject,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { useReducedMotion } from '../app/motion.ts';
 import { Announcer } from './Announcer.tsx';
@@ -323,7 +331,9 @@ export function MatchView({
  * opens it. Measured again when the dock, the things above the frame or the window change size.
  */
 function useBoardRoom(view: RefObject<HTMLDivElement | null>, phone: boolean) {
-  useEffect(() => {
+  // Before the first paint: measured only by the observer, the frame changed height once the
+  // table was on screen, moving the table and everything below it (a layout shift).
+  useLayoutEffect(() => {
     const el = view.current;
     if (!el) return;
     if (!phone || typeof ResizeObserver === 'undefined') {
@@ -351,6 +361,7 @@ function useBoardRoom(view: RefObject<HTMLDivElement | null>, phone: boolean) {
     // The view's height changes with anything in it (the panels, the announcer, the dock,
     // which stays in the flow); a frame set to the same height again changes nothing, so this
     // settles.
+    measure();
     const observer = new ResizeObserver(measure);
     observer.observe(el);
     window.addEventListener('resize', measure);
