@@ -152,8 +152,6 @@ export class ConnectionLimits {
   private holdingTotal = 0;
   /** Upgrades let in: a crowd's handshakes a few per turn of the event loop. */
   readonly pace = new UpgradePace();
-  /** Connections accepted: handed to the HTTP server a few per turn, before any is read. */
-  readonly accepts = new UpgradePace();
 
   constructor(
     private readonly config: ConnectionLimitsConfig,
@@ -235,28 +233,8 @@ export class ConnectionLimits {
    * knocking again at once, and refusing a flood costs a few answers a second instead of
    * thousands. A polling handshake is answered at once. The upgrades let in go on to socket.io
    * at the pace's turns (see UpgradePace), so a crowd's handshakes do not hold the other sockets.
-   *
-   * Before that, the connections themselves are accepted paused and handed to the HTTP server
-   * (and its other 'connection' listeners) at the turns of a pace of their own: a crowd's
-   * connections, accepted together, were otherwise all read and parsed in the one turn their
-   * requests arrived in (a few hundred upgrade requests, up to 53 ms, before the door saw any).
-   * One that comes up after the server stopped listening is closed instead.
    */
   guardDoor(http: HttpServer): void {
-    // net.Server reads this on every accept; http.createServer() does not pass it through.
-    (http as HttpServer & { pauseOnConnect: boolean }).pauseOnConnect = true;
-    const accepted = http.listeners('connection') as ((...args: unknown[]) => void)[];
-    http.removeAllListeners('connection');
-    http.on('connection', (socket: TcpSocket) => {
-      this.accepts.admit(socket, () => {
-        if (!http.listening) {
-          socket.destroy();
-          return;
-        }
-        for (const listener of accepted) listener.call(http, socket);
-        socket.resume();
-      });
-    });
     const upgrades = http.listeners('upgrade') as ((...args: unknown[]) => void)[];
     const requests = http.listeners('request') as ((...args: unknown[]) => void)[];
     http.removeAllListeners('upgrade');
