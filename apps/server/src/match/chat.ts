@@ -21,6 +21,7 @@ import type { Config } from '../ops/config.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { TimeSource } from '../ops/time.ts';
 import type { ChatRecord, MatchRecord, Store } from '../storage/index.ts';
+import { inSlices } from './crowd-slices.ts';
 import type { Fanout } from './fanout.ts';
 import type { ChatSaid, Room } from './room.ts';
 
@@ -243,7 +244,12 @@ export class MatchChat {
       lines: lines.map(wireLine),
       settings,
     };
-    nsp.to(to.map((socket) => socket.id)).emit(ServerEvents.chat, message);
+    await inSlices(
+      nsp,
+      to.map((socket) => socket.id),
+      (slice) => slice.emit(ServerEvents.chat, message),
+      { now: true },
+    );
   }
 
   /**
