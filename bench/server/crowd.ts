@@ -26,6 +26,7 @@
  *     --quiet 10 --play 10 --join-limit 60 --restart-limit 60 --via direct,nginx --targets sqlite]
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, startNginx } from '../../apps/server/test/nginx.ts';
@@ -147,6 +148,19 @@ async function serve(
 }
 
 /**
+ * How long a process's main thread has waited for a core so far (ms): the run-queue time in
+ * /proc/<pid>/task/<pid>/schedstat. NaN if unreadable.
+ */
+function queuedMs(pid: number | undefined): number {
+  try {
+    const wait = fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[1];
+    return Number(wait) / 1e6;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
  * The servers' event-loop delay since the last reading, the worst of them (ms): prom-client's
  * default metrics, whose histogram (10-ms resolution) restarts at every scrape. NaN if a
  * server did not answer (the restart's new process listens on the same metrics port).
@@ -247,6 +261,9 @@ interface PhaseFigures {
   frames: Record<string, number>;
   /** The server's event-loop delay in the phase (the worst server's), ms. */
   loop: { p99: number; max: number };
+  /** Share of the phase the main thread of the server (the busiest) and the players' process waited for a core. */
+  serverQueued: number;
+  playersQueued: number;
 }
 
 interface CrowdRun {
@@ -292,7 +309,7 @@ function cpuShares(report: CrowdReport): Partial<Record<CrowdPhase, number>> {
 }
 
 async function measure(kind: TargetKind, way: Way): Promise<CrowdRun> {
-  const { target, metricsPorts } = await serve(kind, way);
+  const { target, backends, metricsPorts } = await serve(kind, way);
   const base = `http://127.0.0.1:${target.port}`;
   const players = new Worker();
   const crowd = Array.from({ length: options.workers }, () => new Worker());
@@ -326,6 +343,9 @@ async function measure(kind: TargetKind, way: Way): Promise<CrowdRun> {
       at: number;
       server: number;
       loop: { p99: number; max: number };
+      /** Run-queue time so far of each server's and the players' main thread, ms. */
+      serverQueued: number[];
+      playersQueued: number;
     }[] = [];
     const enter = async (phase: CrowdPhase) => {
       // The loop's delay of the phase that ends here (the reading restarts the histogram).
@@ -333,7 +353,14 @@ async function measure(kind: TargetKind, way: Way): Promise<CrowdRun> {
       const last = edges.at(-1);
       if (last) last.loop = loop;
       for (const w of all) w.send({ type: 'phase', phase });
-      edges.push({ phase, at: now(), server: target.cpuSeconds(), loop: { p99: NaN, max: NaN } });
+      edges.push({
+        phase,
+        at: now(),
+        server: target.cpuSeconds(),
+        loop: { p99: Number.NaN, max: Number.NaN },
+        serverQueued: backends.map((b) => queuedMs(b.pid)),
+        playersQueued: queuedMs(players.child.pid),
+      });
     };
 
     await enter('quiet');
@@ -420,6 +447,11 @@ async function measure(kind: TargetKind, way: Way): Promise<CrowdRun> {
       const seconds = (to - from) / 1000;
       // The restart's server is another process: its CPU is not comparable.
       const serverCpu = next ? (next.server - edge.server) / seconds : Number.NaN;
+      const serverQueued = next
+        ? Math.max(...edge.serverQueued.map((q, b) => (next.serverQueued[b] ?? Number.NaN) - q))
+        : Number.NaN;
+      const playersQueued =
+        (next?.playersQueued ?? queuedMs(players.child.pid)) - edge.playersQueued;
       const crowdShares = crowdReports.map((r) => cpuShares(r)[edge.phase] ?? 0);
       const counted: Record<string, number> = {};
       for (const r of crowdReports) {
@@ -439,6 +471,8 @@ async function measure(kind: TargetKind, way: Way): Promise<CrowdRun> {
         playersCpu: cpuShares(playersReport)[edge.phase] ?? 0,
         frames: counted,
         loop: edge.loop,
+        serverQueued: serverQueued / 1000 / seconds,
+        playersQueued: playersQueued / 1000 / seconds,
       };
     });
 
@@ -575,6 +609,7 @@ bounded(
         'crowd clients CPU (sum, busiest)',
         'players client CPU',
         'server loop delay p99 / max ms',
+        'waiting for a core: server, players',
         'frames the spectators received',
       ],
       runs.flatMap((r) => {
@@ -590,6 +625,7 @@ bounded(
           `${share(p.crowdCpu)}, ${share(p.crowdCpuMax)}`,
           share(p.playersCpu),
           `${ms(p.loop.p99)} / ${ms(p.loop.max)}`,
+          `${share(p.serverQueued)}, ${share(p.playersQueued)}`,
           Object.entries(p.frames)
             .map(([event, c]) => `${event} ${c}`)
             .join(', '),
