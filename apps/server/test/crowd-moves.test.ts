@@ -1,6 +1,6 @@
 import type { Seat } from '@iron-curtain/game';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CROWD_SLICE } from '../src/match/crowd-slices.ts';
+import { CROWD_SLICE } from '../src/match/seat-sessions.ts';
 import { Crowd } from './crowd.ts';
 import {
   createAndJoin,

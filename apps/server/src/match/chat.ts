@@ -21,7 +21,6 @@ import type { Config } from '../ops/config.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { TimeSource } from '../ops/time.ts';
 import type { ChatRecord, MatchRecord, Store } from '../storage/index.ts';
-import { inSlices } from './crowd-slices.ts';
 import type { Fanout } from './fanout.ts';
 import type { ChatSaid, Room } from './room.ts';
 
@@ -244,12 +243,7 @@ export class MatchChat {
       lines: lines.map(wireLine),
       settings,
     };
-    await inSlices(
-      nsp,
-      to.map((socket) => socket.id),
-      (slice) => slice.emit(ServerEvents.chat, message),
-      { now: true },
-    );
+    nsp.to(to.map((socket) => socket.id)).emit(ServerEvents.chat, message);
   }
 
   /**

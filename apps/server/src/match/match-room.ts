@@ -7,7 +7,7 @@ import { type Played, playedWith } from './engine.ts';
 import type { FanoutMessage } from './fanout.ts';
 import type { MatchMoves } from './moves.ts';
 import type { Room, RoomCrowd, RoomEvent, SyncEvent } from './room.ts';
-import { type SeatSessions, WATCH_BATCH } from './seat-sessions.ts';
+import { CROWD_SLICE, type SeatSessions } from './seat-sessions.ts';
 import type { TurnClock } from './turn-clock.ts';
 
 type WatchEvent = Extract<RoomEvent, { kind: 'watch' }>;
@@ -71,7 +71,7 @@ export class MatchRoom implements Room {
 
   /**
    * Queues an event; resolves (or rejects) when the room has handled it. A spectator's sync
-   * joins the spectators' syncs queued and not begun yet (WATCH_BATCH at most, a socket once),
+   * joins the spectators' syncs queued and not begun yet (CROWD_SLICE at most, a socket once),
    * handled together: a crowd arriving at once costs one read of the match, state, log and
    * chat and one encoding of its frames per batch instead of per spectator.
    */
@@ -82,7 +82,7 @@ export class MatchRoom implements Room {
 
   private watch(sync: SyncEvent): Promise<void> {
     let batch = this.watching;
-    if (!batch || batch.sockets.size >= WATCH_BATCH || batch.sockets.has(sync.socket)) {
+    if (!batch || batch.sockets.size >= CROWD_SLICE || batch.sockets.has(sync.socket)) {
       const event: WatchEvent = { kind: 'watch', syncs: [] };
       batch = { event, sockets: new Set(), handled: this.queue(event) };
       this.watching = batch;

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Seat } from '@iron-curtain/game';
 import {
   type Presence,
@@ -17,7 +18,6 @@ import type { TimeSource } from '../ops/time.ts';
 import type { MatchRecord, Store } from '../storage/index.ts';
 import type { MatchChat } from './chat.ts';
 import { clockState } from './clock-record.ts';
-import { inSlices, type SendTo } from './crowd-slices.ts';
 import { frameFor } from './engine.ts';
 import type { Fanout, FanoutMessage } from './fanout.ts';
 import type { PresenceBook } from './presence-book.ts';
@@ -32,10 +32,10 @@ export type UpdateHeader = Omit<StoredUpdate, 'patches'>;
 /** The crowd's count is told at most this often per match (ms), however many come and go. */
 export const CROWD_EVERY_MS = 1000;
 /**
- * Spectators' syncs handled together at most (see MatchRoom.tell): one read of the match and
- * one encoding of its frames for them all; their frames go out CROWD_SLICE a turn.
+ * Sockets sent a frame before the server turns to other work: a big crowd's fan-out yields
+ * to the event loop between slices, so other matches' moves wait one slice at most.
  */
-export const WATCH_BATCH = 250;
+export const CROWD_SLICE = 250;
 
 export interface SeatSessionsDeps {
   nsp: GameNamespace;
@@ -250,13 +250,7 @@ export class SeatSessions {
     );
     if (to.length === 0) return undefined;
     for (const socket of to) socket.data.stateID = state._stateID;
-    // The room waits for the last slice: nothing else of the match reaches them before it.
-    await inSlices(
-      this.deps.nsp,
-      to.map((socket) => socket.id),
-      (slice) => slice.emit(ServerEvents.sync, message),
-      { now: true },
-    );
+    this.deps.nsp.to(to.map((socket) => socket.id)).emit(ServerEvents.sync, message);
     return state._stateID;
   }
 
@@ -329,15 +323,21 @@ export class SeatSessions {
         this.deps.logger.error({ err: error, matchID }, 'fan-out to the crowd failed'),
       );
     }
-    for (let i = 0; i < behind.spectators.length; i += WATCH_BATCH) {
-      await this.sendSyncs(room, behind.spectators.slice(i, i + WATCH_BATCH));
+    for (let i = 0; i < behind.spectators.length; i += CROWD_SLICE) {
+      await this.sendSyncs(room, behind.spectators.slice(i, i + CROWD_SLICE));
     }
   }
 
-  private inSlices(ids: string[], send: SendTo): Promise<void> {
-    // Yielding first: what was sent just before (the mover's acknowledgement) is written out
-    // before the crowd's frames.
-    return inSlices(this.deps.nsp, ids, send);
+  /**
+   * Sends one frame to many sockets, CROWD_SLICE at a time, yielding to the event loop before
+   * each slice (first, so that what was sent just before, the mover's acknowledgement, is
+   * written out before the crowd's frames); the slices go in order.
+   */
+  private async inSlices(ids: string[], send: (to: ReturnType<GameNamespace['to']>) => void) {
+    for (let i = 0; i < ids.length; i += CROWD_SLICE) {
+      await nextTurn();
+      send(this.deps.nsp.to(ids.slice(i, i + CROWD_SLICE)));
+    }
   }
 
   private async presenceOf(match: MatchRecord): Promise<Presence> {
