@@ -15,6 +15,10 @@
  * (from the moment the mover sends it), the mover's acknowledgement, the other matches' round
  * trips in each phase beside the quiet one, the server's CPU and the client processes' CPU
  * (the clients must not be the bottleneck), and the crowd's time back after the restart.
+ * Per phase also the server's event-loop delay and how much of the phase the server's and the
+ * players' main threads waited for a core: on a shared 2-core machine the clients' processes
+ * compete with the server, and `--crowd-nice N` runs the spectators' processes at that nice
+ * level to tell the server's own delays from that waiting.
  *
  * The server's per-address socket limits are raised (lib/targets.ts does for every benchmark):
  * this measures the crowd, not the limits. `--via nginx`: two servers on Postgres + Redis
@@ -23,7 +27,8 @@
  * of the match id alone, which would send the whole crowd of one match to one server.
  *
  *   npm run bench:server:crowd [-- --spectators 5000 --others 20 --period 250 --workers 4
- *     --quiet 10 --play 10 --join-limit 60 --restart-limit 60 --via direct,nginx --targets sqlite]
+ *     --quiet 10 --play 10 --join-limit 60 --restart-limit 60 --crowd-nice 0 --via direct,nginx
+ *     --targets sqlite]
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
