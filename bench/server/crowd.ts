@@ -15,6 +15,10 @@
  * (from the moment the mover sends it), the mover's acknowledgement, the other matches' round
  * trips in each phase beside the quiet one, the server's CPU and the client processes' CPU
  * (the clients must not be the bottleneck), and the crowd's time back after the restart.
+ * Per phase also the server's event-loop delay and how much of the phase the server's and the
+ * players' main threads waited for a core: on a shared 2-core machine the clients' processes
+ * compete with the server, and `--crowd-nice N` runs the spectators' processes at that nice
+ * level to tell the server's own delays from that waiting.
  *
  * The server's per-address socket limits are raised (lib/targets.ts does for every benchmark):
  * this measures the crowd, not the limits. `--via nginx`: two servers on Postgres + Redis
@@ -23,11 +27,14 @@
  * of the match id alone, which would send the whole crowd of one match to one server.
  *
  *   npm run bench:server:crowd [-- --spectators 5000 --others 20 --period 250 --workers 4
- *     --quiet 10 --play 10 --join-limit 60 --restart-limit 60 --via direct,nginx --targets sqlite]
+ *     --quiet 10 --play 10 --join-limit 60 --restart-limit 60 --crowd-nice 0 --via direct,nginx
+ *     --targets sqlite]
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { startNginx } from '../../apps/server/test/nginx.ts';
+import { freePort, startNginx } from '../../apps/server/test/nginx.ts';
 import type {
   CrowdPhase,
   CrowdReport,
@@ -53,8 +60,14 @@ const options = parseOptions(
     'settle-limit': 30,
     'restart-limit': 60,
   },
-  { via: 'direct' },
+  // A word, not a number: the numeric options must be positive, and 0 (not niced) is the default.
+  { via: 'direct', 'crowd-nice': '0' },
 );
+const crowdNice = Number(options.lists['crowd-nice'][0]);
+if (!Number.isInteger(crowdNice) || crowdNice < 0 || crowdNice > 19) {
+  console.error('--crowd-nice: expected a nice level from 0 to 19');
+  process.exit(2);
+}
 const targets = process.argv.includes('--targets') ? options.targets : (['sqlite'] as TargetKind[]);
 if (targets.some((t) => t !== 'sqlite' && t !== 'postgres')) {
   console.error('--targets: the crowd watches our server only (sqlite, postgres)');
@@ -85,16 +98,28 @@ const GOALS = {
 const now = () => performance.timeOrigin + performance.now();
 
 /** The servers (one, or two behind nginx) as one target: CPU summed, restarted in turn. */
-async function serve(kind: TargetKind, way: Way): Promise<{ target: Target; backends: Target[] }> {
+async function serve(
+  kind: TargetKind,
+  way: Way,
+): Promise<{ target: Target; backends: Target[]; metricsPorts: number[] }> {
   if (way === 'direct') {
-    const target = await startTarget(kind, { cpuProf: options.cpuProf });
-    return { target, backends: [target] };
+    const metricsPort = await freePort();
+    const target = await startTarget(kind, {
+      cpuProf: options.cpuProf,
+      env: { METRICS_PORT: String(metricsPort) },
+    });
+    return { target, backends: [target], metricsPorts: [metricsPort] };
   }
   const schema = `bench_crowd_${process.pid}_${Date.now()}`;
-  const env = { REDIS_URL, TRUST_PROXY: 'true' };
+  const metricsPorts = [await freePort(), await freePort()];
+  const env = (i: number) => ({
+    REDIS_URL,
+    TRUST_PROXY: 'true',
+    METRICS_PORT: String(metricsPorts[i]),
+  });
   const backends = [
-    await startTarget('postgres', { cpuProf: options.cpuProf, env, schema }),
-    await startTarget('postgres', { cpuProf: options.cpuProf, env, schema }),
+    await startTarget('postgres', { cpuProf: options.cpuProf, env: env(0), schema }),
+    await startTarget('postgres', { cpuProf: options.cpuProf, env: env(1), schema }),
   ];
   const nginx = await startNginx(
     backends.map((b) => `127.0.0.1:${b.port}`),
@@ -124,7 +149,46 @@ async function serve(kind: TargetKind, way: Way): Promise<{ target: Target; back
       for (const b of backends) await b.dispose();
     },
   };
-  return { target, backends };
+  return { target, backends, metricsPorts };
+}
+
+/**
+ * How long a process's main thread has waited for a core so far (ms): the run-queue time in
+ * /proc/<pid>/task/<pid>/schedstat. NaN if unreadable.
+ */
+function queuedMs(pid: number | undefined): number {
+  try {
+    const wait = fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[1];
+    return Number(wait) / 1e6;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * The servers' event-loop delay since the last reading, the worst of them (ms): prom-client's
+ * default metrics, whose histogram (10-ms resolution) restarts at every scrape. NaN if a
+ * server did not answer (the restart's new process listens on the same metrics port).
+ */
+async function loopDelay(metricsPorts: number[]): Promise<{ p99: number; max: number }> {
+  const read = async (port: number) => {
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    const gauge = (name: string) =>
+      1000 * Number(new RegExp(`^${name} ([0-9.e+-]+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+    return {
+      p99: gauge('nodejs_eventloop_lag_p99_seconds'),
+      max: gauge('nodejs_eventloop_lag_max_seconds'),
+    };
+  };
+  try {
+    const all = await Promise.all(metricsPorts.map(read));
+    return {
+      p99: Math.max(...all.map((d) => d.p99)),
+      max: Math.max(...all.map((d) => d.max)),
+    };
+  } catch {
+    return { p99: Number.NaN, max: Number.NaN };
+  }
 }
 
 class Worker {
@@ -200,6 +264,11 @@ interface PhaseFigures {
   crowdCpuMax: number;
   playersCpu: number;
   frames: Record<string, number>;
+  /** The server's event-loop delay in the phase (the worst server's), ms. */
+  loop: { p99: number; max: number };
+  /** Share of the phase the main thread of the server (the busiest) and the players' process waited for a core. */
+  serverQueued: number;
+  playersQueued: number;
 }
 
 interface CrowdRun {
@@ -245,10 +314,15 @@ function cpuShares(report: CrowdReport): Partial<Record<CrowdPhase, number>> {
 }
 
 async function measure(kind: TargetKind, way: Way): Promise<CrowdRun> {
-  const { target } = await serve(kind, way);
+  const { target, backends, metricsPorts } = await serve(kind, way);
   const base = `http://127.0.0.1:${target.port}`;
   const players = new Worker();
   const crowd = Array.from({ length: options.workers }, () => new Worker());
+  // --crowd-nice: the spectators' processes yield the cores to the server and the players'
+  // process, to tell the server's own delays from waiting for a core on a shared machine.
+  for (const w of crowd) {
+    if (crowdNice > 0 && w.child.pid) os.setPriority(w.child.pid, crowdNice);
+  }
   const all = [players, ...crowd];
   try {
     const ready = players.next('ready');
@@ -269,13 +343,32 @@ async function measure(kind: TargetKind, way: Way): Promise<CrowdRun> {
     const { watchedID, errors: openErrors } = await ready;
     if (!watchedID) throw new Error(`the watched match did not open: ${openErrors.join(' | ')}`);
 
-    const edges: { phase: CrowdPhase; at: number; server: number }[] = [];
-    const enter = (phase: CrowdPhase) => {
+    const edges: {
+      phase: CrowdPhase;
+      at: number;
+      server: number;
+      loop: { p99: number; max: number };
+      /** Run-queue time so far of each server's and the players' main thread, ms. */
+      serverQueued: number[];
+      playersQueued: number;
+    }[] = [];
+    const enter = async (phase: CrowdPhase) => {
+      // The loop's delay of the phase that ends here (the reading restarts the histogram).
+      const loop = await loopDelay(metricsPorts);
+      const last = edges.at(-1);
+      if (last) last.loop = loop;
       for (const w of all) w.send({ type: 'phase', phase });
-      edges.push({ phase, at: now(), server: target.cpuSeconds() });
+      edges.push({
+        phase,
+        at: now(),
+        server: target.cpuSeconds(),
+        loop: { p99: Number.NaN, max: Number.NaN },
+        serverQueued: backends.map((b) => queuedMs(b.pid)),
+        playersQueued: queuedMs(players.child.pid),
+      });
     };
 
-    enter('quiet');
+    await enter('quiet');
     players.send({ type: 'go' });
     players.send({ type: 'watch', moving: true });
     await sleep(options.quiet * 1000);
@@ -283,7 +376,7 @@ async function measure(kind: TargetKind, way: Way): Promise<CrowdRun> {
     await sleep(options.period * 2);
 
     const n = options.spectators;
-    enter('join');
+    await enter('join');
     const joinStart = now();
     let first = 0;
     crowd.forEach((w, i) => {
@@ -304,7 +397,7 @@ async function measure(kind: TargetKind, way: Way): Promise<CrowdRun> {
     const joinMs = allIn ? Math.max(...crowd.map((w) => w.lastSyncAt)) - joinStart : Number.NaN;
     const syncedAtLimit = synced();
 
-    enter('settle');
+    await enter('settle');
     const frames = () => crowd.reduce((s, w) => s + w.frames, 0);
     let seen = frames();
     let quietSince = Date.now();
@@ -318,14 +411,14 @@ async function measure(kind: TargetKind, way: Way): Promise<CrowdRun> {
     }, options['settle-limit'] * 1000);
     const settleMs = now() - joinStart;
 
-    enter('play');
+    await enter('play');
     players.send({ type: 'watch', moving: true });
     await sleep(options.play * 1000);
     players.send({ type: 'watch', moving: false });
     // The last move's fan-out may still be under way.
     await sleep(2000);
 
-    enter('restart');
+    await enter('restart');
     const restartAt = now();
     await target.restart();
     const listenedAt = now();
@@ -359,6 +452,11 @@ async function measure(kind: TargetKind, way: Way): Promise<CrowdRun> {
       const seconds = (to - from) / 1000;
       // The restart's server is another process: its CPU is not comparable.
       const serverCpu = next ? (next.server - edge.server) / seconds : Number.NaN;
+      const serverQueued = next
+        ? Math.max(...edge.serverQueued.map((q, b) => (next.serverQueued[b] ?? Number.NaN) - q))
+        : Number.NaN;
+      const playersQueued =
+        (next?.playersQueued ?? queuedMs(players.child.pid)) - edge.playersQueued;
       const crowdShares = crowdReports.map((r) => cpuShares(r)[edge.phase] ?? 0);
       const counted: Record<string, number> = {};
       for (const r of crowdReports) {
@@ -377,6 +475,9 @@ async function measure(kind: TargetKind, way: Way): Promise<CrowdRun> {
         crowdCpuMax: Math.max(...crowdShares),
         playersCpu: cpuShares(playersReport)[edge.phase] ?? 0,
         frames: counted,
+        loop: edge.loop,
+        serverQueued: serverQueued / 1000 / seconds,
+        playersQueued: playersQueued / 1000 / seconds,
       };
     });
 
@@ -512,6 +613,8 @@ bounded(
         'server CPU',
         'crowd clients CPU (sum, busiest)',
         'players client CPU',
+        'server loop delay p99 / max ms',
+        'waiting for a core: server, players',
         'frames the spectators received',
       ],
       runs.flatMap((r) => {
@@ -526,6 +629,8 @@ bounded(
           share(p.serverCpu),
           `${share(p.crowdCpu)}, ${share(p.crowdCpuMax)}`,
           share(p.playersCpu),
+          `${ms(p.loop.p99)} / ${ms(p.loop.max)}`,
+          `${share(p.serverQueued)}, ${share(p.playersQueued)}`,
           Object.entries(p.frames)
             .map(([event, c]) => `${event} ${c}`)
             .join(', '),

@@ -200,7 +200,9 @@ export async function startTarget(
       ? ['--expose-gc', '--require', path.join(HERE, 'collect-garbage.cjs')]
       : [];
     const log = fs.openSync(logFile, 'a');
-    const proc = spawn(process.execPath, [...prof, ...collect, ...launch.args], {
+    // BENCH_SERVER_NODE_FLAGS: V8/Node flags for the server processes only (e.g. GC settings).
+    const flags = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '');
+    const proc = spawn(process.execPath, [...flags, ...prof, ...collect, ...launch.args], {
       cwd: REPO,
       env: { ...process.env, NODE_ENV: 'production', ...launch.env, ...opts.env },
       stdio: ['ignore', 'pipe', log],
