@@ -7,8 +7,9 @@
  *   join     the crowd connects, until every spectator is synced (or --join-limit);
  *   settle   until the spectators receive no more frames for 1 s (the join's tail);
  *   play     the watched match moves every period under the crowd's eyes;
- *   restart  SIGTERM to the server (behind nginx: to each server in turn) and a new process
- *            on the same port and data; until the whole crowd is synced again.
+ *   restart  SIGTERM to the server (behind nginx: to each server in turn, or with
+ *            `--restart first` to the first only) and a new process on the same port and
+ *            data; until the whole crowd is synced again.
  *
  * It reports the time until all are synced, every frame the spectators received while joining
  * by event name (presence above all), each watched move's time until each spectator has it
@@ -23,7 +24,8 @@
  * of the match id alone, which would send the whole crowd of one match to one server.
  *
  *   npm run bench:server:crowd [-- --spectators 5000 --others 20 --period 250 --workers 4
- *     --quiet 10 --play 10 --join-limit 60 --restart-limit 60 --via direct,nginx --targets sqlite]
+ *     --quiet 10 --play 10 --join-limit 60 --restart-limit 60 --via direct,nginx --targets sqlite
+ *     --restart each]
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
@@ -53,7 +55,7 @@ const options = parseOptions(
     'settle-limit': 30,
     'restart-limit': 60,
   },
-  { via: 'direct' },
+  { via: 'direct', restart: 'each' },
 );
 const targets = process.argv.includes('--targets') ? options.targets : (['sqlite'] as TargetKind[]);
 if (targets.some((t) => t !== 'sqlite' && t !== 'postgres')) {
@@ -68,6 +70,12 @@ for (const w of ways) {
     console.error(`--via: unknown way '${w}' (known: ${WAYS.join(', ')})`);
     process.exit(2);
   }
+}
+const RESTARTS = ['each', 'first'] as const;
+const restartOnly = options.lists.restart.join(',');
+if (!(RESTARTS as readonly string[]).includes(restartOnly)) {
+  console.error(`--restart: '${restartOnly}' (known: ${RESTARTS.join(', ')})`);
+  process.exit(2);
 }
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ADDRESSES = Array.from({ length: 50 }, (_, i) => `127.0.0.${10 + i}`);
@@ -116,8 +124,10 @@ async function serve(kind: TargetKind, way: Way): Promise<{ target: Target; back
       await nginx.stop();
       await Promise.all(backends.map((b) => b.stop()));
     },
+    // 'first': one server's restart while the other stays up (a crash's or a deploy's single
+    // step); 'each': the rolling restart, the second once the first listens again.
     restart: async () => {
-      for (const b of backends) await b.restart();
+      for (const b of restartOnly === 'first' ? backends.slice(0, 1) : backends) await b.restart();
     },
     dispose: async () => {
       await nginx.stop();
