@@ -7,8 +7,9 @@
  *   join     the crowd connects, until every spectator is synced (or --join-limit);
  *   settle   until the spectators receive no more frames for 1 s (the join's tail);
  *   play     the watched match moves every period under the crowd's eyes;
- *   restart  SIGTERM to the server (behind nginx: to each server in turn) and a new process
- *            on the same port and data; until the whole crowd is synced again.
+ *   restart  SIGTERM to the server (behind nginx: to each server in turn, or with
+ *            `--restart first` to the first only) and a new process on the same port and
+ *            data; until the whole crowd is synced again.
  *
  * It reports the time until all are synced, every frame the spectators received while joining
  * by event name (presence above all), each watched move's time until each spectator has it
@@ -28,7 +29,7 @@
  *
  *   npm run bench:server:crowd [-- --spectators 5000 --others 20 --period 250 --workers 4
  *     --quiet 10 --play 10 --join-limit 60 --restart-limit 60 --crowd-nice 0 --via direct,nginx
- *     --targets sqlite]
+ *     --targets sqlite --restart each]
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
@@ -61,7 +62,7 @@ const options = parseOptions(
     'restart-limit': 60,
   },
   // A word, not a number: the numeric options must be positive, and 0 (not niced) is the default.
-  { via: 'direct', 'crowd-nice': '0' },
+  { via: 'direct', 'crowd-nice': '0', restart: 'each' },
 );
 const crowdNice = Number(options.lists['crowd-nice'][0]);
 if (!Number.isInteger(crowdNice) || crowdNice < 0 || crowdNice > 19) {
@@ -81,6 +82,12 @@ for (const w of ways) {
     console.error(`--via: unknown way '${w}' (known: ${WAYS.join(', ')})`);
     process.exit(2);
   }
+}
+const RESTARTS = ['each', 'first'] as const;
+const restartOnly = options.lists.restart.join(',');
+if (!(RESTARTS as readonly string[]).includes(restartOnly)) {
+  console.error(`--restart: '${restartOnly}' (known: ${RESTARTS.join(', ')})`);
+  process.exit(2);
 }
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ADDRESSES = Array.from({ length: 50 }, (_, i) => `127.0.0.${10 + i}`);
@@ -141,8 +148,10 @@ async function serve(
       await nginx.stop();
       await Promise.all(backends.map((b) => b.stop()));
     },
+    // 'first': one server's restart while the other stays up (a crash's or a deploy's single
+    // step); 'each': the rolling restart, the second once the first listens again.
     restart: async () => {
-      for (const b of backends) await b.restart();
+      for (const b of restartOnly === 'first' ? backends.slice(0, 1) : backends) await b.restart();
     },
     dispose: async () => {
       await nginx.stop();

@@ -1,8 +1,9 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type FanoutMessage, openRedisFanout } from '../src/match/fanout.ts';
+import { ALIVE_MS, type FanoutMessage, openRedisFanout } from '../src/match/fanout.ts';
 import { ConfigError, loadConfig } from '../src/ops/config.ts';
 import { createLogger } from '../src/ops/logger.ts';
+import { ManualTime } from './manual-time.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const logger = createLogger(loadConfig({ LOG_LEVEL: 'silent' }));
@@ -93,6 +94,33 @@ describe('Redis fan-out', () => {
     } finally {
       await a.close();
       await b.close().catch(() => undefined);
+      await raw.del(`${namespace}:attendance:${matchID}`);
+    }
+  });
+
+  it('counts the other live instances as peers: never itself, nor one closed or killed', async () => {
+    // Its own namespace: the instances of the other tests are none of its peers.
+    const here = `${namespace}:peers`;
+    const aTime = new ManualTime();
+    const a = await openRedisFanout(REDIS_URL, here, logger, aTime);
+    const b = await openRedisFanout(REDIS_URL, here, logger, new ManualTime(aTime.now()));
+    const c = await openRedisFanout(REDIS_URL, here, logger, new ManualTime(aTime.now()));
+    try {
+      expect(await a.peers()).toBe(2);
+      await c.close();
+      expect(await a.peers()).toBe(1);
+      expect(await b.peers()).toBe(1);
+
+      // b is killed: its clock, and so its heartbeat, stops; a beats on.
+      await b.share(matchID, { seats: { '0': 0, '1': 0 }, spectators: 3 });
+      aTime.advance(ALIVE_MS - 1);
+      expect(await a.peers()).toBe(1);
+      expect((await a.elsewhere(matchID)).spectators).toBe(3);
+      aTime.advance(2);
+      expect(await a.peers()).toBe(0);
+      expect((await a.elsewhere(matchID)).spectators).toBe(0);
+    } finally {
+      await Promise.all([a.close(), b.close(), c.close().catch(() => undefined)]);
       await raw.del(`${namespace}:attendance:${matchID}`);
     }
   });

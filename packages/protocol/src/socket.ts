@@ -134,11 +134,12 @@ export const presenceSchema = z.object({
 export type Presence = z.infer<typeof presenceSchema>;
 
 /**
- * When a socket of a stopping server should come back. Behind a proxy another server is there
- * at once; a lone server is back only once its successor listens, and its whole crowd must
- * not knock at the same instant. A client reconnects `backInMs` plus a random share of
- * `spreadMs` after the notice, then, until connected, about every `max(spreadMs, 250)` ms.
- * A seated player is told 0 and 0: back first, and fast.
+ * When a socket of a stopping server should come back. A server that knows of another live
+ * instance (behind the proxy, it is there at once) says 0; a lone server is back only once its
+ * successor listens. Either way a whole crowd must not knock at the same instant: a client
+ * reconnects `backInMs` plus a random share of `spreadMs` after the notice, then, until
+ * connected, about every `max(spreadMs, 250)` ms. A seated player is told 0 and 0: back
+ * first, and fast.
  */
 export const restartNoticeSchema = z.object({
   backInMs: nonNegative,

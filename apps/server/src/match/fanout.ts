@@ -7,6 +7,7 @@ import {
 } from '@iron-curtain/protocol/fanout';
 import { Redis } from 'ioredis';
 import type { Logger } from '../ops/logger.ts';
+import { systemTime, type TimeSource } from '../ops/time.ts';
 
 export type { Attendance, FanoutMessage };
 
@@ -37,6 +38,8 @@ export interface Fanout {
   share(matchID: string, attendance: Attendance): Promise<void>;
   /** Sockets of a match attached to the other live instances. */
   elsewhere(matchID: string): Promise<Attendance>;
+  /** How many other instances are alive now (0 alone, or when Redis cannot tell). */
+  peers(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -50,25 +53,29 @@ export function localFanout(): Fanout {
     onMessage: () => undefined,
     share: async () => undefined,
     elsewhere: async () => noAttendance(),
+    peers: async () => 0,
     close: async () => undefined,
   };
 }
 
-/** An instance that has not refreshed its key for this long counts as gone (killed, cut off). */
-const ALIVE_MS = 15_000;
+/** An instance that has not beaten for this long counts as gone (killed, cut off). */
+export const ALIVE_MS = 15_000;
 const HEARTBEAT_MS = 5_000;
 /** Attendance of a match nobody touches any more disappears on its own. */
 const ATTENDANCE_TTL_S = 24 * 60 * 60;
 
 /**
  * Redis pub/sub, one channel per match, subscribed while this instance holds a socket of it.
- * Attendance lives in one hash per match (a field per instance), counted only for instances
- * whose heartbeat key is alive, so a killed instance stops counting after ALIVE_MS.
+ * Every instance beats in one sorted set, scored by the time of its last heartbeat (`time`,
+ * each instance's own clock: those of one host or of NTP-synced hosts agree far closer than
+ * ALIVE_MS), so a killed instance counts as gone ALIVE_MS after its last beat. Attendance
+ * lives in one hash per match (a field per instance), counted only for live instances.
  */
 export async function openRedisFanout(
   url: string,
   namespace: string,
   logger: Logger,
+  time: TimeSource = systemTime,
 ): Promise<Fanout> {
   const options = { lazyConnect: true, commandTimeout: 2_000, maxRetriesPerRequest: 2 };
   const commands = new Redis(url, { ...options, connectionName: 'ic-commands' });
@@ -90,16 +97,28 @@ export async function openRedisFanout(
   const instanceID = randomBytes(8).toString('hex');
   const channel = (matchID: string) => `${namespace}:match:${matchID}`;
   const attendanceKey = (matchID: string) => `${namespace}:attendance:${matchID}`;
-  const aliveKey = (id: string) => `${namespace}:instance:${id}`;
+  const instancesKey = `${namespace}:instances`;
   const channelPrefix = `${namespace}:match:`;
+  const aliveSince = () => time.now() - ALIVE_MS;
 
+  // The gone are dropped at each beat; the set itself goes once nobody has beaten for ALIVE_MS.
   const beat = () =>
     commands
-      .set(aliveKey(instanceID), String(process.pid), 'PX', ALIVE_MS)
+      .multi()
+      .zadd(instancesKey, time.now(), instanceID)
+      .zremrangebyscore(instancesKey, '-inf', `(${aliveSince()}`)
+      .pexpire(instancesKey, ALIVE_MS)
+      .exec()
       .catch((error) => logger.warn({ err: error }, 'redis heartbeat failed'));
   await beat();
-  const heartbeat = setInterval(beat, HEARTBEAT_MS);
-  heartbeat.unref();
+  let heartbeat: unknown;
+  const beatOn = () => {
+    heartbeat = time.setTimer(() => {
+      void beat();
+      beatOn();
+    }, HEARTBEAT_MS);
+  };
+  beatOn();
 
   const handlers: ((message: FanoutMessage) => void)[] = [];
   subscriber.on('message', (from: string, text: string) => {
@@ -181,10 +200,12 @@ export async function openRedisFanout(
           ([id]) => id !== instanceID,
         );
         if (others.length === 0) return total;
-        const alive = await commands.mget(others.map(([id]) => aliveKey(id)));
+        const beats = await commands.zmscore(instancesKey, ...others.map(([id]) => id));
+        const since = aliveSince();
         const gone: string[] = [];
         others.forEach(([id, text], i) => {
-          if (alive[i] === null) {
+          const beat = beats[i];
+          if (beat == null || Number(beat) < since) {
             gone.push(id);
             return;
           }
@@ -201,10 +222,20 @@ export async function openRedisFanout(
       return total;
     },
 
+    async peers() {
+      try {
+        const live = await commands.zrangebyscore(instancesKey, aliveSince(), '+inf');
+        return live.filter((id) => id !== instanceID).length;
+      } catch (error) {
+        logger.warn({ err: error }, 'could not count the other instances');
+        return 0;
+      }
+    },
+
     async close() {
-      clearInterval(heartbeat);
-      // Gone at once: the others stop counting this instance's sockets.
-      await commands.del(aliveKey(instanceID)).catch(() => undefined);
+      time.clearTimer(heartbeat);
+      // Gone at once: the others stop counting this instance and its sockets.
+      await commands.zrem(instancesKey, instanceID).catch(() => undefined);
       await Promise.all([commands, subscriber].map((c) => c.quit().catch(() => c.disconnect())));
     },
   };

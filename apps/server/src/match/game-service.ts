@@ -305,12 +305,14 @@ export class GameService {
 
   /**
    * Tells every socket when to come back (RestartNotice): a seated player at once, retrying
-   * fast, behind the proxy to another server; the others once a successor could listen here
-   * (this server's stop for its sockets, then `successorStartMs`), spread over the time it
-   * would take to join them again, so that a crowd does not knock at one instant nor keep
-   * knocking at a closed port. The HTTP server no longer accepts connections.
+   * fast, behind the proxy to another server; the others spread over the time it would take
+   * to join them again, so that a crowd does not knock at one instant, from the moment a
+   * server could take them: at once when another instance is alive (`peers`; behind the
+   * proxy, it takes them), or else once a successor could listen here (this server's stop
+   * for its sockets, then `successorStartMs`), not to keep knocking at a closed port. The
+   * HTTP server no longer accepts connections.
    */
-  private sendSocketsAway(successorStartMs: number): void {
+  private sendSocketsAway(successorStartMs: number, peers: number): void {
     const sockets = this.nsp.sockets;
     if (sockets.size === 0) return;
     const players: string[] = [];
@@ -323,7 +325,7 @@ export class GameService {
     if (crowd === 0) return;
     // Each socket is in a room of its own id: the crowd's notice is encoded once.
     this.nsp.except(players).emit(ServerEvents.restarting, {
-      backInMs: Math.round(successorStartMs + sockets.size * STOP_MS_PER_SOCKET),
+      backInMs: peers > 0 ? 0 : Math.round(successorStartMs + sockets.size * STOP_MS_PER_SOCKET),
       spreadMs: Math.min(SPREAD_MAX_MS, Math.round(crowd * SPREAD_MS_PER_SOCKET)),
     });
   }
@@ -342,10 +344,12 @@ export class GameService {
   async close(endConnections: () => void, successorStartMs = 0): Promise<void> {
     this.rooms.stopClocks();
     this.closing = true;
+    // Counted while the queues drain: a lookup in Redis, not a wait added to the stop.
+    const peers = (this.deps.fanout ?? localFanout()).peers();
     await this.rooms.drain();
     // The notice goes out before the close frames on every transport: nothing waits for the
     // clients to leave (a busy crowd took the whole second that wait allowed).
-    this.sendSocketsAway(successorStartMs);
+    this.sendSocketsAway(successorStartMs, await peers);
     // io.close() drops the transports without socket.io's DISCONNECT packet: a client told
     // 'io server disconnect' would never reconnect by itself; after 'transport close' it does.
     // It resolves once the HTTP server has closed, that is once every connection is gone, and
