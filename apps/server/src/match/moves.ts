@@ -20,27 +20,6 @@ import type { SeatSessions, StoredUpdate, UpdateHeader, Viewer } from './seat-se
 import type { TurnClock } from './turn-clock.ts';
 import type { TurnNews } from './turn-news.ts';
 
-/**
- * Each viewer's view of a G, kept while the G lives: a move's views of the state after it are
- * the next move's views of the state before it (the room keeps that state), so each move
- * makes one view per viewer instead of two.
- */
-const views = new WeakMap<State, Map<Viewer, State>>();
-
-function viewOf(G: State, viewer: Viewer): State {
-  let made = views.get(G);
-  if (!made) {
-    made = new Map();
-    views.set(G, made);
-  }
-  let view = made.get(viewer);
-  if (!view) {
-    view = viewFor(G, viewer === 'spectators' ? null : viewer);
-    made.set(viewer, view);
-  }
-  return view;
-}
-
 /** The seat a move handed the decision to; undefined when the same seat decides again, or nobody. */
 function passedTo(before: State, after: State): Seat | undefined {
   const next = after.decision?.seat;
@@ -196,7 +175,8 @@ export class MatchMoves {
     const patchFor = (viewer: Viewer) => {
       let patch = made.get(viewer);
       if (!patch) {
-        patch = viewPatch(viewOf(before, viewer), viewOf(after, viewer));
+        const seat = viewer === 'spectators' ? null : viewer;
+        patch = viewPatch(viewFor(before, seat), viewFor(after, seat));
         made.set(viewer, patch);
       }
       return patch;
