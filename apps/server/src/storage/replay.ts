@@ -32,12 +32,7 @@ export function replayMoves(
   for (const move of moves) {
     const step = stepMove(game, reduce, at as FullState, move);
     if (!step.ok) throw new Error(`stored move ${move.stateID} does not replay: ${step.reason}`);
-    // As the engine stores a move's state: without what boardgame.io keeps for one action.
-    const {
-      deltalog: _,
-      transients: __,
-      ...next
-    } = step.full as FullState & { transients?: unknown };
+    const { deltalog: _, ...next } = step.full;
     at = next;
   }
   return at;
