@@ -111,6 +111,7 @@ export class GameService {
   private readonly chat: MatchChat;
   private readonly onMessage: (this: GameSocket, event: unknown, ...args: unknown[]) => void;
   private readonly onLeave: (this: GameSocket) => void;
+  private readonly fanout: Fanout;
   /** Absences before this instance started are counted from here at the earliest. */
   readonly startedAt: number;
 
@@ -119,6 +120,7 @@ export class GameService {
     private readonly deps: GameServiceDeps,
   ) {
     const fanout = deps.fanout ?? localFanout();
+    this.fanout = fanout;
     const time = deps.time ?? systemTime;
     const { store, metrics, logger, engine, config } = deps;
     this.startedAt = time.now();
@@ -345,7 +347,7 @@ export class GameService {
     this.rooms.stopClocks();
     this.closing = true;
     // Counted while the queues drain: a lookup in Redis, not a wait added to the stop.
-    const peers = (this.deps.fanout ?? localFanout()).peers();
+    const peers = this.fanout.peers();
     await this.rooms.drain();
     // The notice goes out before the close frames on every transport: nothing waits for the
     // clients to leave (a busy crowd took the whole second that wait allowed).
