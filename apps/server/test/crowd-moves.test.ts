@@ -70,4 +70,19 @@ describe('a move in a watched match', () => {
       expect(crowd.frames.sync).toBe(K);
     }
   });
+
+  it("a newcomer's sync carries the whole log as stored, the moves made since the crowd joined included", async () => {
+    const { matchID } = seats['0'];
+    const stored = (await server.store.readMoves(matchID)).flatMap((m) => m.entries);
+    expect(stored.length).toBeGreaterThan(0);
+    const newcomer = await seatClient(server.url, matchID, null);
+    try {
+      expect(newcomer.state?.stateID).toBe(seats['0'].state?.stateID);
+      expect(newcomer.log).toEqual(stored);
+      // The seats, who followed every update, hold the same log.
+      expect(seats['0'].log).toEqual(stored);
+    } finally {
+      newcomer.close();
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRedisFanout } from '../src/match/fanout.ts';
-import { CROWD_EVERY_MS } from '../src/match/seat-sessions.ts';
+import { CROWD_EVERY_MS, CROWD_SLICE } from '../src/match/seat-sessions.ts';
 import { loadConfig } from '../src/ops/config.ts';
 import { createLogger } from '../src/ops/logger.ts';
 import { Crowd } from './crowd.ts';
@@ -37,8 +37,9 @@ describe('presence with a crowd watching', () => {
   let seat0: GameClient;
   let credentials1: string;
   let crowd: Crowd;
-  /** The match's state read from the store, from the crowd's first join on. */
+  /** The match's state and move log read from the store, from the crowd's first join on. */
   let statesRead = 0;
+  let logsRead = 0;
 
   beforeAll(async () => {
     server = await startServer({ time });
@@ -51,6 +52,11 @@ describe('presence with a crowd watching', () => {
     store.loadState = (id) => {
       if (id === matchID) statesRead += 1;
       return loadState(id);
+    };
+    const readMoves = store.readMoves.bind(store);
+    store.readMoves = (id) => {
+      if (id === matchID) logsRead += 1;
+      return readMoves(id);
     };
     crowd = await Crowd.join(server.url, matchID, K, { together: true });
   }, 60_000);
@@ -67,6 +73,14 @@ describe('presence with a crowd watching', () => {
     expect(crowd.frames.chat).toBe(K);
     // Alone, each sync read the state (and the match, log and chat) again: K reads.
     expect(statesRead).toBeLessThan(K / 4);
+  });
+
+  it("a crowd's sync batches read the match's state and log from the store at most once, not once per batch", () => {
+    // K spectators arrive in more than one batch; the seat's sync left both with the room.
+    expect(K).toBeGreaterThan(CROWD_SLICE);
+    expect(crowd.frames.sync).toBe(K);
+    expect(statesRead).toBeLessThanOrEqual(1);
+    expect(logsRead).toBeLessThanOrEqual(1);
   });
 
   it('a crowd joining is told its count once, at the tick, not once per join to everyone', async () => {

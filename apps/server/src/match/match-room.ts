@@ -6,7 +6,7 @@ import type { MatchEnding } from './ending.ts';
 import { type Played, playedWith } from './engine.ts';
 import type { FanoutMessage } from './fanout.ts';
 import type { MatchMoves } from './moves.ts';
-import type { Room, RoomCrowd, RoomEvent, SyncEvent } from './room.ts';
+import type { Room, RoomCrowd, RoomEvent, RoomLog, SyncEvent } from './room.ts';
 import { CROWD_SLICE, type SeatSessions } from './seat-sessions.ts';
 import type { TurnClock } from './turn-clock.ts';
 
@@ -43,6 +43,8 @@ export class MatchRoom implements Room {
   record: MatchRecord | undefined;
   /** The last state this instance stored or loaded for the match (a move on it skips a load). */
   state: StoredState | undefined;
+  /** The match's public log as far as a state (a sync sends it), kept so a crowd's syncs read it once. */
+  log: RoomLog | undefined;
   /** This instance's sockets attached to the match. */
   readonly viewers = new Set<GameSocket>();
   /** The clock's timer while one is armed (see TurnClock). */

@@ -139,6 +139,10 @@ export class MatchMoves {
     };
     room.state = result.state;
     room.record = moved;
+    if (room.log?.stateID === result.previous._stateID) {
+      room.log.entries.push(...result.entries);
+      room.log.stateID = result.state._stateID;
+    }
     // The mover hears before the crowd is sent the move.
     await this.broadcast(room, result, () => {
       ack?.({ ok: true });

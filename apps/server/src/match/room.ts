@@ -1,4 +1,4 @@
-import type { Seat } from '@iron-curtain/game';
+import type { LogEntry, Seat } from '@iron-curtain/game';
 import type { ChatSettingsRequest, SyncRequest, UpdateRequest } from '@iron-curtain/protocol';
 import type { AckFn, GameSocket } from '../edge/game-sockets.ts';
 import type { ChatRecord, MatchRecord, MatchResult, StoredState } from '../storage/index.ts';
@@ -15,6 +15,8 @@ export interface Room {
   record: MatchRecord | undefined;
   /** The last state this instance stored or loaded for the match (a move on it skips a load). */
   state: StoredState | undefined;
+  /** The match's public log as far as a state (a sync sends it), kept so a crowd's syncs read it once. */
+  log: RoomLog | undefined;
   /** This instance's sockets attached to the match. */
   readonly viewers: Set<GameSocket>;
   /** The clock's timer while one is armed (see TurnClock). */
@@ -31,6 +33,12 @@ export interface Room {
   reread(): Promise<MatchRecord | undefined>;
   /** The Game, rules and reducer of the match (its deck and variants never change). */
   playedWith(match: MatchRecord): Played;
+}
+
+/** The public log of a match's moves up to and including the state `stateID`. */
+export interface RoomLog {
+  stateID: number;
+  entries: LogEntry[];
 }
 
 /** A room's crowd: its count as last told (see SeatSessions.crowdChanged), its fan-out in flight. */

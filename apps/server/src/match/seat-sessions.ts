@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Seat } from '@iron-curtain/game';
+import type { LogEntry, Seat } from '@iron-curtain/game';
 import {
   type Presence,
   type RefusedMessage,
@@ -212,37 +212,43 @@ export class SeatSessions {
   }
 
   /**
-   * Sends a socket the whole picture of its match, as its seat sees it; resolves to the
-   * state id sent, if one was.
+   * Sends a socket the whole picture of its match, as its seat sees it, from the state as
+   * stored (another instance may have stored one it never announced); resolves to the state id
+   * sent, if one was.
    */
   sendSync(room: Room, socket: GameSocket): Promise<number | undefined> {
-    return this.sendSyncs(room, [socket]);
+    return this.sendSyncs(room, [socket], 'store');
   }
 
   /**
    * Sends sockets of one seat (or spectators) the whole picture of their match, as their seat
    * sees it, in one frame encoded once for them all; resolves to the state id sent, if one was.
+   * A crowd's batches take the room's state (`from` 'room'), so a crowd arriving at once, as
+   * after a restart, costs one read of the store, not one per batch.
    */
-  private async sendSyncs(room: Room, sockets: GameSocket[]): Promise<number | undefined> {
+  private async sendSyncs(
+    room: Room,
+    sockets: GameSocket[],
+    from: 'room' | 'store' = 'room',
+  ): Promise<number | undefined> {
     // Each socket's seating as asked: one that syncs again meanwhile is sent the newer sync.
     const seatings = sockets.map((socket) => (socket.connected ? socket.data.seating : undefined));
     const seating = seatings.find((s) => s !== undefined);
     if (!seating) return undefined;
-    const { store, time } = this.deps;
+    const { time } = this.deps;
     const match = await room.match();
-    const state = await store.loadState(seating.matchID);
+    if (from === 'store') room.state = await this.deps.store.loadState(room.matchID);
+    else room.state ??= await this.deps.store.loadState(room.matchID);
+    const { state } = room;
     if (!match || !state) return undefined;
-    // Another instance may store a move between the two reads: the log stops at the state.
-    const moves = (await store.readMoves(seating.matchID)).filter(
-      (m) => m.stateID <= state._stateID,
-    );
+    const log = await this.logOf(room, state._stateID);
     const clock = match.clock ? { clock: clockState(match.clock, time.now()) } : {};
     const message: SyncMessage = {
       matchID: seating.matchID,
       playerID: seating.seat,
       rules: room.playedWith(match).rules,
       state: { ...frameFor(state, seating.seat), ...clock },
-      log: moves.flatMap((m) => m.entries),
+      log,
       presence: await this.presenceOf(match),
     };
     const to = sockets.filter(
@@ -252,6 +258,21 @@ export class SeatSessions {
     for (const socket of to) socket.data.stateID = state._stateID;
     this.deps.nsp.to(to.map((socket) => socket.id)).emit(ServerEvents.sync, message);
     return state._stateID;
+  }
+
+  /**
+   * The public log as far as the state `stateID`: the room's, else read once and kept (a
+   * crowd's sync batches and every sync after share it; a move appends to it).
+   */
+  private async logOf(room: Room, stateID: number): Promise<LogEntry[]> {
+    if (room.log?.stateID !== stateID) {
+      // Another instance may store a move after the state was read: the log stops at it.
+      const moves = (await this.deps.store.readMoves(room.matchID)).filter(
+        (m) => m.stateID <= stateID,
+      );
+      room.log = { stateID, entries: moves.flatMap((m) => m.entries) };
+    }
+    return room.log.entries.slice();
   }
 
   /**
