@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_DECK, type State } from '@iron-curtain/game';
+import { DEFAULT_DECK, legalMoves, type State } from '@iron-curtain/game';
 import {
   afterAll,
   afterEach,
@@ -11,9 +11,9 @@ import {
   type MockInstance,
   vi,
 } from 'vitest';
-import { initialState } from '../src/match/engine.ts';
+import { initialState, MatchEngine, playedWith } from '../src/match/engine.ts';
 import { hashSecret, newMatchID, newSeed } from '../src/ops/secrets.ts';
-import { openSqliteStore, SQLITE_FILE } from '../src/storage/sqlite.ts';
+import { openSqliteStore, SNAPSHOT_EVERY, SQLITE_FILE } from '../src/storage/sqlite.ts';
 import type {
   MatchRecord,
   MatchStatus,
@@ -334,6 +334,52 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the %s store', (kind) => {
       expect(() => openSqliteStore(where)).toThrow(/in use/);
     });
   }
+});
+
+describe('the SQLite store keeping most moves in its log alone', () => {
+  const where = tempDir();
+  let store = openSqliteStore(where, { snapshots: true });
+  afterAll(async () => {
+    await store.close();
+    fs.rmSync(where, { recursive: true, force: true });
+  });
+
+  /** Plays `count` real moves on from `state` (stopping at the match's end), checking each load. */
+  async function play(match: MatchRecord, state: StoredState, count: number) {
+    const engine = new MatchEngine(store);
+    const { rules } = playedWith(match);
+    let at = state;
+    for (let i = 0; i < count; i++) {
+      const G = at.G as State;
+      const seat = G.decision?.seat;
+      if (!seat) break;
+      const options = legalMoves(rules, G, seat);
+      const pick = options[(i * 7) % options.length] as (typeof options)[number];
+      const request = { seat, stateID: at._stateID, move: pick.move, args: pick.args };
+      const moved = await engine.move(match, request, undefined, at);
+      if (!moved.ok) throw new Error(moved.error.message);
+      expect(await store.loadState(match.matchID)).toEqual(moved.state);
+      at = moved.state;
+    }
+    return at;
+  }
+
+  it('loads every state of a match back whole, across snapshots and a reopen', async () => {
+    const { match, initial } = newRecord();
+    await store.createMatch(match, initial);
+    const state = await play(match, initial, 2 * SNAPSHOT_EVERY + 3);
+    expect(state._stateID).toBeGreaterThan(SNAPSHOT_EVERY + 1);
+    expect(state._stateID % SNAPSHOT_EVERY).not.toBe(0);
+    const stale = successor(initial, 7);
+    expect(await store.commitMove(match.matchID, 0, stale.next, stale.move, null)).toBe(false);
+    await store.close();
+    store = openSqliteStore(where);
+    // Opened without snapshots, the store still replays what the file holds.
+    expect(await store.loadState(match.matchID)).toEqual(state);
+    expect((await store.readMoves(match.matchID)).map((m) => m.stateID)).toEqual(
+      Array.from({ length: state._stateID }, (_, i) => i + 1),
+    );
+  });
 });
 
 describe('the SQLite store syncing its WAL off the event loop', () => {

@@ -102,7 +102,7 @@ export async function startServer(
     METRICS_PORT: '0',
     ...options.env,
   });
-  const store = options.store ?? openSqliteStore(dir);
+  const store = options.store ?? openSqliteStore(dir, { snapshots: true });
   const app = createApp(config, store, createLogger(config), options.fanout, options.time);
   const port = await app.listen();
   return {

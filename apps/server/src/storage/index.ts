@@ -13,5 +13,5 @@ export async function openStore(
 ): Promise<Store> {
   return config.DATABASE_URL
     ? openPostgresStore(config.DATABASE_URL, config.DATABASE_SCHEMA)
-    : openSqliteStore(config.DATA_DIR);
+    : openSqliteStore(config.DATA_DIR, { snapshots: true });
 }
