@@ -19,7 +19,9 @@
  * Per phase also the server's event-loop delay and how much of the phase the server's and the
  * players' main threads waited for a core: on a shared 2-core machine the clients' processes
  * compete with the server, and `--crowd-nice N` runs the spectators' processes at that nice
- * level to tell the server's own delays from that waiting.
+ * level to tell the server's own delays from that waiting; `--crowd-sched idle` runs them
+ * under SCHED_IDLE, so that they take only what the server and the players leave of the cores,
+ * as 5,000 spectators' machines would.
  *
  * The server's per-address socket limits are raised (lib/targets.ts does for every benchmark):
  * this measures the crowd, not the limits. `--via nginx`: two servers on Postgres + Redis
@@ -28,10 +30,11 @@
  * of the match id alone, which would send the whole crowd of one match to one server.
  *
  *   npm run bench:server:crowd [-- --spectators 5000 --others 20 --period 250 --workers 4
- *     --quiet 10 --play 10 --join-limit 60 --restart-limit 60 --crowd-nice 0 --via direct,nginx
+ *     --quiet 10 --play 10 --join-limit 60 --restart-limit 60 --crowd-nice 0 --crowd-sched other
+ *     --via direct,nginx
  *     --targets sqlite --restart each]
  */
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -62,11 +65,16 @@ const options = parseOptions(
     'restart-limit': 60,
   },
   // A word, not a number: the numeric options must be positive, and 0 (not niced) is the default.
-  { via: 'direct', 'crowd-nice': '0', restart: 'each' },
+  { via: 'direct', 'crowd-nice': '0', 'crowd-sched': 'other', restart: 'each' },
 );
 const crowdNice = Number(options.lists['crowd-nice'][0]);
 if (!Number.isInteger(crowdNice) || crowdNice < 0 || crowdNice > 19) {
   console.error('--crowd-nice: expected a nice level from 0 to 19');
+  process.exit(2);
+}
+const crowdSched = options.lists['crowd-sched'][0];
+if (crowdSched !== 'other' && crowdSched !== 'idle') {
+  console.error('--crowd-sched: expected other (the default) or idle');
   process.exit(2);
 }
 const targets = process.argv.includes('--targets') ? options.targets : (['sqlite'] as TargetKind[]);
@@ -329,8 +337,14 @@ async function measure(kind: TargetKind, way: Way): Promise<CrowdRun> {
   const crowd = Array.from({ length: options.workers }, () => new Worker());
   // --crowd-nice: the spectators' processes yield the cores to the server and the players'
   // process, to tell the server's own delays from waiting for a core on a shared machine.
+  // --crowd-sched idle: every thread of the spectators' processes runs only when no other
+  // process wants the core (SCHED_IDLE; a waking server preempts them at once, where a niced
+  // process keeps its slice): the crowd's clients as if on other machines, as they would be.
   for (const w of crowd) {
-    if (crowdNice > 0 && w.child.pid) os.setPriority(w.child.pid, crowdNice);
+    if (!w.child.pid) continue;
+    if (crowdNice > 0) os.setPriority(w.child.pid, crowdNice);
+    if (crowdSched === 'idle')
+      execFileSync('chrt', ['--all-tasks', '--idle', '-p', '0', String(w.child.pid)]);
   }
   const all = [players, ...crowd];
   try {

@@ -54,6 +54,7 @@ bounded(
         'p99 ms',
         'server CPU',
         'CPU ms/move',
+        'clients CPU ms/move',
         'matches replaced',
         'moves/s / stock',
         'moves/s / stock-ic',
@@ -66,6 +67,7 @@ bounded(
         ms(r.latency.p99),
         `${Math.round(r.serverCpu * 100)} %`,
         r.cpuPerMove.toFixed(2),
+        r.clientCpuPerMove.toFixed(2),
         r.result.replaced,
         ratio(against(r, 'stock'), 1),
         ratio(against(r, 'stock-ic'), 1),
@@ -86,7 +88,15 @@ bounded(
       record(
         'throughput-median',
         machine(),
-        ['target', 'moves/s', 'CPU ms/move', '/ stock', '/ stock-ic', '/ stock-ic, range'],
+        [
+          'target',
+          'moves/s',
+          'CPU ms/move',
+          'clients CPU ms/move',
+          '/ stock',
+          '/ stock-ic',
+          '/ stock-ic, range',
+        ],
         options.targets.map((kind) => {
           const mine = runs.filter((r) => r.kind === kind);
           const toStockIC = mine.map((r) => against(r, 'stock-ic'));
@@ -94,6 +104,7 @@ bounded(
             TARGET_LABELS[kind],
             Math.round(median(mine.map((r) => r.movesPerSecond))),
             median(mine.map((r) => r.cpuPerMove)).toFixed(2),
+            median(mine.map((r) => r.clientCpuPerMove)).toFixed(2),
             ratio(median(mine.map((r) => against(r, 'stock'))), 1),
             ratio(median(toStockIC), 1),
             spread(toStockIC),

@@ -12,6 +12,11 @@ export interface LoadRun {
   serverCpu: number;
   /** Server CPU time per completed move in the window, ms: hardly changes with the machine's load. */
   cpuPerMove: number;
+  /**
+   * The client processes' CPU time per completed move in the window, ms: on a 2-core machine
+   * they share the cores with the server, so what they spend a move bounds the moves/s too.
+   */
+  clientCpuPerMove: number;
   opened: number;
   openMs: number;
   openErrors: string[];
@@ -49,17 +54,22 @@ export async function measureLoadOn(target: Target, options: LoadRunOptions): Pr
     const end = start + options.windowMs;
     let cpuStart = Number.NaN;
     let cpuEnd = Number.NaN;
+    let clientsStart = Number.NaN;
+    let clientsEnd = Number.NaN;
     setTimeout(() => {
       cpuStart = target.cpuSeconds();
+      clientsStart = pool.cpuSeconds();
       options.onWindow?.('start');
     }, options.warmupMs);
     setTimeout(() => {
       cpuEnd = target.cpuSeconds();
+      clientsEnd = pool.cpuSeconds();
       options.onWindow?.('end');
     }, options.warmupMs + options.windowMs);
     const result = await pool.play(start, end);
     // The workers can report before the window's timer has fired.
     if (Number.isNaN(cpuEnd)) cpuEnd = target.cpuSeconds();
+    if (Number.isNaN(clientsEnd)) clientsEnd = pool.cpuSeconds();
     return {
       kind: target.kind,
       result,
@@ -67,6 +77,7 @@ export async function measureLoadOn(target: Target, options: LoadRunOptions): Pr
       movesPerSecond: result.moves / (options.windowMs / 1000),
       serverCpu: (cpuEnd - cpuStart) / (options.windowMs / 1000),
       cpuPerMove: ((cpuEnd - cpuStart) * 1000) / result.moves,
+      clientCpuPerMove: ((clientsEnd - clientsStart) * 1000) / result.moves,
       opened: pool.opened,
       openMs: pool.openMs,
       openErrors: pool.errors,

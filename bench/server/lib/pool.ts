@@ -2,7 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import type { DriverContext } from '../client/drivers.ts';
 import type { FromWorker, LoadResult, StormResult, Task, ToWorker } from '../client/protocol.ts';
-import { BENCH_DIR, type Target } from './targets.ts';
+import { BENCH_DIR, cpuSecondsOf, type Target } from './targets.ts';
 
 const WORKER = path.join(BENCH_DIR, 'client/worker.ts');
 
@@ -65,6 +65,11 @@ export class ClientPool {
       Math.max(...answers.map((a) => a.openMs)),
       answers.flatMap((a) => a.errors),
     );
+  }
+
+  /** CPU seconds the client processes have used so far, together. */
+  cpuSeconds(): number {
+    return this.children.reduce((sum, child) => sum + cpuSecondsOf(child.pid), 0);
   }
 
   /** Plays until `end` (epoch ms) and merges what every worker measured after `start`. */

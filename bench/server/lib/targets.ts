@@ -77,6 +77,13 @@ process.on('exit', () => {
 /** Clock ticks per second of /proc/<pid>/stat times (USER_HZ; 100 on Linux). */
 const TICKS = 100;
 
+/** CPU seconds a process has used so far, all its threads (/proc/<pid>/stat). */
+export function cpuSecondsOf(pid: number | undefined): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS;
+}
+
 /** Bundles our server the way it ships (its own scripts/bundle.ts) into bench/server/dist. */
 function buildOurServer(): void {
   if (built) return;
@@ -275,11 +282,7 @@ export async function startTarget(
       child?.kill('SIGUSR2');
       return done;
     },
-    cpuSeconds: () => {
-      const stat = fs.readFileSync(`/proc/${child?.pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return (Number(fields[11]) + Number(fields[12])) / TICKS;
-    },
+    cpuSeconds: () => cpuSecondsOf(child?.pid),
     stop,
     restart: async () => {
       await stop();
