@@ -213,8 +213,11 @@ class Worker {
   synced = 0;
   lastSyncAt = 0;
   frames = 0;
+  /** Settles once the worker's code is loaded. */
+  readonly loaded: Promise<unknown>;
   constructor() {
     this.child = fork(WORKER, [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+    this.loaded = this.next('loaded');
     this.child.on('message', (m: FromCrowdWorker) => {
       if (m.type !== 'progress') return;
       this.synced = m.synced;
@@ -391,6 +394,8 @@ async function measure(kind: TargetKind, way: Way): Promise<CrowdRun> {
       });
     };
 
+    // The crowd's processes start (compile, load) before the baseline, not during it.
+    await Promise.all(crowd.map((w) => w.loaded));
     await enter('quiet');
     players.send({ type: 'go' });
     players.send({ type: 'watch', moving: true });

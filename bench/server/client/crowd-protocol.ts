@@ -57,6 +57,8 @@ export interface CrowdReport {
 }
 
 export type FromCrowdWorker =
+  /** The worker's code is loaded and it listens (its start takes a core for a while). */
+  | { type: 'loaded' }
   | { type: 'ready'; watchedID?: string; opened: number; errors: string[] }
   /** Spectators synced now, when the last of them synced (epoch ms), frames received so far. */
   | { type: 'progress'; synced: number; lastSyncAt: number; frames: number }

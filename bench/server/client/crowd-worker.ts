@@ -262,3 +262,4 @@ process.on('message', (message: ToCrowdWorker) => {
   });
 });
 process.on('disconnect', () => process.exit(0));
+send({ type: 'loaded' });
