@@ -33,8 +33,8 @@ export type UpdateHeader = Omit<StoredUpdate, 'patches'>;
 export const CROWD_EVERY_MS = 1000;
 /**
  * Sockets sent a frame before the server turns to other work: a big crowd's fan-out yields
- * to the event loop between slices, so other matches' moves wait one slice at most. (250 held
- * the others' moves up to 2-4x longer while 5,000 watched: see bench/results.md, session 19.)
+ * to the event loop between slices, so other matches' moves wait one slice at most. (Slices of
+ * 250 held the others' moves about twice as long while 5,000 watched: bench/results.md.)
  */
 export const CROWD_SLICE = 50;
 
