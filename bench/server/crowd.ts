@@ -395,7 +395,7 @@ async function measure(kind: TargetKind, way: Way): Promise<CrowdRun> {
     };
 
     // The crowd's processes start (compile, load) before the baseline, not during it.
-    await Promise.all(crowd.map((w) => w.loaded));
+    await Promise.all(all.map((w) => w.loaded));
     await enter('quiet');
     players.send({ type: 'go' });
     players.send({ type: 'watch', moving: true });
