@@ -50,13 +50,17 @@ describe('my games', () => {
     await ann.goto('/');
     const rows = ann.locator('.my-game');
     await rows.first().getByText('Your turn').waitFor();
+    // The last move is worded once the deck's chunk has loaded, a moment after the row.
+    await rows
+      .first()
+      .getByText(/Last move: .*first/)
+      .waitFor();
     expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-turn')))).toEqual([
       'you',
       'waiting',
     ]);
     expect(await rows.first().getAttribute('data-match')).toBe(matchID);
     expect(await rows.first().textContent()).toContain('You (US) against Boris (USSR)');
-    expect(await rows.first().textContent()).toMatch(/Last move: .*first/);
     expect(await rows.nth(1).textContent()).toContain('Waiting for an opponent');
     expect(await ann.title()).toBe('(1) Iron Curtain');
     await ann.getByText('1 match is waiting for you.').waitFor();
