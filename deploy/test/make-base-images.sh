@@ -17,7 +17,7 @@ POSTGRES_IMAGE=docker.io/library/postgres:16-alpine
 REDIS_IMAGE=docker.io/library/redis:7-alpine
 NGINX_IMAGE=docker.io/library/nginx:1.28-alpine
 # Debian roots the stand-ins start from: bookworm, as node:26-bookworm-slim is; nginx from
-# unstable, the only Debian suite whose nginx (1.27.3 or newer) knows `resolve` in an upstream.
+# unstable, whose nginx is a current line as the image's 1.28 is (bookworm's is 1.22).
 BOOKWORM_ROOT=localhost/iron-curtain-test/debian:bookworm
 SID_ROOT=localhost/iron-curtain-test/debian:sid
 

@@ -28,11 +28,13 @@ import {
  * deploy/test/make-base-images.sh (local stand-ins, made once and kept in podman's storage).
  *
  * The compose tool is Debian's docker-compose 1.29 talking to podman's Docker-compatible API.
- * Two lines differ from the files an operator runs with Docker, both in copies made here:
+ * Two things differ from the file an operator runs with Docker, in a copy made here:
  * - `name: iron-curtain` (the project's name; a current Compose reads it, 1.29's schema
  *   refuses it) becomes `--project-name` (with this run's id added);
- * - deploy/nginx.conf's `resolver 127.0.0.11` (Docker's DNS) becomes podman's, which answers
- *   on the network's gateway, `host.containers.internal`.
+ * - the network's `ipam` gets `options: {driver: host-local}`, the option podman reports for
+ *   it: without it, 1.29 finds the network changed at the second `up` and refuses to go on.
+ * The project's network gets a subnet of this run's own (SCALE_NETWORK), so that two runs
+ * never share one.
  * Podman runs health checks from systemd timers; this machine has no systemd, so the test
  * is the timer: every 2 s it asks podman to run each container's check (`podman healthcheck
  * run`), and podman records the status that compose and the test read.
@@ -45,6 +47,8 @@ const run = promisify(execFile);
 const NAME = 'iron-curtain';
 const PROJECT = `${NAME}-test-${process.pid}`;
 const IMAGE = 'iron-curtain-online:local';
+/** This run's subnet, 10.173.N.0/24 (not podman's own 10.88 and 10.89). */
+const SCALE_NETWORK = `10.173.${process.pid % 250}`;
 /** After SIGTERM or SIGKILL of a server, every client of every match is back within this. */
 const RESYNC_BOUND_MS = 2000;
 
@@ -76,6 +80,7 @@ async function sh(command: string, args: string[], timeout = 600_000): Promise<s
         DOCKER_HOST: `unix://${socket}`,
         APP_PORT: String(appPort),
         SCALE_PORT: String(scalePort),
+        SCALE_NETWORK,
         // The compose file's own settings: these clients move far faster than people do.
         RATE_LIMIT_PER_SECOND: '1000',
         RATE_LIMIT_BURST: '1000',
@@ -88,23 +93,17 @@ async function sh(command: string, args: string[], timeout = 600_000): Promise<s
   }
 }
 
-/** The compose file and nginx.conf with only the two lines above changed. */
+/** The compose file with only the two things above changed. */
 function composeFile(): string {
-  const nginxConf = readRoot('deploy/nginx.conf');
-  expect(nginxConf.match(/resolver 127\.0\.0\.11 /g)).toHaveLength(1);
-  fs.writeFileSync(
-    path.join(scratch, 'nginx.conf'),
-    nginxConf.replace('resolver 127.0.0.11 ', 'resolver host.containers.internal '),
-  );
   const compose = readRoot('docker-compose.yml');
   expect(compose.match(new RegExp(`^name: ${NAME}$`, 'gm'))).toHaveLength(1);
-  expect(compose.match(/\.\/deploy\/nginx\.conf:/g)).toHaveLength(1);
+  expect(compose.match(/^ {4}ipam:\n/gm)).toHaveLength(1);
   const file = path.join(scratch, 'docker-compose.yml');
   fs.writeFileSync(
     file,
     compose
       .replace(new RegExp(`^name: ${NAME}\\n`, 'm'), '')
-      .replace('./deploy/nginx.conf:', `${path.join(scratch, 'nginx.conf')}:`),
+      .replace(/^ {4}ipam:\n/m, '    ipam:\n      options:\n        driver: host-local\n'),
   );
   return file;
 }

@@ -30,11 +30,14 @@ interface Service {
   healthcheck?: { test: string[] | string };
   volumes?: string[];
   command?: string[];
+  networks?: Record<string, { ipv4_address?: string }>;
+  extra_hosts?: string[];
 }
 interface Compose {
   name?: string;
   services: Record<string, Service>;
   volumes?: Record<string, unknown>;
+  networks?: Record<string, { ipam?: { config?: { subnet?: string }[] } }>;
 }
 
 const composeText = readRoot('docker-compose.yml');
@@ -152,6 +155,25 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('gives each replica a fixed address in the subnet, the one the proxy knows its name by', () => {
+    const s = compose.services as Record<string, Service>;
+    const settings: Record<string, string>[] = [{}, { SCALE_NETWORK: '10.9.8' }];
+    for (const env of settings) {
+      const subnet = interpolate(String(compose.networks?.default?.ipam?.config?.[0]?.subnet), env);
+      const prefix = subnet.replace(/\.0\/24$/, '.');
+      expect(subnet).toMatch(/^\d+\.\d+\.\d+\.0\/24$/);
+      const addresses = ['app-1', 'app-2'].map((replica) =>
+        interpolate(String(s[replica]?.networks?.default?.ipv4_address), env),
+      );
+      for (const address of addresses) expect(address.startsWith(prefix)).toBe(true);
+      expect(new Set(addresses).size).toBe(2);
+      expect(s.proxy?.extra_hosts?.map((h) => interpolate(h, env))).toEqual([
+        `app-1:${addresses[0]}`,
+        `app-2:${addresses[1]}`,
+      ]);
+    }
+  });
+
   it('sets only variables the server reads, and values it accepts', () => {
     const known = Object.keys(envSchema.shape);
     expect(appServices.map(([n]) => n).sort()).toEqual(['app', 'app-1', 'app-2']);
@@ -219,6 +241,13 @@ describe('deploy/nginx.conf', () => {
     expect(rest).toMatch(/proxy_pass http:\/\/lobby;/);
     expect(rest).toMatch(/proxy_set_header Host \$http_host;/);
     expect(conf).toMatch(/listen 8080;/);
+  });
+
+  it('looks the servers up once, never while it runs (a re-resolve drops the tries in flight)', () => {
+    expect(conf).not.toMatch(/\bresolver\b/);
+    for (const upstream of ['game_sockets', 'lobby']) {
+      expect(block(`upstream ${upstream}`)).not.toMatch(/\bresolve\b/);
+    }
   });
 
   it('never takes a server out for a refused connection, and passes no metrics', () => {

@@ -24,8 +24,7 @@ export function freePort(): Promise<number> {
 /**
  * deploy/nginx.conf as shipped, with only the upstream servers' addresses (`app-1` is
  * `servers[0]`, ...) and the listen port changed, and where this instance keeps its pid,
- * logs and buffers (the system's paths belong to the system's nginx). `resolve` goes with
- * the names: the addresses are literal, and Debian's nginx does not know the parameter.
+ * logs and buffers (the system's paths belong to the system's nginx).
  */
 export function nginxConfig(source: string, servers: string[], listen: string, prefix: string) {
   let replaced = 0;
@@ -34,7 +33,7 @@ export function nginxConfig(source: string, servers: string[], listen: string, p
       const address = servers[Number(n) - 1];
       if (!address) throw new Error(`no address for app-${n}`);
       replaced += 1;
-      return `server ${address}${params.replace(/\s+resolve\b/, '')};`;
+      return `server ${address}${params};`;
     })
     .replace(/listen\s+8080;/, `listen ${listen};`)
     .replace(
