@@ -93,7 +93,8 @@ describe('the content security policy in the browser', () => {
     await boris.getByLabel('Your name').fill('Boris');
     await boris.getByRole('button', { name: 'Take the seat and play' }).click();
     await synced(boris);
-    const carla = await host.newPage();
+    // A window of her own: a second tab of Ann's would hold Ann's animation frames back.
+    const carla = await (await watchedContext({ width: 1366, height: 768 })).newPage();
     await carla.goto(spectate);
     await synced(carla);
 
