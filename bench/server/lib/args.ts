@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { pinClientsAway } from './cores.ts';
 import { TARGET_KINDS, type TargetKind } from './targets.ts';
 
 export interface CommonOptions {
@@ -8,10 +9,12 @@ export interface CommonOptions {
   /** Before each memory reading, every server runs a full garbage collection (see lib/collect-garbage.cjs). */
   collect: boolean;
   workers: number;
+  /** The servers on one core, the clients on the others (see lib/cores.ts). */
+  pin: boolean;
 }
 
 /**
- * Parses the flags every benchmark takes (--targets, --workers, --cpu-prof, --collect) plus its own
+ * Parses the flags every benchmark takes (--targets, --workers, --cpu-prof, --collect, --pin) plus its own
  * numeric options, each with a default, and its own lists (comma-separated words, each with a
  * default, in `lists`); a bad value stops the run with a clear message.
  */
@@ -26,6 +29,7 @@ export function parseOptions<K extends string, L extends string = never>(
       targets: { type: 'string', default: TARGET_KINDS.join(',') },
       'cpu-prof': { type: 'boolean', default: false },
       collect: { type: 'boolean', default: false },
+      pin: { type: 'boolean', default: false },
       ...Object.fromEntries(numeric.map((k) => [k, { type: 'string' as const }])),
       ...Object.fromEntries(
         listed.map((l) => [l, { type: 'string' as const, default: listDefaults[l] }]),
@@ -55,12 +59,14 @@ export function parseOptions<K extends string, L extends string = never>(
     if (!Number.isFinite(n) || n <= 0) fail(`--${k}: expected a positive number, got '${raw}'`);
     numbers[k] = n;
   }
+  if (values.pin) pinClientsAway();
   return {
     ...numbers,
     lists,
     targets: targets as TargetKind[],
     cpuProf: Boolean(values['cpu-prof']),
     collect: Boolean(values.collect),
+    pin: Boolean(values.pin),
     workers: Math.max(1, Math.floor((numbers as { workers?: number }).workers ?? defaults.workers)),
   };
 }

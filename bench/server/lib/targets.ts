@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
+import { serverCommand } from './cores.ts';
 
 /** The servers a benchmark can measure, in the order they run. */
 export const TARGET_KINDS = ['echo', 'stock', 'stock-ic', 'sqlite', 'postgres'] as const;
@@ -209,7 +210,13 @@ export async function startTarget(
     const log = fs.openSync(logFile, 'a');
     // BENCH_SERVER_NODE_FLAGS: V8/Node flags for the server processes only (e.g. GC settings).
     const flags = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '');
-    const proc = spawn(process.execPath, [...flags, ...prof, ...collect, ...launch.args], {
+    const [command, args] = serverCommand(process.execPath, [
+      ...flags,
+      ...prof,
+      ...collect,
+      ...launch.args,
+    ]);
+    const proc = spawn(command, args, {
       cwd: REPO,
       env: { ...process.env, NODE_ENV: 'production', ...launch.env, ...opts.env },
       stdio: ['ignore', 'pipe', log],
