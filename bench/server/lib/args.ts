@@ -9,8 +9,6 @@ export interface CommonOptions {
   /** Before each memory reading, every server runs a full garbage collection (see lib/collect-garbage.cjs). */
   collect: boolean;
   workers: number;
-  /** The servers on one core, the clients on the others (see lib/cores.ts). */
-  pin: boolean;
 }
 
 /**
@@ -66,7 +64,6 @@ export function parseOptions<K extends string, L extends string = never>(
     targets: targets as TargetKind[],
     cpuProf: Boolean(values['cpu-prof']),
     collect: Boolean(values.collect),
-    pin: Boolean(values.pin),
     workers: Math.max(1, Math.floor((numbers as { workers?: number }).workers ?? defaults.workers)),
   };
 }

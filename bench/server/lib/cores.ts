@@ -8,7 +8,7 @@ import os from 'node:os';
  * together; pinned, each server runs alone on one core, as if its clients were on other
  * machines. (Children inherit the mask: set once here, it holds for every client forked later.)
  */
-let serverCores: string | undefined;
+let pinned = false;
 
 export function pinClientsAway(): void {
   const cores = os.availableParallelism();
@@ -19,10 +19,10 @@ export function pinClientsAway(): void {
   execFileSync('taskset', ['--all-tasks', '-pc', `1-${cores - 1}`, String(process.pid)], {
     stdio: 'ignore',
   });
-  serverCores = '0';
+  pinned = true;
 }
 
-/** The command that starts a server: under taskset on the server's core once pinned. */
+/** The command that starts a server: under taskset on the first core once pinned. */
 export function serverCommand(node: string, args: string[]): [string, string[]] {
-  return serverCores === undefined ? [node, args] : ['taskset', ['-c', serverCores, node, ...args]];
+  return pinned ? ['taskset', ['-c', '0', node, ...args]] : [node, args];
 }
