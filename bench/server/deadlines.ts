@@ -11,7 +11,7 @@
  *   its CPU (user + system, from /proc) from listening until every due match has ended on time,
  *   less its idle CPU over as long, is divided by the number of due matches.
  *
- * The matches are written with the server's own store (its createMatch and setClock) into
+ * The matches are written with the server's own match store (its createMatch and setClock) into
  * the target's DATA_DIR or schema while the server is stopped; they share one initial state
  * (the sweep never reads a state).
  *
@@ -26,12 +26,13 @@ import { BENCH_SETUP_DATA } from './lib/iron-curtain.ts';
 import { machine, record } from './lib/report.ts';
 import { type StartedTarget, startTarget, type Target } from './lib/targets.ts';
 
-const { openSqliteStore, SQLITE_FILE } = await import('../../apps/server/src/storage/sqlite.ts');
-const { openPostgresStore } = await import('../../apps/server/src/storage/postgres.ts');
+const { openSqliteStores } = await import('../../apps/server/src/storage/sqlite.ts');
+const { SQLITE_FILE } = await import('../../apps/server/src/storage/database/sqlite-database.ts');
+const { openPostgresStores } = await import('../../apps/server/src/storage/postgres.ts');
 const { initialState } = await import('../../apps/server/src/match/engine.ts');
 const { turnClock, switchClock } = await import('../../apps/server/src/match/clock-record.ts');
 const { deckInfoOf } = await import('../../apps/server/src/decks/built-in-decks.ts');
-type Store = import('../../apps/server/src/storage/store.ts').Store;
+type Stores = import('../../apps/server/src/storage/stores.ts').Stores;
 
 const options = parseOptions({ matches: 100_000, due: 10_000, settle: 5, workers: 1 });
 const targets = options.targets.filter((t) => t === 'sqlite' || t === 'postgres');
@@ -42,7 +43,7 @@ const DAY = 24 * HOUR;
 const LOAD_CONCURRENCY = 200;
 
 /** Stores the matches: the first `due` with one day per turn, begun up to a day ago. */
-async function load(store: Store, now: number): Promise<void> {
+async function load(stores: Stores, now: number): Promise<void> {
   const deck = deckInfoOf(DEFAULT_DECK);
   const setupData = BENCH_SETUP_DATA;
   const at = new Date(now - 3 * DAY).toISOString();
@@ -73,7 +74,7 @@ async function load(store: Store, now: number): Promise<void> {
       const seat: Seat = i % 2 === 0 ? '0' : '1';
       const clock = switchClock(turnClock(days), seat, since);
       const matchID = `bench-deadline-${String(i).padStart(7, '0')}`;
-      await store.createMatch(
+      await stores.matches.createMatch(
         {
           ...template,
           matchID,
@@ -86,7 +87,7 @@ async function load(store: Store, now: number): Promise<void> {
         },
         initial,
       );
-      await store.setClock(matchID, clock);
+      await stores.matches.setClock(matchID, clock);
     }
   };
   await Promise.all(Array.from({ length: LOAD_CONCURRENCY }, lane));
@@ -161,12 +162,12 @@ bounded(1800, async () => {
       await target.stop();
 
       const loadStart = Date.now();
-      const store =
+      const stores =
         kind === 'sqlite'
-          ? openSqliteStore(target.dataDir)
-          : await openPostgresStore(DATABASE_URL, target.schema);
-      await load(store, Date.now());
-      await store.close();
+          ? openSqliteStores(target.dataDir)
+          : await openPostgresStores(DATABASE_URL, target.schema);
+      await load(stores, Date.now());
+      await stores.close();
       const loadSeconds = (Date.now() - loadStart) / 1000;
 
       await target.restart();

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import Koa from 'koa';
 import compress from 'koa-compress';
 import { BotSeats } from './bots/bot-seats.ts';
+import { BotCredentials } from './bots/credentials.ts';
 import { ConnectionLimits, httpServerOptions } from './edge/connection-limits.ts';
 import { errorAnswers } from './edge/error-answers.ts';
 import { lobbyWriteLimit } from './edge/lobby-rate-limit.ts';
@@ -12,6 +13,7 @@ import { securityHeaders } from './edge/security-headers.ts';
 import { webClient } from './edge/static-files.ts';
 import { ChallengeBoard } from './lobby/challenge-board.ts';
 import { DeadlineSweep } from './lobby/deadline-sweep.ts';
+import { DeckLibrary } from './lobby/deck-library.ts';
 import { HANDOVER_REDEEM_LIMIT, handoverRouter } from './lobby/handovers.ts';
 import { Lobby } from './lobby/lobby.ts';
 import { lobbyRouter } from './lobby/lobby-routes.ts';
@@ -32,7 +34,7 @@ import { createMetrics, type Metrics, type MetricsListener, serveMetrics } from 
 import { systemTime, type TimeSource } from './ops/time.ts';
 import { Notifier } from './push/notifier.ts';
 import { VapidKeys } from './push/vapid-keys.ts';
-import type { MatchRecord, Store } from './storage/index.ts';
+import type { MatchRecord, Stores } from './storage/index.ts';
 
 /**
  * Connections the kernel queues for us to accept (capped by net.core.somaxconn). Node's 511
@@ -57,7 +59,7 @@ export interface App {
   /** The port of the operator's metrics listener (METRICS_HOST), once listening. */
   readonly metricsPort: number | undefined;
   /**
-   * Stops accepting, finishes queued moves, closes sockets, the fan-out and the store.
+   * Stops accepting, finishes queued moves, closes sockets, the fan-out and the stores.
    * `successorStartMs`: how long the process taking over is expected to need to listen,
    * for the sockets' restart notice (0: at once, as behind a proxy).
    */
@@ -65,12 +67,12 @@ export interface App {
 }
 
 /**
- * Lobby, game service and web client on one HTTP server, around one store; with a Redis
- * fan-out, one of several instances sharing the store.
+ * Lobby, game service and web client on one HTTP server, around one database's stores, each
+ * part handed the stores it needs; with a Redis fan-out, one of several instances sharing them.
  */
 export function createApp(
   config: Config,
-  store: Store,
+  stores: Stores,
   logger: Logger,
   fanout: Fanout = localFanout(),
   /** Turn clocks and absences run on it; tests pass a clock they move by hand. */
@@ -94,10 +96,13 @@ export function createApp(
     socket.once('close', () => connections.delete(socket));
   });
   http.on('clientError', (error, socket) => limits.clientError(error, socket));
-  const bots = new BotSeats(config, store, logger);
-  const vapidKeys = new VapidKeys(config, store);
+  const { matches } = stores;
+  const botCredentials = new BotCredentials(stores.secrets);
+  const bots = new BotSeats(config, matches, botCredentials, logger);
+  const vapidKeys = new VapidKeys(config, stores.secrets);
   const push = new Notifier({
-    store,
+    pushSubscriptions: stores.pushSubscriptions,
+    matches,
     keys: vapidKeys,
     logger,
     time,
@@ -110,8 +115,8 @@ export function createApp(
   };
   const game = new GameService(http, {
     config,
-    store,
-    engine: new MatchEngine(store, time),
+    stores,
+    engine: new MatchEngine(matches, time),
     presence,
     metrics,
     logger,
@@ -129,7 +134,7 @@ export function createApp(
   });
   const finish: FinishMatch = (matchID, result, now) => game.finish(matchID, result, now);
   const challenges = new ChallengeBoard({
-    store,
+    matches,
     presence,
     time,
     awaySince: (match, seat) => game.awaySince(match, seat),
@@ -138,7 +143,7 @@ export function createApp(
     streams: limiters.heldConnections('challenge-streams', config.SOCKETS_PER_ADDRESS),
   });
   const lobby = new Lobby(
-    store,
+    matches,
     presence,
     (matchID) => {
       game.matchChanged(matchID);
@@ -146,21 +151,23 @@ export function createApp(
       challenges.changed();
     },
     finish,
+    new DeckLibrary(stores.decks, time),
+    botCredentials,
     time,
   );
   const changed = (matchID: string) => game.matchChanged(matchID);
   const referee = new Referee({
-    store,
+    matches,
     presence,
     time,
     graceMs,
     awaySince: (match, seat) => game.awaySince(match, seat),
     finish,
   });
-  const rematches = new RematchDesk(store, changed, time);
-  const cleanup = new MatchCleanup({ store, metrics, logger, time, config });
+  const rematches = new RematchDesk(matches, changed, time, botCredentials);
+  const cleanup = new MatchCleanup({ matches, metrics, logger, time, config });
   const deadlines = new DeadlineSweep({
-    store,
+    matches,
     logger,
     time,
     clockCheck: (matchID) => game.checkClock(matchID),
@@ -184,19 +191,32 @@ export function createApp(
     }),
     (address) => limits.refused('LOBBY_WRITES_PER_ADDRESS', address),
   );
-  const router = lobbyRouter(lobby, store, metrics, bots, challenges, writeLimit);
+  const router = lobbyRouter(lobby, stores, metrics, bots, challenges, writeLimit);
   koa.use(router.routes());
   koa.use(router.allowedMethods());
-  const around = matchRouter(lobby, store, rematches, referee, writeLimit);
+  const around = matchRouter(lobby, matches, rematches, referee, writeLimit);
   koa.use(around.routes());
   koa.use(around.allowedMethods());
-  const myGames = myGamesRouter(store, time, writeLimit);
+  const myGames = myGamesRouter(matches, time, writeLimit);
   koa.use(myGames.routes());
   koa.use(myGames.allowedMethods());
-  const handovers = handoverRouter(store, time, limiters.create(HANDOVER_REDEEM_LIMIT), writeLimit);
+  const handovers = handoverRouter(
+    matches,
+    stores.handovers,
+    time,
+    limiters.create(HANDOVER_REDEEM_LIMIT),
+    writeLimit,
+  );
   koa.use(handovers.routes());
   koa.use(handovers.allowedMethods());
-  const pushRoutes = pushRouter(store, vapidKeys, config.PUSH_SERVICES, time, writeLimit);
+  const pushRoutes = pushRouter(
+    matches,
+    stores.pushSubscriptions,
+    vapidKeys,
+    config.PUSH_SERVICES,
+    time,
+    writeLimit,
+  );
   koa.use(pushRoutes.routes());
   koa.use(pushRoutes.allowedMethods());
   koa.use(webClient(config.WEB_DIST));
@@ -257,7 +277,7 @@ export function createApp(
       limiters.close();
       await metricsListener?.close();
       await fanout.close();
-      await store.close();
+      await stores.close();
     },
   };
 }

@@ -4,7 +4,7 @@ import { createApp } from './app.ts';
 import { localFanout, openRedisFanout } from './match/fanout.ts';
 import { ConfigError, loadConfig } from './ops/config.ts';
 import { createLogger, type Logger, readableLogsOn } from './ops/logger.ts';
-import { openStore } from './storage/index.ts';
+import { openStores } from './storage/index.ts';
 
 /** The web client's build, beside this package (apps/web/dist) unless WEB_DIST says otherwise. */
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -51,11 +51,11 @@ async function main(logger: Logger): Promise<void> {
   // server (a supervisor, a test, a benchmark) reads the address it took from that line.
   const lifecycle = config.LOG_LEVEL === 'silent' ? logger : logger.child({}, { level: 'info' });
 
-  const store = await openStore(config);
+  const stores = await openStores(config);
   const fanout = config.REDIS_URL
     ? await openRedisFanout(config.REDIS_URL, `iron-curtain:${config.DATABASE_SCHEMA}`, logger)
     : localFanout();
-  const app = createApp(config, store, logger, fanout);
+  const app = createApp(config, stores, logger, fanout);
   const port = await app.listen();
   // From the process's start: what its successor after a restart will take, about.
   const startMs = Math.round(performance.now());
@@ -66,7 +66,7 @@ async function main(logger: Logger): Promise<void> {
       url,
       port,
       metrics: `${config.METRICS_HOST}:${app.metricsPort}`,
-      store: store.kind,
+      store: stores.kind,
       fanout: fanout.kind,
       startMs,
       webDist: config.WEB_DIST,

@@ -4,7 +4,7 @@ import { ManualTime } from './manual-time.ts';
 import {
   createAndJoin,
   dropSchema,
-  openTestStore,
+  openTestStores,
   request,
   type StoreKind,
   seatClient,
@@ -24,7 +24,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('claiming the win on the %s
   it('only from an opponent away longer than the grace period, recorded as abandoned', async () => {
     const time = new ManualTime();
     const server = await startServer({
-      store: await openTestStore(kind, where),
+      stores: await openTestStores(kind, where),
       time,
       env: { ABANDON_GRACE_SECONDS: '60' },
     });
@@ -72,7 +72,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('claiming the win on the %s
   it('forgets an absence once the seat is back', async () => {
     const time = new ManualTime();
     const server = await startServer({
-      store: await openTestStore(kind, where),
+      stores: await openTestStores(kind, where),
       time,
       env: { ABANDON_GRACE_SECONDS: '60' },
     });
@@ -80,7 +80,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('claiming the win on the %s
       const { created, joined } = await createAndJoin(server.url);
       const { matchID } = created;
       const awaySince = async () =>
-        (await server.store.getMatch(matchID))?.players[1].awaySince ?? null;
+        (await server.stores.matches.getMatch(matchID))?.players[1].awaySince ?? null;
       const ann = await seatClient(server.url, matchID, '0', created.credentials);
       const boris = await seatClient(server.url, matchID, '1', joined.credentials);
       expect(await awaySince()).toBeNull();
@@ -106,7 +106,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('claiming the win on the %s
   it('counts an absence from where it was stored, across a restart', async () => {
     const time = new ManualTime();
     const env = { ABANDON_GRACE_SECONDS: '30' };
-    const first = await startServer({ store: await openTestStore(kind, where), time, env });
+    const first = await startServer({ stores: await openTestStores(kind, where), time, env });
     const { created, joined } = await createAndJoin(first.url);
     const watcher = await seatClient(first.url, created.matchID, null);
     const boris = await seatClient(first.url, created.matchID, '1', joined.credentials);
@@ -116,7 +116,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('claiming the win on the %s
     time.advance(10_000);
     await first.close();
     time.advance(25_000);
-    const second = await startServer({ store: await openTestStore(kind, where), time, env });
+    const second = await startServer({ stores: await openTestStores(kind, where), time, env });
     try {
       const won = await request<Answer>(
         `${second.url}/api/matches/${created.matchID}/claim`,

@@ -62,7 +62,7 @@ describe('computer players’ credentials', () => {
       });
     }
     // The seat is still the computer's: its own credentials, made under the server's key, open it.
-    const key = await new BotCredentials(server.store).of(matchID, '1', 'hard');
+    const key = await new BotCredentials(server.stores.secrets).of(matchID, '1', 'hard');
     expect((await tryCredentials(matchID, key)).sync).toBe(true);
   });
 
@@ -73,12 +73,12 @@ describe('computer players’ credentials', () => {
       side: 'US',
     });
     const { matchID, credentials } = created.body;
-    const match = await server.store.getMatch(matchID);
+    const match = await server.stores.matches.getMatch(matchID);
     if (!match) throw new Error('no match');
     const old = fromSeed(match.seed, '1', 'easy');
     const now = new Date().toISOString();
     expect(
-      await server.store.claimSeat(matchID, '1', 'Computer (easy)', hashSecret(old), now),
+      await server.stores.matches.claimSeat(matchID, '1', 'Computer (easy)', hashSecret(old), now),
     ).toBe(true);
 
     // Ann comes to the table: the computer (the USSR) chooses who goes first by itself.
@@ -96,9 +96,9 @@ describe('computer players’ credentials', () => {
     );
     const next = offer.body.rematch.matchID;
     if (!next) throw new Error(`no rematch: ${JSON.stringify(offer.body)}`);
-    const rematch = await server.store.getMatch(next);
+    const rematch = await server.stores.matches.getMatch(next);
     if (!rematch) throw new Error('no rematch stored');
-    const bots = new BotCredentials(server.store);
+    const bots = new BotCredentials(server.stores.secrets);
     expect(await bots.seatsOf(rematch)).toEqual([
       { seat: '1', level: 'easy', credentials: await bots.of(next, '1', 'easy') },
     ]);

@@ -7,7 +7,7 @@ import type {
 } from '@iron-curtain/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BotCredentials } from '../src/bots/credentials.ts';
-import { openSqliteStore } from '../src/storage/sqlite.ts';
+import { openSqliteStores } from '../src/storage/sqlite.ts';
 import {
   createAndJoin,
   type GameClient,
@@ -24,8 +24,8 @@ const BOT_ENV = { BOT_MOVE_DELAY_MS: '0' };
 let servers: TestServer[] = [];
 const clients: GameClient[] = [];
 
-async function server(env: Record<string, string> = {}, store?: TestServer['store']) {
-  const started = await startServer({ env: { ...BOT_ENV, ...env }, ...(store ? { store } : {}) });
+async function server(env: Record<string, string> = {}, stores?: TestServer['stores']) {
+  const started = await startServer({ env: { ...BOT_ENV, ...env }, ...(stores ? { stores } : {}) });
   servers.push(started);
   return started;
 }
@@ -136,7 +136,7 @@ describe('a computer opponent', () => {
     servers = servers.filter((s) => s !== first);
     await first.app.close();
     const dataDir = first.config.DATA_DIR;
-    const reopened = await server({}, openSqliteStore(dataDir));
+    const reopened = await server({}, openSqliteStores(dataDir));
     const back = await client(reopened.url, matchID, '0', credentials);
     const played = await playAgainstComputer(back, 11);
     expect(played).toBeGreaterThan(3);
@@ -171,12 +171,12 @@ describe('a computer opponent', () => {
 
   it('answers a created computer match even when its computer player cannot start, and starts it at the next sync', async () => {
     const dir = tempDir();
-    const store = openSqliteStore(dir);
-    const getMatch = store.getMatch.bind(store);
+    const stores = openSqliteStores(dir);
+    const getMatch = stores.matches.getMatch.bind(stores.matches);
     let storeAnswers = false;
-    store.getMatch = (matchID) =>
+    stores.matches.getMatch = (matchID) =>
       storeAnswers ? getMatch(matchID) : Promise.reject(new Error('the store is away'));
-    const { url } = await server({}, store);
+    const { url } = await server({}, stores);
     const created = await request<CreateMatchResponse>(`${url}/api/matches`, 'POST', {
       name: 'Ann',
       side: 'USSR',
@@ -192,18 +192,18 @@ describe('a computer opponent', () => {
   }, 120_000);
 
   it('a seat is a computer’s only when its credentials are ones only the server can make', async () => {
-    const { url, store } = await server();
+    const { url, stores } = await server();
     // A person who calls themselves a computer is still a person.
     const { created } = await createAndJoin(url, { name: 'Computer (hard)' });
-    const credentials = new BotCredentials(store);
-    const match = await store.getMatch(created.matchID);
+    const credentials = new BotCredentials(stores.secrets);
+    const match = await stores.matches.getMatch(created.matchID);
     expect(match && (await credentials.seatsOf(match))).toEqual([]);
 
     const vsBot = await request<CreateMatchResponse>(`${url}/api/matches`, 'POST', {
       name: 'Ann',
       opponent: 'hard',
     });
-    const withBot = await store.getMatch(vsBot.body.matchID);
+    const withBot = await stores.matches.getMatch(vsBot.body.matchID);
     if (!withBot) throw new Error('no match');
     const computer = await credentials.of(withBot.matchID, '1', 'hard');
     expect(await credentials.seatsOf(withBot)).toEqual([

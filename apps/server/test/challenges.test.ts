@@ -9,12 +9,12 @@ import {
 } from '@iron-curtain/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/ops/config.ts';
-import { openPostgresStore } from '../src/storage/postgres.ts';
+import { openPostgresStores } from '../src/storage/postgres.ts';
 import { ManualTime } from './manual-time.ts';
 import {
   dropSchema,
   GameClient,
-  openTestStore,
+  openTestStores,
   POSTGRES_URL,
   request,
   type StoreKind,
@@ -32,7 +32,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('open challenges on %s', (k
   let server: TestServer;
   beforeAll(async () => {
     server = await startServer({
-      store: await openTestStore(kind, where),
+      stores: await openTestStores(kind, where),
       time,
       env: {
         OPEN_CHALLENGES_PER_ADDRESS: '2',
@@ -265,7 +265,7 @@ describe('with Redis, several instances', () => {
     };
     for (let i = 0; i < 2; i++) {
       servers.push(
-        await startServer({ env, store: await openPostgresStore(POSTGRES_URL, schema) }),
+        await startServer({ env, stores: await openPostgresStores(POSTGRES_URL, schema) }),
       );
     }
   });

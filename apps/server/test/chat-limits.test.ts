@@ -1,12 +1,12 @@
 import type { Ack, ChatLine } from '@iron-curtain/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_LINES_KEPT } from '../src/storage/index.ts';
-import { openPostgresStore } from '../src/storage/postgres.ts';
+import { openPostgresStores } from '../src/storage/postgres.ts';
 import {
   createAndJoin,
   dropSchema,
   GameClient,
-  openTestStore,
+  openTestStores,
   POSTGRES_URL,
   type StoreKind,
   startServer,
@@ -85,7 +85,7 @@ describe('chat lines per address, with Redis', () => {
             DATABASE_SCHEMA: schema,
             REDIS_URL: 'redis://127.0.0.1:6379',
           },
-          store: await openPostgresStore(POSTGRES_URL, schema),
+          stores: await openPostgresStores(POSTGRES_URL, schema),
         }),
       );
     }
@@ -111,7 +111,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the chat history on %s', (
   let server: TestServer;
   const clients: GameClient[] = [];
   beforeAll(async () => {
-    server = await startServer({ store: await openTestStore(kind, where) });
+    server = await startServer({ stores: await openTestStores(kind, where) });
   });
   afterAll(async () => {
     for (const c of clients) c.close();
@@ -125,7 +125,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the chat history on %s', (
     const at = new Date().toISOString();
     const said = CHAT_LINES_KEPT + 50;
     for (let i = 0; i < said; i++) {
-      await server.store.addChatLine({
+      await server.stores.chat.addChatLine({
         matchID,
         room: 'spectators',
         seat: null,
@@ -134,9 +134,15 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the chat history on %s', (
       });
     }
     for (let i = 0; i < 3; i++) {
-      await server.store.addChatLine({ matchID, room: 'players', seat: '0', text: `p${i}`, at });
+      await server.stores.chat.addChatLine({
+        matchID,
+        room: 'players',
+        seat: '0',
+        text: `p${i}`,
+        at,
+      });
     }
-    const stored = await server.store.readChat(matchID);
+    const stored = await server.stores.chat.readChat(matchID);
     const texts = (room: string) => stored.filter((l) => l.room === room).map((l) => l.text);
     expect(texts('spectators')).toEqual(
       Array.from({ length: CHAT_LINES_KEPT }, (_, i) => `s${said - CHAT_LINES_KEPT + i}`),

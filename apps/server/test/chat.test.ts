@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRedisFanout } from '../src/match/fanout.ts';
 import { loadConfig } from '../src/ops/config.ts';
 import { createLogger } from '../src/ops/logger.ts';
-import { openPostgresStore } from '../src/storage/postgres.ts';
+import { openPostgresStores } from '../src/storage/postgres.ts';
 import {
   createAndJoin,
   dropSchema,
@@ -53,12 +53,12 @@ async function expectRefused(
   answer: Promise<Ack>,
   code: RefusedMessage['code'],
 ) {
-  const before = await server.store.readChat(client.matchID);
+  const before = await server.stores.chat.readChat(client.matchID);
   const syncs = client.syncs;
   const refusals = client.refusals.length;
   const ack = await answer;
   expect(ack).toMatchObject({ ok: false, error: { code } });
-  expect(await server.store.readChat(client.matchID)).toEqual(before);
+  expect(await server.stores.chat.readChat(client.matchID)).toEqual(before);
   expect(client.syncs).toBe(syncs);
   expect(client.refusals.length).toBe(refusals);
 }
@@ -299,9 +299,9 @@ describe('chat across two servers sharing Postgres and Redis', () => {
   const clients: GameClient[] = [];
   beforeAll(async () => {
     for (let i = 0; i < 2; i++) {
-      const store = await openPostgresStore(POSTGRES_URL, schema);
+      const stores = await openPostgresStores(POSTGRES_URL, schema);
       const fanout = await openRedisFanout(REDIS_URL, namespace, silent);
-      servers.push(await startServer({ store, fanout }));
+      servers.push(await startServer({ stores, fanout }));
     }
   });
   afterAll(async () => {

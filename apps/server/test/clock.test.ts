@@ -7,7 +7,7 @@ import {
   decider,
   dropSchema,
   type GameClient,
-  openTestStore,
+  openTestStores,
   pickMove,
   prng,
   request,
@@ -29,7 +29,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the turn clock on the %s s
 
   it('charges each decision to its seat, survives a restart, and ends the match on timeout', async () => {
     const time = new ManualTime();
-    const first = await startServer({ store: await openTestStore(kind, where), time });
+    const first = await startServer({ stores: await openTestStores(kind, where), time });
     const { created, joined } = await createAndJoin(first.url, { clockMinutes: 1 });
     const { matchID } = created;
     const seats = {
@@ -59,7 +59,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the turn clock on the %s s
 
     // The server is down for 5 s: the running seat's time keeps going.
     time.advance(5_000);
-    const second = await startServer({ store: await openTestStore(kind, where), time });
+    const second = await startServer({ stores: await openTestStores(kind, where), time });
     try {
       // The match's clock timer, re-armed on start, beside the old-match cleanup's and the
       // deadline sweep's.
@@ -94,7 +94,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the turn clock on the %s s
 
   it('refuses a move made after the time ran out, even before the timer fired', async () => {
     const time = new ManualTime();
-    const server = await startServer({ store: await openTestStore(kind, where), time });
+    const server = await startServer({ stores: await openTestStores(kind, where), time });
     try {
       const { created, joined } = await createAndJoin(server.url, { clockMinutes: 1 });
       const seats = {

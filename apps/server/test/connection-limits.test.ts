@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openPostgresStore } from '../src/storage/postgres.ts';
+import { openPostgresStores } from '../src/storage/postgres.ts';
 import {
   createAndJoin,
   dropSchema,
@@ -158,8 +158,8 @@ async function twoInstances(limits: Record<string, string>): Promise<[TestServer
     ...limits,
   };
   const pair: [TestServer, TestServer] = [
-    await startServer({ env, store: await openPostgresStore(POSTGRES_URL, schema) }),
-    await startServer({ env, store: await openPostgresStore(POSTGRES_URL, schema) }),
+    await startServer({ env, stores: await openPostgresStores(POSTGRES_URL, schema) }),
+    await startServer({ env, stores: await openPostgresStores(POSTGRES_URL, schema) }),
   ];
   servers.push(...pair);
   return pair;

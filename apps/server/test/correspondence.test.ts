@@ -13,7 +13,7 @@ import {
   dropSchema,
   type GameClient,
   matchInfo,
-  openTestStore,
+  openTestStores,
   playTurn,
   prng,
   request,
@@ -53,7 +53,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])(
 
     it('gives each turn the full days, and ends the match on time when a turn runs out', async () => {
       const time = new ManualTime();
-      const server = await startServer({ store: await openTestStore(kind, where), time });
+      const server = await startServer({ stores: await openTestStores(kind, where), time });
       try {
         const { created, joined } = await createAndJoin(server.url, { daysPerTurn: 1 });
         const { matchID } = created;
@@ -101,14 +101,14 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])(
 
     it('ends a turn that ran out while the server was down, once it is back', async () => {
       const time = new ManualTime();
-      const first = await startServer({ store: await openTestStore(kind, where), time });
+      const first = await startServer({ stores: await openTestStores(kind, where), time });
       const { created } = await createAndJoin(first.url, { daysPerTurn: 2 });
       const { matchID } = created;
       const starter = await runningSeat(first, matchID);
       await first.close();
 
       time.skip(2 * DAY + HOUR);
-      const second = await startServer({ store: await openTestStore(kind, where), time });
+      const second = await startServer({ stores: await openTestStores(kind, where), time });
       try {
         // The deadline was in the store, not in a timer: the sweep finds it.
         await sweptUntilEnded(second, time, matchID);
@@ -122,7 +122,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])(
 
     it('refuses a claim of the win from an absent opponent, and takes a resignation', async () => {
       const time = new ManualTime();
-      const server = await startServer({ store: await openTestStore(kind, where), time });
+      const server = await startServer({ stores: await openTestStores(kind, where), time });
       try {
         const { created, joined } = await createAndJoin(server.url, { daysPerTurn: 3 });
         const { matchID } = created;
@@ -165,7 +165,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])(
     it('keeps a match in play whose turn is not over, however long untouched; removes a live one', async () => {
       const time = new ManualTime();
       const server = await startServer({
-        store: await openTestStore(kind, where),
+        stores: await openTestStores(kind, where),
         time,
         env: { UNFINISHED_MATCH_DAYS: '1' },
       });
@@ -190,7 +190,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])(
     });
 
     it('lists a correspondence challenge with its days per turn, and refuses bad days', async () => {
-      const server = await startServer({ store: await openTestStore(kind, where) });
+      const server = await startServer({ stores: await openTestStores(kind, where) });
       try {
         const create = (body: Record<string, unknown>) =>
           request<ErrorResponse>(`${server.url}/api/matches`, 'POST', { name: 'Ann', ...body });

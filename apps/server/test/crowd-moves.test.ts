@@ -73,7 +73,7 @@ describe('a move in a watched match', () => {
 
   it("a newcomer's sync carries the whole log as stored, the moves made since the crowd joined included", async () => {
     const { matchID } = seats['0'];
-    const stored = (await server.store.readMoves(matchID)).flatMap((m) => m.entries);
+    const stored = (await server.stores.matches.readMoves(matchID)).flatMap((m) => m.entries);
     expect(stored.length).toBeGreaterThan(0);
     const newcomer = await seatClient(server.url, matchID, null);
     try {

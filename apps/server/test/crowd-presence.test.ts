@@ -9,7 +9,7 @@ import {
   createAndJoin,
   dropSchema,
   type GameClient,
-  openTestStore,
+  openTestStores,
   request,
   seatClient,
   startServer,
@@ -47,14 +47,14 @@ describe('presence with a crowd watching', () => {
     matchID = created.matchID;
     credentials1 = joined.credentials;
     seat0 = await seatClient(server.url, matchID, '0', created.credentials);
-    const { store } = server;
-    const loadState = store.loadState.bind(store);
-    store.loadState = (id) => {
+    const { matches } = server.stores;
+    const loadState = matches.loadState.bind(matches);
+    matches.loadState = (id) => {
       if (id === matchID) statesRead += 1;
       return loadState(id);
     };
-    const readMoves = store.readMoves.bind(store);
-    store.readMoves = (id) => {
+    const readMoves = matches.readMoves.bind(matches);
+    matches.readMoves = (id) => {
       if (id === matchID) logsRead += 1;
       return readMoves(id);
     };
@@ -148,7 +148,7 @@ describe('a crowd split across two instances sharing Postgres and Redis', () => 
 
   async function instance(): Promise<TestServer> {
     const server = await startServer({
-      store: await openTestStore('postgres', schema),
+      stores: await openTestStores('postgres', schema),
       fanout: await openRedisFanout(REDIS_URL, `iron-curtain-test:${schema}`, logger),
     });
     servers.push(server);

@@ -107,7 +107,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('deck versions on the %s st
 
   it('a match stored with version 1 syncs and plays on with version 1, and its record replays with it', async () => {
     const match = storedVersion1Match();
-    await server().store.createMatch(match, initialState(match));
+    await server().stores.matches.createMatch(match, initialState(match));
     const { matchID } = match;
     const seats = {
       '0': await seatClient(server().url, matchID, '0', SECRETS['0']),
@@ -131,7 +131,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('deck versions on the %s st
     expect(record.setupData.deck).toEqual(deckFileOf(DECK_VERSION_1));
     const replayed = replay(record);
     expect(replayed.rules.deck.hash).toBe(DECK_VERSION_1.hash);
-    expect(replayed.final.G).toEqual((await server().store.loadState(matchID))?.G);
+    expect(replayed.final.G).toEqual((await server().stores.matches.loadState(matchID))?.G);
     seats['0'].close();
     seats['1'].close();
   }, 60_000);
@@ -156,7 +156,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('deck versions on the %s st
 
     const info = await request<MatchInfo>(`${server().url}/api/matches/${next}`, 'GET');
     expect(info.body.deck).toMatchObject({ version: '1', hash: DECK_VERSION_1.hash });
-    const state = await server().store.loadState(next);
+    const state = await server().stores.matches.loadState(next);
     expect((state?.G as State | undefined)?.deck.hash).toBe(DECK_VERSION_1.hash);
     const player = await seatClient(server().url, next, '0', created.credentials);
     expect(player.rules?.deck.hash).toBe(DECK_VERSION_1.hash);

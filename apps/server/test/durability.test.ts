@@ -4,14 +4,14 @@ import type { Move, Seat } from '@iron-curtain/game';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleServer } from '../scripts/bundle.ts';
 import { deadlineOf } from '../src/storage/index.ts';
-import { openSqliteStore } from '../src/storage/sqlite.ts';
+import { openSqliteStores } from '../src/storage/sqlite.ts';
 import { exited, type Running, startProcess } from './processes.ts';
 import {
   createAndJoin,
   dropSchema,
   type GameClient,
   matchInfo,
-  openTestStore,
+  openTestStores,
   POSTGRES_URL,
   pickMove,
   playTurn,
@@ -114,7 +114,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('SIGKILL on %s', (kind) => 
     const first = await spawnServer(env);
     if (kind === 'sqlite') {
       // The live server owns the data directory: nobody else may open it.
-      expect(() => openSqliteStore(where)).toThrow(/in use/);
+      expect(() => openSqliteStores(where)).toThrow(/in use/);
     }
     const matches: Seated[] = [];
     for (let i = 0; i < MATCHES; i++) {
@@ -148,10 +148,10 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('SIGKILL on %s', (kind) => 
     expect(await exited(second.child)).toEqual({ code: 0, signal: null });
     expect(second.output.join('')).toContain('"msg":"stopped"');
 
-    const store = await openTestStore(kind, where);
+    const store = await openTestStores(kind, where);
     try {
       for (const match of matches) {
-        const moves = await store.readMoves(match.matchID);
+        const moves = await store.matches.readMoves(match.matchID);
         expect(moves.map((m) => m.stateID)).toEqual(moves.map((_, i) => i + 1));
         const byState = new Map(moves.map((m) => [m.stateID, m]));
         for (const [stateID, move] of match.acked) {
@@ -161,7 +161,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('SIGKILL on %s', (kind) => 
             args: JSON.parse(JSON.stringify(move.args)),
           });
         }
-        expect((await store.loadState(match.matchID))?._stateID).toBe(moves.length);
+        expect((await store.matches.loadState(match.matchID))?._stateID).toBe(moves.length);
       }
     } finally {
       await store.close();
@@ -182,14 +182,14 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('SIGKILL on %s', (kind) => 
 
     // The handed-over turn's deadline is in the store. A day passes while no server runs.
     const next: Seat = starter === '0' ? '1' : '0';
-    const store = await openTestStore(kind, where);
+    const store = await openTestStores(kind, where);
     try {
-      const clock = (await store.getMatch(matchID))?.clock;
+      const clock = (await store.matches.getMatch(matchID))?.clock;
       expect(clock?.running).toBe(next);
       const since = Date.parse(clock?.since ?? '');
       expect(deadlineOf(clock)).toBe(since + 24 * 3600 * 1000);
       if (!clock) throw new Error('no clock');
-      await store.setClock(matchID, {
+      await store.matches.setClock(matchID, {
         ...clock,
         since: new Date(since - 24 * 3600 * 1000).toISOString(),
       });

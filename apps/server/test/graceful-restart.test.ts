@@ -6,7 +6,7 @@ import { socketTransport } from '../../web/src/match/transport.ts';
 import { ALIVE_MS, type Fanout, openRedisFanout } from '../src/match/fanout.ts';
 import { loadConfig } from '../src/ops/config.ts';
 import { createLogger } from '../src/ops/logger.ts';
-import { openSqliteStore } from '../src/storage/sqlite.ts';
+import { openSqliteStores } from '../src/storage/sqlite.ts';
 import { ManualTime } from './manual-time.ts';
 import { createAndJoin, startServer, type TestServer } from './support.ts';
 
@@ -57,7 +57,7 @@ describe('a graceful restart', () => {
 
     await first.app.close();
     const dataDir = first.config.DATA_DIR;
-    running = await startServer({ store: openSqliteStore(dataDir), env: { PORT: port } });
+    running = await startServer({ stores: openSqliteStores(dataDir), env: { PORT: port } });
     await until(() => syncs.length === 2, 'the client to come back');
 
     expect(reasons).toEqual(['transport close']);
@@ -156,7 +156,7 @@ describe('a graceful restart', () => {
     // attempts in that time and may next try seconds after the successor listens.
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const dataDir = first.config.DATA_DIR;
-    running = await startServer({ store: openSqliteStore(dataDir), env: { PORT: port } });
+    running = await startServer({ stores: openSqliteStores(dataDir), env: { PORT: port } });
     const listening = performance.now();
     await until(() => connects === 2, 'the client to come back');
     const backAfter = performance.now() - listening;

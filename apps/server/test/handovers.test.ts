@@ -10,7 +10,7 @@ import { ManualTime } from './manual-time.ts';
 import {
   createAndJoin,
   dropSchema,
-  openTestStore,
+  openTestStores,
   request,
   type StoreKind,
   startServer,
@@ -24,7 +24,7 @@ function serverWithClock(kind: StoreKind, time: ManualTime): () => TestServer {
   const where = kind === 'sqlite' ? tempDir() : uniqueSchema();
   let server: TestServer | undefined;
   beforeAll(async () => {
-    server = await startServer({ store: await openTestStore(kind, where), time });
+    server = await startServer({ stores: await openTestStores(kind, where), time });
   });
   afterAll(async () => {
     await server?.close();

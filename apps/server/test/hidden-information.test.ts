@@ -26,13 +26,13 @@ afterAll(async () => {
 
 /** Every state of a match by state id, rebuilt from the store's seed and move log. */
 async function truthOf(matchID: string): Promise<Map<number, State>> {
-  const match = await server.store.getMatch(matchID);
+  const match = await server.stores.matches.getMatch(matchID);
   if (!match) throw new Error('match not stored');
   const game = { ...ironCurtainFor(match.setupData).game, seed: match.seed };
   const reducer = CreateGameReducer({ game });
   let state = InitializeGame({ game, numPlayers: 2, setupData: match.setupData }) as BgioState;
   const truth = new Map<number, State>([[0, state.G as State]]);
-  for (const move of await server.store.readMoves(matchID)) {
+  for (const move of await server.stores.matches.readMoves(matchID)) {
     state = reducer(state, {
       type: 'MAKE_MOVE',
       payload: { type: move.move, args: move.args, playerID: move.seat },
@@ -40,7 +40,7 @@ async function truthOf(matchID: string): Promise<Map<number, State>> {
     expect(state._stateID).toBe(move.stateID);
     truth.set(state._stateID, state.G as State);
   }
-  expect(state.G).toEqual((await server.store.loadState(matchID))?.G);
+  expect(state.G).toEqual((await server.stores.matches.loadState(matchID))?.G);
   return truth;
 }
 
@@ -144,7 +144,7 @@ describe('hidden information on the wire', () => {
         const other = seats[seat === '0' ? '1' : '0'];
         // At every card play of round 1 the player probes with the opponent's card and a
         // reserve card: both must be refused alike, without a hint of where the card is.
-        const G = (await server.store.loadState(matchID))?.G as State;
+        const G = (await server.stores.matches.loadState(matchID))?.G as State;
         const theirs = G.hands[other.playerID as Seat][0];
         const reserved = G.reserve[0];
         if (G.decision?.kind === 'playCard' && theirs && reserved) {
@@ -168,7 +168,7 @@ describe('hidden information on the wire', () => {
         );
       }
       const truth = await truthOf(matchID);
-      const match = await server.store.getMatch(matchID);
+      const match = await server.stores.matches.getMatch(matchID);
       const secrets: Secrets = {
         seed: match?.seed as string,
         invite,

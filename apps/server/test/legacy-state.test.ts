@@ -1,8 +1,8 @@
 import { DEFAULT_DECK, type Deck, deckFileOf, deckRef, type State } from '@iron-curtain/game';
 import { describe, expect, it } from 'vitest';
 import { initialState } from '../src/match/engine.ts';
-import { upgradeState } from '../src/storage/legacy-state.ts';
-import type { StoredState } from '../src/storage/store.ts';
+import type { StoredState } from '../src/storage/index.ts';
+import { upgradeState } from '../src/storage/matches/legacy-state.ts';
 import { DECK_VERSION_1, deckInfoOf } from './support.ts';
 
 const setupData = { sides: { '0': 'US', '1': 'USSR' } as const };

@@ -8,12 +8,12 @@ import { loadConfig } from '../src/ops/config.ts';
 import { createLogger } from '../src/ops/logger.ts';
 import { createMetrics } from '../src/ops/metrics.ts';
 import { hashSecret, newMatchID, newSeed } from '../src/ops/secrets.ts';
-import type { MatchStatus, MoveRecord, Store } from '../src/storage/store.ts';
+import type { MatchStatus, MoveRecord, Stores } from '../src/storage/index.ts';
 import { ManualTime } from './manual-time.ts';
 import {
   deckInfoOf,
   dropSchema,
-  openTestStore,
+  openTestStores,
   POSTGRES_URL,
   type StoreKind,
   tempDir,
@@ -30,7 +30,7 @@ const setupData = { sides: { '0': 'US', '1': 'USSR' } as const };
  * both rooms) and, once both seats are taken, a move.
  */
 async function storedIn(
-  store: Store,
+  store: Stores,
   time: ManualTime,
   status: MatchStatus,
   daysAgo: number,
@@ -41,7 +41,7 @@ async function storedIn(
   const deck = deckInfoOf(DEFAULT_DECK);
   const initial = initialState({ deck, setupData, seed });
   const waiting = status === 'waiting';
-  await store.createMatch(
+  await store.matches.createMatch(
     {
       matchID,
       visibility: 'public',
@@ -63,8 +63,8 @@ async function storedIn(
     },
     initial,
   );
-  await store.addChatLine({ matchID, room: 'players', seat: '0', phrase: 'goodLuck', at });
-  await store.addChatLine({ matchID, room: 'spectators', seat: null, text: 'hi', at });
+  await store.chat.addChatLine({ matchID, room: 'players', seat: '0', phrase: 'goodLuck', at });
+  await store.chat.addChatLine({ matchID, room: 'spectators', seat: null, text: 'hi', at });
   if (waiting) return matchID;
   const next = structuredClone(initial);
   next._stateID = 1;
@@ -77,9 +77,13 @@ async function storedIn(
     entries: [],
     at,
   };
-  expect(await store.commitMove(matchID, 0, next, move, null)).toBe(true);
+  expect(await store.matches.commitMove(matchID, 0, next, move, null)).toBe(true);
   if (status === 'finished') {
-    await store.finishMatch(matchID, { winner: '0', winnerSide: 'US', reason: 'track' }, at);
+    await store.matches.finishMatch(
+      matchID,
+      { winner: '0', winnerSide: 'US', reason: 'track' },
+      at,
+    );
   }
   return matchID;
 }
@@ -98,10 +102,10 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])(
   'old-match cleanup on the %s store',
   (kind) => {
     const where = kind === 'sqlite' ? tempDir() : uniqueSchema();
-    let store: Store;
+    let store: Stores;
     const time = new ManualTime();
     beforeAll(async () => {
-      store = await openTestStore(kind, where);
+      store = await openTestStores(kind, where);
     });
     afterAll(async () => {
       await store.close();
@@ -112,29 +116,29 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])(
 
     async function gone(matchID: string): Promise<boolean> {
       return (
-        (await store.getMatch(matchID)) === undefined &&
-        (await store.loadState(matchID)) === undefined &&
-        (await store.readMoves(matchID)).length === 0 &&
-        (await store.readChat(matchID)).length === 0
+        (await store.matches.getMatch(matchID)) === undefined &&
+        (await store.matches.loadState(matchID)) === undefined &&
+        (await store.matches.readMoves(matchID)).length === 0 &&
+        (await store.chat.readChat(matchID)).length === 0
       );
     }
 
     async function kept(matchID: string): Promise<boolean> {
       return (
-        (await store.getMatch(matchID)) !== undefined &&
-        (await store.loadState(matchID)) !== undefined &&
-        (await store.readChat(matchID)).length === 2
+        (await store.matches.getMatch(matchID)) !== undefined &&
+        (await store.matches.loadState(matchID)) !== undefined &&
+        (await store.chat.readChat(matchID)).length === 2
       );
     }
 
     it('keeps chat lines in order with their match; a line for a match that is not there is not stored', async () => {
       const matchID = await stored('playing', 0);
-      expect((await store.readChat(matchID)).map((l) => l.phrase ?? l.text)).toEqual([
+      expect((await store.chat.readChat(matchID)).map((l) => l.phrase ?? l.text)).toEqual([
         'goodLuck',
         'hi',
       ]);
       expect(
-        await store.addChatLine({
+        await store.chat.addChatLine({
           matchID: 'Z'.repeat(16),
           room: 'players',
           seat: '0',
@@ -142,9 +146,9 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])(
           at: new Date().toISOString(),
         }),
       ).toBeUndefined();
-      await store.setMuting(matchID, '1', true);
-      await store.setChatOff(matchID, true);
-      const match = await store.getMatch(matchID);
+      await store.chat.setMuting(matchID, '1', true);
+      await store.chat.setChatOff(matchID, true);
+      const match = await store.matches.getMatch(matchID);
       expect(match?.chatOff).toBe(true);
       expect(match?.players.map((p) => p.mutingOpponent ?? false)).toEqual([false, true]);
     });
@@ -158,7 +162,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])(
       const recentPlaying = await stored('playing', 6);
       const oldFinished = await stored('finished', 400);
       const cleanup = new MatchCleanup({
-        store,
+        matches: store.matches,
         metrics,
         logger: recording,
         time,
@@ -198,7 +202,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])(
       const oldFinished = await stored('finished', 31);
       const newFinished = await stored('finished', 29);
       const cleanup = new MatchCleanup({
-        store,
+        matches: store.matches,
         metrics: createMetrics(),
         logger,
         time,
@@ -217,12 +221,17 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])(
       ];
       const unfinishedBefore = new Date(time.now() - 7 * DAY).toISOString();
       const query = { unfinishedBefore, finishedBefore: null, limit: 2 };
-      expect((await store.removeMatches(query))?.map((m) => m.matchID)).toEqual(ids.slice(0, 2));
+      expect((await store.matches.removeMatches(query))?.map((m) => m.matchID)).toEqual(
+        ids.slice(0, 2),
+      );
       expect(await kept(ids[2] as string)).toBe(true);
       // Two runs at once (two instances): the match goes once, neither fails.
-      const both = await Promise.all([store.removeMatches(query), store.removeMatches(query)]);
+      const both = await Promise.all([
+        store.matches.removeMatches(query),
+        store.matches.removeMatches(query),
+      ]);
       expect(both.flatMap((r) => r ?? []).map((m) => m.matchID)).toEqual([ids[2]]);
-      expect(await store.removeMatches(query)).toEqual([]);
+      expect(await store.matches.removeMatches(query)).toEqual([]);
       expect(await gone(ids[2] as string)).toBe(true);
     });
   },
@@ -230,9 +239,9 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])(
 
 describe('the Postgres move log', () => {
   const schema = uniqueSchema();
-  let store: Store;
+  let store: Stores;
   beforeAll(async () => {
-    store = await openTestStore('postgres', schema);
+    store = await openTestStores('postgres', schema);
   });
   afterAll(async () => {
     await store.close();
@@ -244,6 +253,6 @@ describe('the Postgres move log', () => {
     await expect(
       raw(`DELETE FROM "${schema}".moves WHERE match_id = $1`, [matchID]),
     ).rejects.toThrow(/append-only/);
-    expect((await store.readMoves(matchID)).length).toBe(1);
+    expect((await store.matches.readMoves(matchID)).length).toBe(1);
   });
 });

@@ -183,7 +183,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('my games on the %s store',
     let checked = 0;
     // On to the end (or 400 moves): through round 2 too, where aftermath cards are held back.
     for (let moves = 0; moves < 400 && seats['0'].gameover === undefined; moves += 1) {
-      const G = (await server().store.loadState(matchID))?.G as State;
+      const G = (await server().stores.matches.loadState(matchID))?.G as State;
       for (const seat of ['0', '1'] as const) {
         const hidden = hiddenFrom(G, seat);
         const game = await gameOf({ matchID, seat, credentials: credentials[seat] });

@@ -5,8 +5,8 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bundleServer } from '../scripts/bundle.ts';
-import { openPostgresStore } from '../src/storage/postgres.ts';
-import type { Store } from '../src/storage/store.ts';
+import type { Stores } from '../src/storage/index.ts';
+import { openPostgresStores } from '../src/storage/postgres.ts';
 import { type Nginx, startNginx } from './nginx.ts';
 import { exited, type Running, startProcess, stopProcess } from './processes.ts';
 import {
@@ -50,7 +50,7 @@ const SCRIPT = `export const cards = ${JSON.stringify(
 const servers: Running[] = [];
 const ports: number[] = [];
 let nginx: Nginx;
-let store: Store;
+let store: Stores;
 const probes: GameClient[] = [];
 
 function startServerAt(port: number): Promise<Running> {
@@ -79,7 +79,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dist, 'index.html'), INDEX);
   fs.writeFileSync(path.join(dist, 'assets', 'app-1a2b.js'), SCRIPT);
   await bundleServer(bundle);
-  store = await openPostgresStore(POSTGRES_URL, schema);
+  store = await openPostgresStores(POSTGRES_URL, schema);
   for (const running of await Promise.all([startServerAt(0), startServerAt(0)])) {
     servers.push(running);
     ports.push(Number(new URL(running.url).port));
@@ -170,7 +170,7 @@ function upgradeFrom(localAddress: string): Promise<{ status: number; socket: ne
 
 /** Nothing acknowledged was lost, and the spectator was shown every state, in order. */
 async function expectWhole(match: Match): Promise<void> {
-  const stored = await store.readMoves(match.matchID);
+  const stored = await store.matches.readMoves(match.matchID);
   for (const [stateID, move] of match.acked) {
     expect(stored[stateID - 1]).toMatchObject({
       seat: move.seat,

@@ -1,11 +1,9 @@
 import net from 'node:net';
-import { DEFAULT_DECK, type State } from '@iron-curtain/game';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initialState } from '../src/match/engine.ts';
-import { hashSecret, newMatchID, newSeed } from '../src/ops/secrets.ts';
-import { openPostgresStore } from '../src/storage/postgres.ts';
-import type { MatchRecord, MoveRecord, Store, StoredState } from '../src/storage/store.ts';
-import { deckInfoOf, dropSchema, POSTGRES_URL, uniqueSchema } from './support.ts';
+import type { Stores } from '../src/storage/index.ts';
+import { openPostgresStores } from '../src/storage/postgres.ts';
+import { newRecord, successor } from './storage/contract.ts';
+import { dropSchema, POSTGRES_URL, uniqueSchema } from './support.ts';
 
 /**
  * A TCP relay to Postgres that can cut a connection the moment it carries a given
@@ -58,53 +56,14 @@ async function startRelay(): Promise<{
   };
 }
 
-function newMatch(): { match: MatchRecord; initial: StoredState } {
-  const now = new Date().toISOString();
-  const match: MatchRecord = {
-    matchID: newMatchID(),
-    visibility: 'public',
-    status: 'playing',
-    variants: { aftermathCap: 3, finalScoringOrder: 'standard' },
-    deck: deckInfoOf(DEFAULT_DECK),
-    setupData: { sides: { '0': 'US', '1': 'USSR' } },
-    seed: newSeed(),
-    inviteHash: hashSecret('invite'),
-    players: [
-      { seat: '0', side: 'US', name: 'Ann', credentialsHash: hashSecret('ann') },
-      { seat: '1', side: 'USSR', name: 'Bo', credentialsHash: hashSecret('bo') },
-    ],
-    createdAt: now,
-    updatedAt: now,
-    result: null,
-  };
-  return { match, initial: initialState(match) };
-}
-
-function firstMove(state: StoredState): { next: StoredState; move: MoveRecord } {
-  const next = structuredClone(state);
-  next._stateID = state._stateID + 1;
-  (next.G as State).marker = 1;
-  return {
-    next,
-    move: {
-      stateID: next._stateID,
-      seat: '1',
-      move: 'chooseFirstPlayer',
-      args: ['US'],
-      entries: [],
-      at: new Date().toISOString(),
-    },
-  };
-}
-
 describe('the Postgres store, its connection lost while it stores a group of moves', () => {
   const schema = uniqueSchema();
   let relay: Awaited<ReturnType<typeof startRelay>>;
-  let store: Store;
+  let store: Stores;
 
   beforeAll(async () => {
     relay = await startRelay();
-    store = await openPostgresStore(relay.url, schema);
+    store = await openPostgresStores(relay.url, schema);
   });
   afterAll(async () => {
     await store.close();
@@ -113,14 +72,14 @@ describe('the Postgres store, its connection lost while it stores a group of mov
   });
 
   it('refuses every move of the group, writes none of them, and stores the next moves once the connection is back', async () => {
-    const matches = Array.from({ length: 4 }, newMatch);
-    for (const { match, initial } of matches) await store.createMatch(match, initial);
-    const moves = matches.map(({ initial }) => firstMove(initial));
+    const matches = Array.from({ length: 4 }, () => newRecord());
+    for (const { match, initial } of matches) await store.matches.createMatch(match, initial);
+    const moves = matches.map(({ initial }) => successor(initial, 1));
     const commitAll = () =>
       Promise.allSettled(
         matches.map(({ match }, i) => {
           const { next, move } = moves[i] as (typeof moves)[number];
-          return store.commitMove(match.matchID, 0, next, move, null);
+          return store.matches.commitMove(match.matchID, 0, next, move, null);
         }),
       );
 
@@ -132,13 +91,13 @@ describe('the Postgres store, its connection lost while it stores a group of mov
 
     relay.cutOn(null);
     for (const { match, initial } of matches) {
-      expect(await store.loadState(match.matchID)).toEqual(initial);
-      expect(await store.readMoves(match.matchID)).toHaveLength(0);
+      expect(await store.matches.loadState(match.matchID)).toEqual(initial);
+      expect(await store.matches.readMoves(match.matchID)).toHaveLength(0);
     }
     const back = await commitAll();
     expect(back).toEqual(matches.map(() => ({ status: 'fulfilled', value: true })));
     for (const [i, { match }] of matches.entries()) {
-      expect(await store.loadState(match.matchID)).toEqual(
+      expect(await store.matches.loadState(match.matchID)).toEqual(
         (moves[i] as (typeof moves)[number]).next,
       );
     }

@@ -19,7 +19,7 @@ import { type ReceivedPush, type TestBrowser, TestPushService } from './push-ser
 import {
   createAndJoin,
   dropSchema,
-  openTestStore,
+  openTestStores,
   playTurn,
   prng,
   request,
@@ -99,7 +99,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('Web Push on the %s store',
   beforeAll(async () => {
     const origin = await push.start();
     server = await startServer({
-      store: await openTestStore(kind, where),
+      stores: await openTestStores(kind, where),
       time,
       env: { PUSH_SERVICES: origin, PUSH_CONTACT: 'mailto:ops@example.org' },
     });
@@ -204,7 +204,9 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('Web Push on the %s store',
       expectNothingSecret(seats, JSON.stringify(message.headers));
     }
     // Nothing more will be said of a match that ended: its subscriptions go once it was said.
-    await expect.poll(() => server.store.listPushSubscriptions(matchID)).toEqual([]);
+    await expect
+      .poll(() => server.stores.pushSubscriptions.listPushSubscriptions(matchID))
+      .toEqual([]);
     await server.app.push.yourTurn(matchID, '0');
     expect(push.take()).toEqual([]);
   });
@@ -381,9 +383,11 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('Web Push on the %s store',
         .map((m) => m.browser)
         .sort(),
     ).toEqual([`busy-${kind}`, `gone-${kind}`, `unknown-${kind}`]);
-    const left = await server.store.listPushSubscriptions(first.created.matchID);
+    const left = await server.stores.pushSubscriptions.listPushSubscriptions(first.created.matchID);
     expect(left.map((s) => s.endpoint)).toEqual([busy.subscription.endpoint]);
-    expect(await server.store.listPushSubscriptions(second.created.matchID)).toEqual([]);
+    expect(
+      await server.stores.pushSubscriptions.listPushSubscriptions(second.created.matchID),
+    ).toEqual([]);
   });
 
   it('never throws into the room: an unreachable push service and a match with nobody subscribed resolve', async () => {
@@ -392,7 +396,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('Web Push on the %s store',
     const nowhere = 'http://127.0.0.1:1';
     const browser = push.browser(`nowhere-${kind}`);
     const { p256dh, auth } = browser.subscription.keys;
-    await server.store.savePushSubscription({
+    await server.stores.pushSubscriptions.savePushSubscription({
       matchID: seats.created.matchID,
       seat: '0',
       endpoint: `${nowhere}/push/nowhere`,
@@ -402,8 +406,9 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('Web Push on the %s store',
       createdAt: new Date(time.now()).toISOString(),
     });
     const unreachable = new Notifier({
-      store: server.store,
-      keys: new VapidKeys(server.config, server.store),
+      pushSubscriptions: server.stores.pushSubscriptions,
+      matches: server.stores.matches,
+      keys: new VapidKeys(server.config, server.stores.secrets),
       logger: createLogger(server.config),
       time,
       services: [nowhere],
@@ -412,7 +417,9 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('Web Push on the %s store',
     await expect(server.app.push.yourTurn('NoSuchMatch1', '0')).resolves.toBeUndefined();
     await expect(server.app.push.matchEnded('NoSuchMatch1')).resolves.toBeUndefined();
     // The failed delivery did not remove the subscription: the service may come back.
-    expect(await server.store.listPushSubscriptions(seats.created.matchID, '0')).toHaveLength(1);
+    expect(
+      await server.stores.pushSubscriptions.listPushSubscriptions(seats.created.matchID, '0'),
+    ).toHaveLength(1);
     // Nor does the server post to a service PUSH_SERVICES does not list.
     await expect(server.app.push.yourTurn(seats.created.matchID, '0')).resolves.toBeUndefined();
     expect(push.take()).toEqual([]);
@@ -427,7 +434,10 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('Web Push on the %s store',
     }
     time.skip(1000);
     await subscribeSeat(seats, '1', browsers[6] as TestBrowser, 'pl');
-    const kept = await server.store.listPushSubscriptions(seats.created.matchID, '1');
+    const kept = await server.stores.pushSubscriptions.listPushSubscriptions(
+      seats.created.matchID,
+      '1',
+    );
     expect(kept.map((s) => s.endpoint)).toEqual(
       [2, 3, 4, 5, 6].map((i) => browsers[i]?.subscription.endpoint),
     );
@@ -500,7 +510,9 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('Web Push on the %s store',
       });
       expect(answer.body.error.message).toMatch(message);
     }
-    expect(await server.store.listPushSubscriptions(seats.created.matchID)).toEqual([]);
+    expect(
+      await server.stores.pushSubscriptions.listPushSubscriptions(seats.created.matchID),
+    ).toEqual([]);
 
     await leave(seats, '0');
     const over = await subscribe(good);
@@ -519,7 +531,9 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('Web Push on the %s store',
       endpoint,
     });
     expect(stranger.status).toBe(403);
-    expect(await server.store.listPushSubscriptions(seats.created.matchID)).toHaveLength(1);
+    expect(
+      await server.stores.pushSubscriptions.listPushSubscriptions(seats.created.matchID),
+    ).toHaveLength(1);
     const own = await deleteJson(url, { ...seatOf(seats, '0'), endpoint });
     expect(own).toEqual({ status: 200, body: { removed: true } });
     expect(await deleteJson(url, { ...seatOf(seats, '0'), endpoint })).toEqual({
@@ -533,12 +547,12 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('Web Push on the %s store',
   it('signs with one key pair made once and kept in the store, the same for every instance', async () => {
     const first = (await request<PushKey>(`${server.url}/api/push/key`, 'GET')).body.publicKey;
     expect(Buffer.from(first, 'base64url')).toHaveLength(65);
-    const again = await new VapidKeys(server.config, server.store).get();
+    const again = await new VapidKeys(server.config, server.stores.secrets).get();
     expect(again.publicKey).toBe(first);
     if (kind === 'postgres') {
-      const another = await openTestStore('postgres', where);
+      const another = await openTestStores('postgres', where);
       try {
-        expect((await new VapidKeys(server.config, another).get()).publicKey).toBe(first);
+        expect((await new VapidKeys(server.config, another.secrets).get()).publicKey).toBe(first);
       } finally {
         await another.close();
       }
@@ -548,14 +562,16 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('Web Push on the %s store',
   it('removes a match’s subscriptions with the match when the cleanup takes it', async () => {
     const seats = await createAndJoin(server.url);
     await subscribeSeat(seats, '0', push.browser(`old-${kind}`));
-    const removed = await server.store.removeMatches({
+    const removed = await server.stores.matches.removeMatches({
       // Some of the lobby's stamps come from the real clock: past both.
       unfinishedBefore: new Date(Math.max(time.now(), Date.now()) + 60_000).toISOString(),
       finishedBefore: null,
       limit: 1000,
     });
     expect(removed?.map((m) => m.matchID)).toContain(seats.created.matchID);
-    expect(await server.store.listPushSubscriptions(seats.created.matchID)).toEqual([]);
+    expect(
+      await server.stores.pushSubscriptions.listPushSubscriptions(seats.created.matchID),
+    ).toEqual([]);
   });
 });
 

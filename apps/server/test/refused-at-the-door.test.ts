@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openPostgresStore } from '../src/storage/postgres.ts';
+import { openPostgresStores } from '../src/storage/postgres.ts';
 import {
   dropSchema,
   GameClient,
@@ -221,8 +221,8 @@ describe('with Redis, two instances', () => {
       DOOR_HOLD_MS: '0',
     };
     const pair = [
-      await startServer({ env, store: await openPostgresStore(POSTGRES_URL, schema) }),
-      await startServer({ env, store: await openPostgresStore(POSTGRES_URL, schema) }),
+      await startServer({ env, stores: await openPostgresStores(POSTGRES_URL, schema) }),
+      await startServer({ env, stores: await openPostgresStores(POSTGRES_URL, schema) }),
     ] as const;
     servers.push(...pair);
     const [a, b] = pair;

@@ -26,7 +26,7 @@ const roles = () => {
 };
 
 let snapshot: unknown;
-const stored = async () => server.store.loadState(matchID);
+const stored = async () => server.stores.matches.loadState(matchID);
 
 beforeAll(async () => {
   // The fuzz below sends over 1,000 messages a second per socket: the per-socket rate limit
@@ -185,7 +185,7 @@ describe('refused, state unchanged, process alive', () => {
       'UNKNOWN_MATCH',
       false,
     );
-    expect(await server.store.getMatch('nosuchmatch123')).toBeUndefined();
+    expect(await server.stores.matches.getMatch('nosuchmatch123')).toBeUndefined();
     client.close();
   });
 

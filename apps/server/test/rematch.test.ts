@@ -89,8 +89,8 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('rematch on the %s store', 
       credentials,
     });
     expect(answer.body.seat).toMatchObject({ seat: '0', side: 'USSR', credentials });
-    const next = await server().store.getMatch(answer.body.rematch.matchID as string);
-    expect(next && (await new BotCredentials(server().store).seatsOf(next))).toEqual([
+    const next = await server().stores.matches.getMatch(answer.body.rematch.matchID as string);
+    expect(next && (await new BotCredentials(server().stores.secrets).seatsOf(next))).toEqual([
       expect.objectContaining({ seat: '1', level: 'easy' }),
     ]);
   });

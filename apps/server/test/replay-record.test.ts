@@ -50,7 +50,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])(
       // The replay shows who played, not just the sides.
       expect(record.names).toEqual({ '0': 'Ann', '1': 'Boris' });
       const replayed = replay(record);
-      const stored = await server().store.loadState(created.matchID);
+      const stored = await server().stores.matches.loadState(created.matchID);
       expect(replayed.final.G).toEqual(stored?.G);
       expect(replayed.final.ctx.gameover).toEqual(stored?.ctx.gameover);
       expect(replayed.log).toEqual(seats['0'].log);

@@ -8,8 +8,8 @@ import { frameFor } from '../src/match/engine.ts';
 import { type Fanout, openRedisFanout } from '../src/match/fanout.ts';
 import { loadConfig } from '../src/ops/config.ts';
 import { createLogger } from '../src/ops/logger.ts';
-import { openPostgresStore } from '../src/storage/postgres.ts';
-import type { Store } from '../src/storage/store.ts';
+import type { Stores } from '../src/storage/index.ts';
+import { openPostgresStores } from '../src/storage/postgres.ts';
 import { exited, type Running, startProcess, stopProcess } from './processes.ts';
 import {
   createAndJoin,
@@ -39,14 +39,14 @@ const artifacts = path.join(
   `scale-out-${process.pid}`,
 );
 const bundle = path.join(artifacts, 'main.js');
-let store: Store;
+let store: Stores;
 const running: Running[] = [];
 const inProcess: TestServer[] = [];
 const clients: GameClient[] = [];
 
 beforeAll(async () => {
   await bundleServer(bundle);
-  store = await openPostgresStore(POSTGRES_URL, schema);
+  store = await openPostgresStores(POSTGRES_URL, schema);
 });
 afterEach(async () => {
   for (const c of clients.splice(0)) c.close();
@@ -92,9 +92,9 @@ const reached = (watchers: GameClient[], stateID: number) =>
 
 /** Every client holds exactly the stored state, as its seat sees it, and the stored log. */
 async function expectStored(matchID: string, watchers: GameClient[]) {
-  const stored = await store.loadState(matchID);
+  const stored = await store.matches.loadState(matchID);
   if (!stored) throw new Error('no stored state');
-  const moves = await store.readMoves(matchID);
+  const moves = await store.matches.readMoves(matchID);
   expect(moves.map((m) => m.stateID)).toEqual(moves.map((_, i) => i + 1));
   expect(stored._stateID).toBe(moves.length);
   const log = JSON.parse(JSON.stringify(moves.flatMap((m) => m.entries)));
@@ -214,8 +214,8 @@ describe('two instances sharing Postgres and Redis', () => {
     expect(left.body).toMatchObject({ status: 'finished', result: { reason: 'resigned' } });
 
     expect((await players[who].move(move)).ok).toBe(false);
-    expect(await store.readMoves(matchID)).toHaveLength(3);
-    const after = await store.getMatch(matchID);
+    expect(await store.matches.readMoves(matchID)).toHaveLength(3);
+    const after = await store.matches.getMatch(matchID);
     expect(after).toMatchObject({ status: 'finished', result: { reason: 'resigned' } });
     expect(after?.clock?.running).toBeNull();
   }, 60_000);
@@ -287,7 +287,7 @@ describe('a state stored and never announced', () => {
       ? redis
       : { ...redis, publish: (m) => (m.kind === 'update' ? undefined : redis.publish(m)) };
     const started = await startServer({
-      store: await openPostgresStore(POSTGRES_URL, schema),
+      stores: await openPostgresStores(POSTGRES_URL, schema),
       fanout,
     });
     inProcess.push(started);
@@ -307,7 +307,7 @@ describe('a state stored and never announced', () => {
     const random = prng(7);
     const who = decider(onA['0']) as Seat;
     expect(await onA[who].move(pickMove(onA[who], random))).toEqual({ ok: true });
-    expect((await store.loadState(matchID))?._stateID).toBe(1);
+    expect((await store.matches.loadState(matchID))?._stateID).toBe(1);
     // A stored state 1 and told nobody: the spectator on B still holds state 0.
     expect(spectator.state?.stateID).toBe(0);
 

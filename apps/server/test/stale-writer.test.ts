@@ -6,8 +6,8 @@ import { frameFor } from '../src/match/engine.ts';
 import { openRedisFanout } from '../src/match/fanout.ts';
 import { loadConfig } from '../src/ops/config.ts';
 import { createLogger } from '../src/ops/logger.ts';
-import { openPostgresStore } from '../src/storage/postgres.ts';
-import type { Store } from '../src/storage/store.ts';
+import type { Stores } from '../src/storage/index.ts';
+import { openPostgresStores } from '../src/storage/postgres.ts';
 import {
   createAndJoin,
   decider,
@@ -23,7 +23,7 @@ const schema = uniqueSchema();
 afterAll(() => dropSchema(schema));
 
 /** One instance in this process, with its own connections to the shared Postgres and Redis. */
-async function instance(wrap: (store: Store) => Store = (s) => s) {
+async function instance(wrap: (stores: Stores) => Stores = (s) => s) {
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -34,10 +34,10 @@ async function instance(wrap: (store: Store) => Store = (s) => s) {
     METRICS_PORT: '0',
   });
   const logger = createLogger(config);
-  const store = await openPostgresStore(POSTGRES_URL, schema);
+  const stores = await openPostgresStores(POSTGRES_URL, schema);
   const fanout = await openRedisFanout(REDIS_URL, `iron-curtain:${schema}`, logger);
-  const app: App = createApp(config, wrap(store), logger, fanout);
-  return { url: `http://127.0.0.1:${await app.listen()}`, app, store };
+  const app: App = createApp(config, wrap(stores), logger, fanout);
+  return { url: `http://127.0.0.1:${await app.listen()}`, app, stores };
 }
 
 /** Every frame a client is sent, in order. */
@@ -59,12 +59,15 @@ it('an instance that loses the compare-and-set refuses, re-syncs, and never send
   });
   const a = await instance();
   // B's first write waits until A has stored the competing move.
-  const b = await instance((store) => ({
-    ...store,
-    async commitMove(...args) {
-      arrived();
-      await gate;
-      return store.commitMove(...args);
+  const b = await instance((stores) => ({
+    ...stores,
+    matches: {
+      ...stores.matches,
+      async commitMove(...args) {
+        arrived();
+        await gate;
+        return stores.matches.commitMove(...args);
+      },
     },
   }));
   const clients: GameClient[] = [];
@@ -96,9 +99,9 @@ it('an instance that loses the compare-and-set refuses, re-syncs, and never send
     await viaB.until(() => viaB.syncs === 2, 're-sync after the refusal');
     await watchB.until(() => watchB.state?.stateID === 1, 'state 1 through the fan-out');
 
-    const stored = await a.store.loadState(matchID);
+    const stored = await a.stores.matches.loadState(matchID);
     if (!stored) throw new Error('no state');
-    expect((await a.store.readMoves(matchID)).map((m) => [m.move, m.args])).toEqual([
+    expect((await a.stores.matches.readMoves(matchID)).map((m) => [m.move, m.args])).toEqual([
       [last?.move, JSON.parse(JSON.stringify(last?.args))],
     ]);
     // Only the stored state ever reached B's sockets: once to the spectator, and to the

@@ -5,7 +5,7 @@ import { ManualTime } from './manual-time.ts';
 import {
   createAndJoin,
   dropSchema,
-  openTestStore,
+  openTestStores,
   pickMove,
   prng,
   request,
@@ -29,12 +29,12 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('times stored on the %s sto
 
   it('are the injected clock’s, never the machine’s: creation, moves, the end, the rematch, a deck', async () => {
     const time = new ManualTime(START);
-    const server = await startServer({ store: await openTestStore(kind, where), time });
-    const { store } = server;
+    const server = await startServer({ stores: await openTestStores(kind, where), time });
+    const { stores } = server;
     try {
       const { created, joined } = await createAndJoin(server.url, { side: 'US' });
       const { matchID } = created;
-      expect(await store.getMatch(matchID)).toMatchObject({
+      expect(await stores.matches.getMatch(matchID)).toMatchObject({
         createdAt: iso(START),
         updatedAt: iso(START),
       });
@@ -55,8 +55,10 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('times stored on the %s sto
           [seats['0'], seats['1']].map((c) => c.until(() => c.state?.stateID === i, `state ${i}`)),
         );
       }
-      expect((await store.readMoves(matchID)).map((m) => m.at)).toEqual(moveTimes.map(iso));
-      expect((await store.getMatch(matchID))?.updatedAt).toBe(iso(moveTimes[2] as number));
+      expect((await stores.matches.readMoves(matchID)).map((m) => m.at)).toEqual(
+        moveTimes.map(iso),
+      );
+      expect((await stores.matches.getMatch(matchID))?.updatedAt).toBe(iso(moveTimes[2] as number));
 
       time.skip(3_600_000);
       const resigned = await request(`${server.url}/api/matches/${matchID}/leave`, 'POST', {
@@ -64,7 +66,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('times stored on the %s sto
         credentials: joined.credentials,
       });
       expect(resigned.status).toBe(200);
-      expect(await store.getMatch(matchID)).toMatchObject({
+      expect(await stores.matches.getMatch(matchID)).toMatchObject({
         status: 'finished',
         createdAt: iso(START),
         updatedAt: iso(time.now()),
@@ -80,7 +82,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('times stored on the %s sto
       time.skip(7_000);
       const agreed = await offer('1', joined.credentials);
       const rematchID = agreed.body.rematch.matchID as string;
-      expect(await store.getMatch(rematchID)).toMatchObject({
+      expect(await stores.matches.getMatch(rematchID)).toMatchObject({
         rematchOf: matchID,
         createdAt: iso(time.now()),
         updatedAt: iso(time.now()),
@@ -91,7 +93,9 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('times stored on the %s sto
       file.version = 'printed-1';
       const uploaded = await request<DeckUploadResponse>(`${server.url}/api/decks`, 'POST', file);
       expect(uploaded.status).toBe(201);
-      expect((await store.getDeck(uploaded.body.deck.hash))?.createdAt).toBe(iso(time.now()));
+      expect((await stores.decks.getDeck(uploaded.body.deck.hash))?.createdAt).toBe(
+        iso(time.now()),
+      );
 
       for (const client of Object.values(seats)) client.close();
     } finally {

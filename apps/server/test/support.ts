@@ -33,9 +33,9 @@ import type { Fanout } from '../src/match/fanout.ts';
 import { type Config, loadConfig } from '../src/ops/config.ts';
 import { createLogger } from '../src/ops/logger.ts';
 import type { TimeSource } from '../src/ops/time.ts';
-import { openPostgresStore } from '../src/storage/postgres.ts';
-import { openSqliteStore } from '../src/storage/sqlite.ts';
-import type { Store } from '../src/storage/store.ts';
+import { openPostgresStores } from '../src/storage/postgres.ts';
+import { openSqliteStores } from '../src/storage/sqlite.ts';
+import type { Stores } from '../src/storage/stores.ts';
 import { Arrivals } from './arrivals.ts';
 
 export const POSTGRES_URL =
@@ -68,8 +68,8 @@ export { deckInfoOf } from '../src/decks/built-in-decks.ts';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
-export async function openTestStore(kind: StoreKind, where: string): Promise<Store> {
-  return kind === 'sqlite' ? openSqliteStore(where) : openPostgresStore(POSTGRES_URL, where);
+export async function openTestStores(kind: StoreKind, where: string): Promise<Stores> {
+  return kind === 'sqlite' ? openSqliteStores(where) : openPostgresStores(POSTGRES_URL, where);
 }
 
 export interface TestServer {
@@ -77,14 +77,19 @@ export interface TestServer {
   /** The operator's metrics listener: http://127.0.0.1:<METRICS_PORT>/metrics. */
   metricsUrl: string;
   app: App;
-  store: Store;
+  stores: Stores;
   config: Config;
   close(): Promise<void>;
 }
 
 /** The whole server in this process, on an ephemeral port of 127.0.0.1. */
 export async function startServer(
-  options: { store?: Store; env?: Record<string, string>; time?: TimeSource; fanout?: Fanout } = {},
+  options: {
+    stores?: Stores;
+    env?: Record<string, string>;
+    time?: TimeSource;
+    fanout?: Fanout;
+  } = {},
 ): Promise<TestServer> {
   const dir = tempDir();
   const config = loadConfig({
@@ -102,14 +107,14 @@ export async function startServer(
     METRICS_PORT: '0',
     ...options.env,
   });
-  const store = options.store ?? openSqliteStore(dir, { snapshots: true });
-  const app = createApp(config, store, createLogger(config), options.fanout, options.time);
+  const stores = options.stores ?? openSqliteStores(dir, { snapshots: true });
+  const app = createApp(config, stores, createLogger(config), options.fanout, options.time);
   const port = await app.listen();
   return {
     url: `http://127.0.0.1:${port}`,
     metricsUrl: `http://127.0.0.1:${app.metricsPort}/metrics`,
     app,
-    store,
+    stores,
     config,
     async close() {
       await app.close();
@@ -126,7 +131,7 @@ export function serverOnStore(kind: StoreKind): () => TestServer {
   const where = kind === 'sqlite' ? tempDir() : uniqueSchema();
   let server: TestServer | undefined;
   beforeAll(async () => {
-    server = await startServer({ store: await openTestStore(kind, where) });
+    server = await startServer({ stores: await openTestStores(kind, where) });
   });
   afterAll(async () => {
     await server?.close();

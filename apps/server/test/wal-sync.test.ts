@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { walSync } from '../src/storage/wal-sync.ts';
+import { walSync } from '../src/storage/database/wal-sync.ts';
 
 /** An fsync that finishes when the test says so. */
 function heldSyncs() {

@@ -1,7 +1,7 @@
 import type { Logger } from '../ops/logger.ts';
-import type { MatchRecord, Store } from '../storage/index.ts';
+import type { MatchRecord, MatchStore } from '../storage/index.ts';
 import { BotPlayer } from './bot-player.ts';
-import { BotCredentials } from './credentials.ts';
+import type { BotCredentials } from './credentials.ts';
 import { BotThinker } from './thinker.ts';
 
 export interface BotSeatsConfig {
@@ -16,7 +16,6 @@ export interface BotSeatsConfig {
  */
 export class BotSeats {
   private readonly thinker: BotThinker;
-  private readonly credentials: BotCredentials;
   /** Bot players by match id. */
   private readonly players = new Map<string, BotPlayer[]>();
   private url: string | undefined;
@@ -25,11 +24,11 @@ export class BotSeats {
 
   constructor(
     private readonly config: BotSeatsConfig,
-    private readonly store: Store,
+    private readonly matches: Pick<MatchStore, 'getMatch'>,
+    private readonly credentials: BotCredentials,
     private readonly logger: Logger,
   ) {
     this.thinker = new BotThinker(config.BOT_THREADS);
-    this.credentials = new BotCredentials(store);
   }
 
   /** Matches with a computer player running here. */
@@ -70,7 +69,7 @@ export class BotSeats {
    */
   async ensure(matchID: string, known?: MatchRecord): Promise<void> {
     if (!this.url || this.players.has(matchID)) return;
-    const match = known ?? (await this.store.getMatch(matchID));
+    const match = known ?? (await this.matches.getMatch(matchID));
     if (match?.status !== 'playing') return;
     const bots = await this.credentials.seatsOf(match);
     if (bots.length === 0 || this.players.has(matchID)) return;

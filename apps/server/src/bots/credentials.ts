@@ -2,9 +2,9 @@ import { createHmac } from 'node:crypto';
 import { BOT_LEVELS, type BotLevel } from '@iron-curtain/bots';
 import type { Seat } from '@iron-curtain/game';
 import { randomToken, secretMatches } from '../ops/secrets.ts';
-import type { MatchRecord, Store } from '../storage/index.ts';
+import type { MatchRecord, SecretStore } from '../storage/index.ts';
 
-/** The server secret computer players' credentials are derived from (see `Store.serverSecret`). */
+/** The server secret computer players' credentials are derived from (see `SecretStore.serverSecret`). */
 const KEY_NAME = 'bot-credentials';
 
 const hmac = (key: string, message: string) =>
@@ -39,10 +39,10 @@ export interface BotSeat {
 export class BotCredentials {
   private key: Promise<string> | undefined;
 
-  constructor(private readonly store: Pick<Store, 'serverSecret'>) {}
+  constructor(private readonly secrets: SecretStore) {}
 
   private keyOf(): Promise<string> {
-    this.key ??= this.store.serverSecret(KEY_NAME, randomToken(32)).catch((error: unknown) => {
+    this.key ??= this.secrets.serverSecret(KEY_NAME, randomToken(32)).catch((error: unknown) => {
       // The store may answer next time.
       this.key = undefined;
       throw error;

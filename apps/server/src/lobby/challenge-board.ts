@@ -8,7 +8,7 @@ import type { HeldSockets } from '../edge/held-sockets.ts';
 import { LobbyError } from '../edge/lobby-error.ts';
 import type { PresenceBook } from '../match/presence-book.ts';
 import type { TimeSource } from '../ops/time.ts';
-import type { MatchRecord, Store } from '../storage/index.ts';
+import type { MatchRecord, MatchStore } from '../storage/index.ts';
 
 /** At most this many open challenges are listed (newest first). */
 const LISTED = 100;
@@ -16,7 +16,7 @@ const LISTED = 100;
 const REFRESH_MS = 2_000;
 
 export interface ChallengeBoardDeps {
-  store: Store;
+  matches: Pick<MatchStore, 'listPublicMatches'>;
   presence: PresenceBook;
   time: TimeSource;
   /** Since when a disconnected seat counts as away (the game service's reckoning). */
@@ -45,9 +45,9 @@ export class ChallengeBoard {
   constructor(private readonly deps: ChallengeBoardDeps) {}
 
   async list(): Promise<ChallengeList> {
-    const { store, presence, time, awaySince, awayMs } = this.deps;
+    const { matches, presence, time, awaySince, awayMs } = this.deps;
     const now = time.now();
-    const waiting = await store.listPublicMatches({
+    const waiting = await matches.listPublicMatches({
       status: 'waiting',
       limit: LISTED,
       openOnly: true,

@@ -2,7 +2,7 @@ import type { Seat } from '@iron-curtain/game';
 import type { Logger } from '../ops/logger.ts';
 import { Periodic } from '../ops/periodic.ts';
 import type { TimeSource } from '../ops/time.ts';
-import type { Store } from '../storage/index.ts';
+import type { MatchStore } from '../storage/index.ts';
 
 /** How often the sweep looks for deadlines due (a correspondence turn ends at most this late). */
 export const SWEEP_EVERY_MS = 60_000;
@@ -12,7 +12,7 @@ export const SWEEP_BATCH = 500;
 const BACKLOG_PAUSE_MS = 1_000;
 
 export interface DeadlineSweepDeps {
-  store: Store;
+  matches: Pick<MatchStore, 'inSweepTurn' | 'listDueMatches' | 'takeDueWarnings'>;
   logger: Logger;
   time: TimeSource;
   /** Tells a match's room its running seat's time may be up: it reads the clock afresh and ends the match on time. */
@@ -63,11 +63,11 @@ export class DeadlineSweep {
 
   /** One run; null when another instance holds the sweep's turn. */
   async run(): Promise<SweepRun | null> {
-    const { store, logger, time, clockCheck, warn } = this.deps;
+    const { matches, logger, time, clockCheck, warn } = this.deps;
     const now = new Date(time.now()).toISOString();
     try {
-      return await store.inSweepTurn(async () => {
-        const due = await store.listDueMatches(now, SWEEP_BATCH);
+      return await matches.inSweepTurn(async () => {
+        const due = await matches.listDueMatches(now, SWEEP_BATCH);
         await Promise.all(
           due.map((matchID) =>
             clockCheck(matchID).catch((error) =>
@@ -75,7 +75,7 @@ export class DeadlineSweep {
             ),
           ),
         );
-        const warnings = await store.takeDueWarnings(now, SWEEP_BATCH);
+        const warnings = await matches.takeDueWarnings(now, SWEEP_BATCH);
         for (const { matchID, seat, deadline } of warnings) void warn(matchID, seat, deadline);
         return { due: due.length, warned: warnings.length };
       });

@@ -10,7 +10,7 @@ import { plainTextProblem } from '@iron-curtain/protocol';
 import { BUILT_IN, deckInfoOf } from '../decks/built-in-decks.ts';
 import { LobbyError } from '../edge/lobby-error.ts';
 import type { TimeSource } from '../ops/time.ts';
-import type { DeckInfo, Store } from '../storage/index.ts';
+import type { DeckInfo, DeckStore } from '../storage/index.ts';
 
 /** A deck a match can be dealt from: what it is, and its file when it was uploaded. */
 export interface ChosenDeck {
@@ -26,12 +26,12 @@ export interface ChosenDeck {
  */
 export class DeckLibrary {
   constructor(
-    private readonly store: Store,
+    private readonly decks: DeckStore,
     private readonly time: TimeSource,
   ) {}
 
   async list(): Promise<DeckInfo[]> {
-    const uploaded = await this.store.listDecks();
+    const uploaded = await this.decks.listDecks();
     return [...BUILT_IN, ...uploaded.map((d) => d.info)];
   }
 
@@ -45,7 +45,7 @@ export class DeckLibrary {
     }
     const builtIn = BUILT_IN.find((d) => d.hash === deckId);
     if (builtIn) return { info: builtIn, file: undefined };
-    const stored = /^[0-9a-f]{64}$/.test(deckId) ? await this.store.getDeck(deckId) : undefined;
+    const stored = /^[0-9a-f]{64}$/.test(deckId) ? await this.decks.getDeck(deckId) : undefined;
     if (!stored) throw new LobbyError(400, 'UNKNOWN_DECK', `no deck '${deckId}' here`);
     return { info: stored.info, file: stored.file };
   }
@@ -77,7 +77,7 @@ export class DeckLibrary {
     const file = deckFileSchema.parse(json);
     const canonical = canonicalJson(file);
     const info = deckInfoOf(deck);
-    const created = await this.store.saveDeck({
+    const created = await this.decks.saveDeck({
       info,
       file: JSON.parse(canonical),
       createdAt: new Date(this.time.now()).toISOString(),

@@ -14,7 +14,7 @@ import { LobbyError } from '../edge/lobby-error.ts';
 import { type LimitOptions, spend } from '../edge/rate-limiters.ts';
 import { hashSecret, secretMatches } from '../ops/secrets.ts';
 import type { TimeSource } from '../ops/time.ts';
-import type { Store } from '../storage/index.ts';
+import type { HandoverStore, MatchStore } from '../storage/index.ts';
 import { jsonBody, parse } from './lobby-routes.ts';
 
 /** Letters and digits that cannot be mistaken for one another when read off a screen. */
@@ -65,7 +65,8 @@ function unseal(code: string, sealed: string): HandoverSeats {
  * per address per 10 minutes (counted in Redis across instances when there is one).
  */
 export function handoverRouter(
-  store: Store,
+  matches: Pick<MatchStore, 'getMatch'>,
+  handovers: HandoverStore,
   time: TimeSource,
   redeems: RateLimiterAbstract,
   writeLimit: Middleware,
@@ -77,7 +78,7 @@ export function handoverRouter(
     const { seats } = parse(handoverRequestSchema, await jsonBody(ctx, MAX_BODY_BYTES));
     const held: HandoverSeats['seats'] = [];
     for (const asked of seats) {
-      const match = await store.getMatch(asked.matchID);
+      const match = await matches.getMatch(asked.matchID);
       const seat = match?.players.find((p) => p.seat === asked.seat);
       if (!seat || !secretMatches(asked.credentials, seat.credentialsHash)) continue;
       if (held.some((h) => h.matchID === asked.matchID)) continue;
@@ -89,7 +90,7 @@ export function handoverRouter(
     const code = newHandoverCode();
     const now = time.now();
     const expiresAt = new Date(now + HANDOVER_TTL_MS).toISOString();
-    await store.putHandover(
+    await handovers.putHandover(
       hashSecret(normalCode(code)),
       seal(normalCode(code), { seats: held }),
       expiresAt,
@@ -110,7 +111,7 @@ export function handoverRouter(
     const code = normalCode(parse(handoverRedeemRequestSchema, await jsonBody(ctx)).code);
     const sealed =
       code.length === CODE_LENGTH
-        ? await store.takeHandover(hashSecret(code), new Date(time.now()).toISOString())
+        ? await handovers.takeHandover(hashSecret(code), new Date(time.now()).toISOString())
         : undefined;
     if (sealed === undefined) {
       throw new LobbyError(404, 'NOT_FOUND', 'no such code, or it was used or has expired');

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { LobbyError } from '../edge/lobby-error.ts';
 import { firstIssue } from '../edge/socket-guard.ts';
 import type { Metrics } from '../ops/metrics.ts';
-import type { Store } from '../storage/index.ts';
+import type { Stores } from '../storage/index.ts';
 import type { ChallengeBoard } from './challenge-board.ts';
 import type { Lobby } from './lobby.ts';
 
@@ -68,7 +68,7 @@ const botsBusy = () =>
 /** The lobby REST API under /api, plus health and readiness. */
 export function lobbyRouter(
   lobby: Lobby,
-  store: Store,
+  stores: Pick<Stores, 'kind' | 'ping'>,
   metrics: Metrics,
   bots: BotCapacity,
   challenges: ChallengeBoard,
@@ -84,8 +84,8 @@ export function lobbyRouter(
 
   router.get('/readyz', async (ctx) => {
     try {
-      await store.ping();
-      ctx.body = { status: 'ready', store: store.kind };
+      await stores.ping();
+      ctx.body = { status: 'ready', store: stores.kind };
     } catch {
       ctx.status = 503;
       ctx.body = { error: { code: 'STORE_UNAVAILABLE', message: 'the store does not answer' } };

@@ -20,7 +20,7 @@ import {
   spectatePath,
 } from '@iron-curtain/protocol';
 import type { z } from 'zod';
-import { BotCredentials, botName } from '../bots/credentials.ts';
+import { type BotCredentials, botName } from '../bots/credentials.ts';
 import { LobbyError } from '../edge/lobby-error.ts';
 import { clockFor, clockState } from '../match/clock-record.ts';
 import type { FinishMatch } from '../match/ending.ts';
@@ -35,8 +35,8 @@ import {
   secretMatches,
 } from '../ops/secrets.ts';
 import { systemTime, type TimeSource } from '../ops/time.ts';
-import type { DeckInfo, MatchRecord, MatchStatus, Store } from '../storage/index.ts';
-import { DeckLibrary } from './deck-library.ts';
+import type { DeckInfo, MatchRecord, MatchStatus, MatchStore } from '../storage/index.ts';
+import type { DeckLibrary } from './deck-library.ts';
 
 /**
  * The lobby's rules: create a match, take the free seat with the invite, leave, and describe
@@ -45,14 +45,17 @@ import { DeckLibrary } from './deck-library.ts';
  */
 export class Lobby {
   constructor(
-    private readonly store: Store,
+    private readonly matches: Pick<
+      MatchStore,
+      'createMatch' | 'claimSeat' | 'listPublicMatches' | 'getMatch'
+    >,
     private readonly presence: PresenceBook,
     /** Called after a seat is taken, to tell connected sockets. */
     private readonly changed: (matchID: string) => void,
     private readonly finish: FinishMatch,
+    readonly library: DeckLibrary,
+    private readonly bots: BotCredentials,
     private readonly time: TimeSource = systemTime,
-    readonly library: DeckLibrary = new DeckLibrary(store, time),
-    private readonly bots: BotCredentials = new BotCredentials(store),
   ) {}
 
   decks(): Promise<DeckInfo[]> {
@@ -106,10 +109,10 @@ export class Lobby {
       clock: clockFor(request.clockMinutes, request.daysPerTurn),
       ...(request.daysPerTurn === undefined ? {} : { daysPerTurn: request.daysPerTurn }),
     };
-    await this.store.createMatch(match, initialState(match));
+    await this.matches.createMatch(match, initialState(match));
     if (request.opponent !== 'human') {
       const credentials = await this.bots.of(matchID, '1', request.opponent);
-      await this.store.claimSeat(
+      await this.matches.claimSeat(
         matchID,
         '1',
         botName(request.opponent),
@@ -158,7 +161,7 @@ export class Lobby {
       throw new LobbyError(409, 'MATCH_FULL', 'both seats of this match are taken');
     }
     const credentials = newCredentials();
-    const claimed = await this.store.claimSeat(
+    const claimed = await this.matches.claimSeat(
       matchID,
       free.seat,
       request.name,
@@ -200,7 +203,7 @@ export class Lobby {
   }
 
   async list(status: MatchStatus | undefined, limit: number): Promise<MatchInfo[]> {
-    const matches = await this.store.listPublicMatches({ status, limit });
+    const matches = await this.matches.listPublicMatches({ status, limit });
     return Promise.all(matches.map((m) => this.describe(m)));
   }
 
@@ -231,7 +234,7 @@ export class Lobby {
   }
 
   private async require(matchID: string): Promise<MatchRecord> {
-    const match = await this.store.getMatch(matchID);
+    const match = await this.matches.getMatch(matchID);
     if (!match) throw new LobbyError(404, 'NOT_FOUND', 'no such match');
     return match;
   }

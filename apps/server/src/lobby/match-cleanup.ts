@@ -3,7 +3,7 @@ import type { Logger } from '../ops/logger.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { Periodic } from '../ops/periodic.ts';
 import type { TimeSource } from '../ops/time.ts';
-import type { RemovedMatch, Store } from '../storage/index.ts';
+import type { MatchStore, RemovedMatch } from '../storage/index.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** How often the cleanup runs (the first run right at start). */
@@ -14,7 +14,7 @@ const CLEANUP_BATCH = 200;
 const BACKLOG_PAUSE_MS = 5_000;
 
 export interface MatchCleanupDeps {
-  store: Store;
+  matches: Pick<MatchStore, 'removeMatches'>;
   metrics: Metrics;
   logger: Logger;
   time: TimeSource;
@@ -53,11 +53,11 @@ export class MatchCleanup {
 
   /** One run: the matches removed, or null when another instance was running one. */
   async run(): Promise<RemovedMatch[] | null> {
-    const { store, metrics, logger, time, config } = this.deps;
+    const { matches, metrics, logger, time, config } = this.deps;
     const now = time.now();
     const before = (days: number) => new Date(now - days * DAY_MS).toISOString();
     try {
-      const removed = await store.removeMatches({
+      const removed = await matches.removeMatches({
         unfinishedBefore: before(config.UNFINISHED_MATCH_DAYS),
         finishedBefore:
           config.FINISHED_MATCH_DAYS === undefined ? null : before(config.FINISHED_MATCH_DAYS),

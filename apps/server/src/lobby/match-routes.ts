@@ -6,7 +6,7 @@ import {
 } from '@iron-curtain/protocol';
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
-import type { Store } from '../storage/index.ts';
+import type { MatchStore } from '../storage/index.ts';
 import type { Lobby } from './lobby.ts';
 import { jsonBody, matchParam, parse } from './lobby-routes.ts';
 import type { Referee } from './referee.ts';
@@ -16,7 +16,7 @@ import { replayRecordOf } from './replay-record.ts';
 /** Around a match: rematch offers, claiming the win, the replay record, uploading decks. */
 export function matchRouter(
   lobby: Lobby,
-  store: Store,
+  matches: Pick<MatchStore, 'getMatch' | 'readMoves'>,
   rematches: RematchDesk,
   referee: Referee,
   /** The per-address write limit (lobbyWriteLimit), run before every route. */
@@ -41,7 +41,7 @@ export function matchRouter(
 
   router.get(apiRoutes.record.route, async (ctx) => {
     const matchID = matchParam(ctx);
-    ctx.body = await replayRecordOf(store, matchID);
+    ctx.body = await replayRecordOf(matches, matchID);
     ctx.set('content-disposition', `attachment; filename="iron-curtain-${matchID}.json"`);
   });
 

@@ -11,7 +11,11 @@ import type { Middleware } from 'koa';
 import { clockState } from '../match/clock-record.ts';
 import { secretMatches } from '../ops/secrets.ts';
 import type { TimeSource } from '../ops/time.ts';
-import { deadlineOf, type Store } from '../storage/index.ts';
+import { deadlineOf, type MatchStore } from '../storage/index.ts';
+
+/** What My games reads of a match: its record, state and moves. */
+type MyGamesMatches = Pick<MatchStore, 'getMatch' | 'loadState' | 'readMoves'>;
+
 import { jsonBody, parse } from './lobby-routes.ts';
 
 /** Largest My games body: MAX_MY_GAMES seats with the longest ids and credentials fit. */
@@ -22,12 +26,12 @@ const MAX_BODY_BYTES = 64 * 1024;
  * credentials are checked before anything of the match is read beyond its record.
  */
 async function myGameOf(
-  store: Store,
+  matches: MyGamesMatches,
   held: HeldSeat,
   now: number,
 ): Promise<MyGame | MyGameRefused> {
   const { matchID, seat } = held;
-  const match = await store.getMatch(matchID);
+  const match = await matches.getMatch(matchID);
   if (!match) return { matchID, seat, error: { code: 'NOT_FOUND', message: 'no such match' } };
   const mine = match.players.find((p) => p.seat === seat);
   if (!mine || !secretMatches(held.credentials, mine.credentialsHash)) {
@@ -38,7 +42,10 @@ async function myGameOf(
     };
   }
   const other = match.players.find((p) => p.seat === otherSeat(seat));
-  const [state, moves] = await Promise.all([store.loadState(matchID), store.readMoves(matchID)]);
+  const [state, moves] = await Promise.all([
+    matches.loadState(matchID),
+    matches.readMoves(matchID),
+  ]);
   const decider = (state?.G as State | undefined)?.decision?.seat;
   const last = moves.at(-1);
   const correspondence = !!match.daysPerTurn && match.status === 'playing';
@@ -72,7 +79,11 @@ async function myGameOf(
 }
 
 /** POST /api/my-games: the status of every match the requester holds a seat in, one request for all. */
-export function myGamesRouter(store: Store, time: TimeSource, writeLimit: Middleware): Router {
+export function myGamesRouter(
+  matches: MyGamesMatches,
+  time: TimeSource,
+  writeLimit: Middleware,
+): Router {
   const router = new Router();
   // Up to 200 matches read per request: counted like the lobby's writes.
   router.use(writeLimit);
@@ -80,7 +91,7 @@ export function myGamesRouter(store: Store, time: TimeSource, writeLimit: Middle
     const { seats } = parse(myGamesRequestSchema, await jsonBody(ctx, MAX_BODY_BYTES));
     const now = time.now();
     ctx.body = {
-      games: await Promise.all(seats.map((held) => myGameOf(store, held, now))),
+      games: await Promise.all(seats.map((held) => myGameOf(matches, held, now))),
       at: new Date(now).toISOString(),
     };
   });

@@ -14,17 +14,17 @@ import { secretMatches } from '../ops/secrets.ts';
 import type { TimeSource } from '../ops/time.ts';
 import { pushServiceAllowed } from '../push/push-services.ts';
 import type { VapidKeys } from '../push/vapid-keys.ts';
-import type { MatchRecord, Store } from '../storage/index.ts';
+import type { MatchRecord, MatchStore, PushSubscriptionStore } from '../storage/index.ts';
 import { jsonBody, parse } from './lobby-routes.ts';
 
 /** The match, when `credentials` hold `seat` in it; the refusal a seat-authenticated call gets otherwise. */
 async function heldMatch(
-  store: Store,
+  matches: Pick<MatchStore, 'getMatch'>,
   matchID: string,
   seat: Seat,
   credentials: string,
 ): Promise<MatchRecord> {
-  const match = await store.getMatch(matchID);
+  const match = await matches.getMatch(matchID);
   if (!match) throw new LobbyError(404, 'NOT_FOUND', 'no such match');
   const held = match.players.find((p) => p.seat === seat);
   if (!held || !secretMatches(credentials, held.credentialsHash)) {
@@ -40,7 +40,8 @@ async function heldMatch(
  * PUSH_SERVICES, the only hosts the server ever posts to.
  */
 export function pushRouter(
-  store: Store,
+  matches: Pick<MatchStore, 'getMatch'>,
+  pushSubscriptions: Pick<PushSubscriptionStore, 'savePushSubscription' | 'removePushSubscription'>,
   keys: VapidKeys,
   services: readonly string[],
   time: TimeSource,
@@ -64,7 +65,7 @@ export function pushRouter(
         'subscription.endpoint: this server sends to the push services of the common browsers only',
       );
     }
-    const match = await heldMatch(store, asked.matchID, asked.seat, asked.credentials);
+    const match = await heldMatch(matches, asked.matchID, asked.seat, asked.credentials);
     if (match.status === 'finished') {
       throw new LobbyError(
         409,
@@ -72,7 +73,7 @@ export function pushRouter(
         'the match is over: nothing more will be sent for it',
       );
     }
-    const saved = await store.savePushSubscription({
+    const saved = await pushSubscriptions.savePushSubscription({
       matchID: asked.matchID,
       seat: asked.seat,
       endpoint,
@@ -89,9 +90,13 @@ export function pushRouter(
 
   router.delete(apiRoutes.pushSubscriptions, async (ctx) => {
     const asked = parse(pushUnsubscribeRequestSchema, await jsonBody(ctx));
-    await heldMatch(store, asked.matchID, asked.seat, asked.credentials);
+    await heldMatch(matches, asked.matchID, asked.seat, asked.credentials);
     const answer: PushUnsubscribed = {
-      removed: await store.removePushSubscription(asked.matchID, asked.seat, asked.endpoint),
+      removed: await pushSubscriptions.removePushSubscription(
+        asked.matchID,
+        asked.seat,
+        asked.endpoint,
+      ),
     };
     ctx.body = answer;
   });

@@ -7,10 +7,10 @@ import type { FinishMatch } from '../match/ending.ts';
 import type { PresenceBook } from '../match/presence-book.ts';
 import { secretMatches } from '../ops/secrets.ts';
 import type { TimeSource } from '../ops/time.ts';
-import type { MatchRecord, MatchResult, Store } from '../storage/index.ts';
+import type { MatchRecord, MatchResult, MatchStore } from '../storage/index.ts';
 
 export interface RefereeDeps {
-  store: Store;
+  matches: Pick<MatchStore, 'getMatch'>;
   presence: PresenceBook;
   time: TimeSource;
   graceMs: number;
@@ -32,8 +32,8 @@ export class Referee {
     matchID: string,
     request: z.output<typeof claimWinRequestSchema>,
   ): Promise<MatchRecord> {
-    const { store, presence, time, graceMs } = this.deps;
-    const match = await store.getMatch(matchID);
+    const { matches, presence, time, graceMs } = this.deps;
+    const match = await matches.getMatch(matchID);
     if (!match) throw new LobbyError(404, 'NOT_FOUND', 'no such match');
     const seat = match.players.find((p) => p.seat === request.seat);
     if (!seat || !secretMatches(request.credentials, seat.credentialsHash)) {
@@ -73,6 +73,6 @@ export class Referee {
     if (!(await this.deps.finish(matchID, result, now))) {
       throw new LobbyError(409, 'NOT_PLAYING', 'the match has just ended');
     }
-    return (await store.getMatch(matchID)) ?? match;
+    return (await matches.getMatch(matchID)) ?? match;
   }
 }

@@ -1,13 +1,13 @@
 import type { Seat } from '@iron-curtain/game';
 import type { RematchResponse, rematchRequestSchema } from '@iron-curtain/protocol';
 import type { z } from 'zod';
-import { BotCredentials } from '../bots/credentials.ts';
+import type { BotCredentials } from '../bots/credentials.ts';
 import { LobbyError } from '../edge/lobby-error.ts';
 import { newClock } from '../match/clock-record.ts';
 import { initialState } from '../match/engine.ts';
 import { hashSecret, newInvite, newMatchID, newSeed, secretMatches } from '../ops/secrets.ts';
 import type { TimeSource } from '../ops/time.ts';
-import type { MatchRecord, RematchState, SeatRecord, Store } from '../storage/index.ts';
+import type { MatchRecord, MatchStore, RematchState, SeatRecord } from '../storage/index.ts';
 
 /**
  * The same two players again with sides swapped: each keeps its seat number and its
@@ -65,18 +65,18 @@ async function rematchOf(
 /** Rematch offers of finished matches; the second offer creates the rematch. */
 export class RematchDesk {
   constructor(
-    private readonly store: Store,
+    private readonly matches: Pick<MatchStore, 'getMatch' | 'offerRematch' | 'linkRematch'>,
     /** Called when offers or the link change, to tell the match's sockets (spectators follow). */
     private readonly changed: (matchID: string) => void,
     private readonly time: TimeSource,
-    private readonly bots: BotCredentials = new BotCredentials(store),
+    private readonly bots: BotCredentials,
   ) {}
 
   async offer(
     matchID: string,
     request: z.output<typeof rematchRequestSchema>,
   ): Promise<RematchResponse> {
-    const match = await this.store.getMatch(matchID);
+    const match = await this.matches.getMatch(matchID);
     if (!match) throw new LobbyError(404, 'NOT_FOUND', 'no such match');
     const seat = match.players.find((p) => p.seat === request.seat);
     if (!seat || !secretMatches(request.credentials, seat.credentialsHash)) {
@@ -87,18 +87,18 @@ export class RematchDesk {
     }
     let rematch: RematchState | undefined = match.rematch ?? undefined;
     if (!rematch?.matchID) {
-      rematch = await this.store.offerRematch(matchID, request.seat);
+      rematch = await this.matches.offerRematch(matchID, request.seat);
       if (!rematch) throw new LobbyError(409, 'NOT_FINISHED', 'the match is not over');
       // A computer player always agrees.
       const computers = (await this.bots.seatsOf(match)).map((b) => b.seat);
       const agreed = new Set([...rematch.offers, ...computers]);
       if (agreed.size === 2 && !rematch.matchID) {
         const next = await rematchOf(match, new Date(this.time.now()).toISOString(), this.bots);
-        const linked = await this.store.linkRematch(matchID, next, initialState(next));
+        const linked = await this.matches.linkRematch(matchID, next, initialState(next));
         // Another request may have linked one first: read which.
         rematch = linked
           ? { offers: rematch.offers, matchID: next.matchID }
-          : ((await this.store.getMatch(matchID))?.rematch ?? rematch);
+          : ((await this.matches.getMatch(matchID))?.rematch ?? rematch);
       }
       this.changed(matchID);
       if (rematch.matchID) this.changed(rematch.matchID);

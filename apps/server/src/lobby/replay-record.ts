@@ -1,20 +1,23 @@
 import type { MatchRecord as ReplayRecord } from '@iron-curtain/game';
 import { deckFileOfMatch } from '../decks/built-in-decks.ts';
 import { LobbyError } from '../edge/lobby-error.ts';
-import type { Store } from '../storage/index.ts';
+import type { MatchStore } from '../storage/index.ts';
 
 /**
  * The replay record of a finished match: setupData with its deck file, the seed, every move
  * and the players' names. Never for a match in play: the seed would reveal the deal.
  */
-export async function replayRecordOf(store: Store, matchID: string): Promise<ReplayRecord> {
-  const match = await store.getMatch(matchID);
+export async function replayRecordOf(
+  matches: Pick<MatchStore, 'getMatch' | 'readMoves'>,
+  matchID: string,
+): Promise<ReplayRecord> {
+  const match = await matches.getMatch(matchID);
   if (!match) throw new LobbyError(404, 'NOT_FOUND', 'no such match');
   if (match.status !== 'finished') {
     throw new LobbyError(409, 'NOT_FINISHED', 'a match can be replayed once it is over');
   }
   const setupData = match.setupData as Record<string, unknown> & ReplayRecord['setupData'];
-  const moves = await store.readMoves(matchID);
+  const moves = await matches.readMoves(matchID);
   const [first, second] = match.players;
   return {
     setupData: { ...setupData, deck: deckFileOfMatch(match) },

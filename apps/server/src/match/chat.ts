@@ -20,7 +20,7 @@ import { firstIssue } from '../edge/socket-guard.ts';
 import type { Config } from '../ops/config.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { TimeSource } from '../ops/time.ts';
-import type { ChatRecord, MatchRecord, Store } from '../storage/index.ts';
+import type { ChatRecord, ChatStore, MatchRecord } from '../storage/index.ts';
 import type { Fanout } from './fanout.ts';
 import type { ChatSaid, Room } from './room.ts';
 
@@ -30,7 +30,7 @@ const CHAT_EVERY_S = 2;
 
 export interface MatchChatDeps {
   nsp: GameNamespace;
-  store: Store;
+  chat: ChatStore;
   metrics: Metrics;
   fanout: Fanout;
   time: TimeSource;
@@ -113,7 +113,7 @@ export class MatchChat {
 
   /** In the room: a socket says a quick phrase or a line of free text in its room. */
   async say(room: Room, socket: GameSocket, said: ChatSaid, ack?: AckFn): Promise<void> {
-    const { store, refuse, time, metrics, fanout } = this.deps;
+    const { chat, refuse, time, metrics, fanout } = this.deps;
     const seating = socket.data.seating;
     if (seating?.matchID !== room.matchID) {
       refuse(socket, { code: 'NOT_SYNCED', message: 'sync with this match first' }, ack);
@@ -132,7 +132,7 @@ export class MatchChat {
       refuse(socket, { code: 'CHAT_TOO_FAST', message: 'too many chat lines; wait a moment' }, ack);
       return;
     }
-    const line = await store.addChatLine({
+    const line = await chat.addChatLine({
       matchID: match.matchID,
       room: roomOf(seating.seat),
       seat: seating.seat,
@@ -197,16 +197,16 @@ export class MatchChat {
     request: ChatSettingsRequest,
     ack?: AckFn,
   ): Promise<void> {
-    const { store, refuse, fanout } = this.deps;
+    const { chat, refuse, fanout } = this.deps;
     const { matchID, off, muteOpponent } = request;
     const seat = socket.data.seating?.seat;
     if (socket.data.seating?.matchID !== room.matchID || seat === undefined) {
       refuse(socket, { code: 'NOT_SYNCED', message: 'sync with this match first' }, ack);
       return;
     }
-    if (off !== undefined) await store.setChatOff(matchID, off);
+    if (off !== undefined) await chat.setChatOff(matchID, off);
     if (muteOpponent !== undefined && seat !== null) {
-      await store.setMuting(matchID, seat, muteOpponent);
+      await chat.setMuting(matchID, seat, muteOpponent);
     }
     ack?.({ ok: true });
     const match = await room.reread();
@@ -223,8 +223,8 @@ export class MatchChat {
     const seatings = sockets.map((socket) => socket.data.seating);
     const seating = seatings.find((s) => s !== undefined);
     if (!seating) return;
-    const { store, config, nsp } = this.deps;
-    const lines = (await store.readChat(room.matchID)).filter((line) =>
+    const { chat, config, nsp } = this.deps;
+    const lines = (await chat.readChat(room.matchID)).filter((line) =>
       mayRead(match, seating.seat, line),
     );
     const settings: ChatSettings = {

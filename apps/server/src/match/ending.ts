@@ -1,6 +1,6 @@
 import type { Seat } from '@iron-curtain/game';
 import type { TimeSource } from '../ops/time.ts';
-import type { MatchRecord, MatchResult, Store } from '../storage/index.ts';
+import type { MatchRecord, MatchResult, MatchStore } from '../storage/index.ts';
 import { flagFallen, switchClock } from './clock-record.ts';
 import type { Room } from './room.ts';
 import type { SeatSessions } from './seat-sessions.ts';
@@ -19,7 +19,7 @@ export type FinishMatch = (
 ) => Promise<boolean>;
 
 export interface MatchEndingDeps {
-  store: Store;
+  matches: Pick<MatchStore, 'finishMatch'>;
   time: TimeSource;
   clock: TurnClock;
   sessions: SeatSessions;
@@ -69,7 +69,7 @@ export class MatchEnding {
   ): Promise<boolean> {
     const stopped = match.clock ? switchClock(match.clock, null, now) : undefined;
     const at = new Date(now).toISOString();
-    if (!(await this.deps.store.finishMatch(match.matchID, result, at, stopped))) {
+    if (!(await this.deps.matches.finishMatch(match.matchID, result, at, stopped))) {
       room.record = undefined;
       return false;
     }

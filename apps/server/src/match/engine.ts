@@ -23,7 +23,7 @@ import type {
   ClockRecord,
   MatchRecord,
   MatchResult,
-  Store,
+  MatchStore,
   StoredState,
 } from '../storage/index.ts';
 import { switchClock } from './clock-record.ts';
@@ -118,7 +118,7 @@ const refused = (code: RefusedMessage['code'], message: string): MoveResult => (
  */
 export class MatchEngine {
   constructor(
-    private readonly store: Store,
+    private readonly matches: Pick<MatchStore, 'loadState' | 'commitMove'>,
     private readonly time: TimeSource = systemTime,
   ) {}
 
@@ -138,7 +138,7 @@ export class MatchEngine {
       return refused('WAITING_FOR_OPPONENT', 'waiting for the second player');
     if (match.status === 'finished') return refused('MATCH_OVER', 'the match is over');
     const loaded =
-      known?._stateID === request.stateID ? known : await this.store.loadState(matchID);
+      known?._stateID === request.stateID ? known : await this.matches.loadState(matchID);
     if (!loaded) return refused('UNKNOWN_MATCH', 'no such match');
     if (request.stateID !== loaded._stateID) {
       return refused(
@@ -173,7 +173,7 @@ export class MatchEngine {
         )
       : undefined;
     const at = new Date(this.time.now()).toISOString();
-    const stored = await this.store.commitMove(
+    const stored = await this.matches.commitMove(
       matchID,
       loaded._stateID,
       next,

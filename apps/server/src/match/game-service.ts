@@ -24,7 +24,7 @@ import type { Config } from '../ops/config.ts';
 import type { Logger } from '../ops/logger.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { systemTime, type TimeSource } from '../ops/time.ts';
-import type { MatchRecord, Store } from '../storage/index.ts';
+import type { MatchRecord, Stores } from '../storage/index.ts';
 import { MatchChat } from './chat.ts';
 import { type FinishMatch, MatchEnding } from './ending.ts';
 import type { MatchEngine } from './engine.ts';
@@ -69,7 +69,8 @@ export type GameServiceConfig = Pick<
 
 export interface GameServiceDeps {
   config: GameServiceConfig;
-  store: Store;
+  /** The stores of a live match: its record, state and moves, and its chat. */
+  stores: Pick<Stores, 'matches' | 'chat'>;
   engine: MatchEngine;
   presence: PresenceBook;
   metrics: Metrics;
@@ -122,7 +123,8 @@ export class GameService {
     const fanout = deps.fanout ?? localFanout();
     this.fanout = fanout;
     const time = deps.time ?? systemTime;
-    const { store, metrics, logger, engine, config } = deps;
+    const { stores, metrics, logger, engine, config } = deps;
+    const { matches } = stores;
     this.startedAt = time.now();
     const closing = () => this.closing;
     // The server is attached to the HTTP server last, once its door (the guard) exists: the
@@ -139,10 +141,10 @@ export class GameService {
       this.guard.refuse(socket, error, ack);
     const nsp = this.nsp;
     const news = new TurnNews({ notifier: deps.notifier, presence: deps.presence, logger });
-    const clock = new TurnClock({ store, logger, time, news });
+    const clock = new TurnClock({ matches, logger, time, news });
     this.chat = new MatchChat({
       nsp,
-      store,
+      chat: stores.chat,
       metrics,
       fanout,
       time,
@@ -152,7 +154,7 @@ export class GameService {
     });
     this.sessions = new SeatSessions({
       nsp,
-      store,
+      matches,
       presence: deps.presence,
       metrics,
       logger,
@@ -164,7 +166,7 @@ export class GameService {
       refuse,
       onAttach: deps.onAttach,
     });
-    const ending = new MatchEnding({ store, time, clock, sessions: this.sessions, news });
+    const ending = new MatchEnding({ matches, time, clock, sessions: this.sessions, news });
     this.moves = new MatchMoves({
       engine,
       metrics,
@@ -178,7 +180,7 @@ export class GameService {
       refuse,
     });
     this.rooms = new MatchRooms({
-      store,
+      matches,
       logger,
       fanout,
       closing,

@@ -1,13 +1,13 @@
 import type { Seat } from '@iron-curtain/game';
 import type { GameSocket } from '../edge/game-sockets.ts';
 import type { Logger } from '../ops/logger.ts';
-import type { MatchRecord, Store } from '../storage/index.ts';
+import type { MatchRecord, MatchStore } from '../storage/index.ts';
 import type { Fanout } from './fanout.ts';
 import { MatchRoom, type RoomParts } from './match-room.ts';
 import type { RoomEvent } from './room.ts';
 
 export interface MatchRoomsDeps {
-  store: Store;
+  matches: Pick<MatchStore, 'getMatch'>;
   logger: Logger;
   fanout: Fanout;
   parts: Omit<RoomParts, 'read' | 'idle' | 'detach'>;
@@ -26,7 +26,7 @@ export class MatchRooms {
   constructor(private readonly deps: MatchRoomsDeps) {
     this.parts = {
       ...deps.parts,
-      read: (matchID) => deps.store.getMatch(matchID),
+      read: (matchID) => deps.matches.getMatch(matchID),
       idle: (room) => this.drop(room),
       detach: (socket) => this.detach(socket),
     };

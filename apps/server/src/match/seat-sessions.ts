@@ -15,7 +15,7 @@ import type { Logger } from '../ops/logger.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { secretMatches } from '../ops/secrets.ts';
 import type { TimeSource } from '../ops/time.ts';
-import type { MatchRecord, Store } from '../storage/index.ts';
+import type { MatchRecord, MatchStore } from '../storage/index.ts';
 import type { MatchChat } from './chat.ts';
 import { clockState } from './clock-record.ts';
 import { frameFor } from './engine.ts';
@@ -40,7 +40,7 @@ export const CROWD_SLICE = 50;
 
 export interface SeatSessionsDeps {
   nsp: GameNamespace;
-  store: Store;
+  matches: Pick<MatchStore, 'setAway' | 'loadState' | 'readMoves'>;
   presence: PresenceBook;
   metrics: Metrics;
   logger: Logger;
@@ -167,7 +167,7 @@ export class SeatSessions {
     seating: Seating,
     match: MatchRecord,
   ): Promise<MatchRecord> {
-    const { presence, metrics, fanout, store } = this.deps;
+    const { presence, metrics, fanout, matches } = this.deps;
     socket.data.seating = seating;
     socket.data.stateID = undefined;
     room.viewers.add(socket);
@@ -179,7 +179,7 @@ export class SeatSessions {
     const away = match.players.find((p) => p.seat === seating.seat)?.awaySince;
     let attached = match;
     if (seating.seat !== null && away) {
-      await store.setAway(seating.matchID, seating.seat, null);
+      await matches.setAway(seating.matchID, seating.seat, null);
       const players = match.players.map((p) =>
         p.seat === seating.seat ? { ...p, awaySince: null } : p,
       ) as MatchRecord['players'];
@@ -206,10 +206,10 @@ export class SeatSessions {
 
   /** A seat's socket left: once its last socket anywhere has gone, it is away from now (abandonment counts from here). */
   async seatLeft(room: Room, seat: Seat): Promise<void> {
-    const { presence, store, time } = this.deps;
+    const { presence, matches, time } = this.deps;
     const attendance = await presence.everywhere(room.matchID);
     if (attendance.seats[seat] > 0) return;
-    await store.setAway(room.matchID, seat, new Date(time.now()).toISOString());
+    await matches.setAway(room.matchID, seat, new Date(time.now()).toISOString());
   }
 
   /**
@@ -238,8 +238,8 @@ export class SeatSessions {
     if (!seating) return undefined;
     const { time } = this.deps;
     const match = await room.match();
-    if (from === 'store') room.state = await this.deps.store.loadState(room.matchID);
-    else room.state ??= await this.deps.store.loadState(room.matchID);
+    if (from === 'store') room.state = await this.deps.matches.loadState(room.matchID);
+    else room.state ??= await this.deps.matches.loadState(room.matchID);
     const { state } = room;
     if (!match || !state) return undefined;
     const log = await this.logOf(room, state._stateID);
@@ -268,7 +268,7 @@ export class SeatSessions {
   private async logOf(room: Room, stateID: number): Promise<LogEntry[]> {
     if (room.log?.stateID !== stateID) {
       // Another instance may store a move after the state was read: the log stops at it.
-      const moves = (await this.deps.store.readMoves(room.matchID)).filter(
+      const moves = (await this.deps.matches.readMoves(room.matchID)).filter(
         (m) => m.stateID <= stateID,
       );
       room.log = { stateID, entries: moves.flatMap((m) => m.entries) };

@@ -1,7 +1,7 @@
 import type { Seat } from '@iron-curtain/game';
 import type { Logger } from '../ops/logger.ts';
 import type { TimeSource } from '../ops/time.ts';
-import { deadlineOf, type MatchRecord, type Store } from '../storage/index.ts';
+import { deadlineOf, type MatchRecord, type MatchStore } from '../storage/index.ts';
 import { flagFallen, switchClock } from './clock-record.ts';
 import type { Room } from './room.ts';
 import type { TurnNews } from './turn-news.ts';
@@ -11,7 +11,7 @@ const deciderOf = (state: { G: unknown }): Seat | null =>
   (state.G as { decision?: { seat: Seat } | null }).decision?.seat ?? null;
 
 export interface TurnClockDeps {
-  store: Store;
+  matches: Pick<MatchStore, 'loadState' | 'setClock' | 'listRunningClocks'>;
   logger: Logger;
   time: TimeSource;
   news: TurnNews;
@@ -45,12 +45,12 @@ export class TurnClock {
     if (match.status !== 'playing' || !clock || clock.running !== null || clock.since !== null) {
       return match;
     }
-    const { store, time } = this.deps;
-    const state = room.state ?? (await store.loadState(match.matchID));
+    const { matches, time } = this.deps;
+    const state = room.state ?? (await matches.loadState(match.matchID));
     if (!state) return match;
     const first = deciderOf(state);
     const started = switchClock(clock, first, time.now());
-    await store.setClock(match.matchID, started);
+    await matches.setClock(match.matchID, started);
     room.record = { ...match, clock: started };
     if (match.daysPerTurn && first !== null) this.deps.news.decisionPassed(room.record, first);
     return room.record;
@@ -90,7 +90,7 @@ export class TurnClock {
 
   /** Arms the timers of every match in play with a running clock (on start). */
   async resume(roomOf: (matchID: string) => Room): Promise<void> {
-    for (const match of await this.deps.store.listRunningClocks()) {
+    for (const match of await this.deps.matches.listRunningClocks()) {
       const room = roomOf(match.matchID);
       room.record = match;
       this.arm(room, match);

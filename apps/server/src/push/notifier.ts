@@ -3,7 +3,11 @@ import { type PushMessage, type PushNews, pushSentence } from '@iron-curtain/pro
 import webpush from 'web-push';
 import type { Logger } from '../ops/logger.ts';
 import type { TimeSource } from '../ops/time.ts';
-import type { PushSubscriptionRecord, Store } from '../storage/index.ts';
+import type {
+  MatchStore,
+  PushSubscriptionRecord,
+  PushSubscriptionStore,
+} from '../storage/index.ts';
 import { pushServiceAllowed } from './push-services.ts';
 import type { VapidKeys } from './vapid-keys.ts';
 
@@ -24,7 +28,9 @@ const SEND_TIMEOUT_MS = 10_000;
 type Delivery = { status: number } | { failed: unknown };
 
 export interface NotifierOptions {
-  store: Store;
+  pushSubscriptions: PushSubscriptionStore;
+  /** A match ending reads its record for the result. */
+  matches: Pick<MatchStore, 'getMatch'>;
   keys: VapidKeys;
   logger: Logger;
   time: TimeSource;
@@ -46,7 +52,10 @@ export class Notifier {
   /** The seat has the decision (the room calls it when its turn begins). */
   yourTurn(matchID: string, seat: Seat): Promise<void> {
     return this.guarded(matchID, async () => {
-      const subscriptions = await this.options.store.listPushSubscriptions(matchID, seat);
+      const subscriptions = await this.options.pushSubscriptions.listPushSubscriptions(
+        matchID,
+        seat,
+      );
       await this.sendAll(matchID, subscriptions, () => 'yourTurn');
     });
   }
@@ -56,7 +65,10 @@ export class Notifier {
     return this.guarded(matchID, async () => {
       const at = typeof deadline === 'number' ? deadline : Date.parse(deadline);
       const hours = Math.max(1, Math.round((at - this.options.time.now()) / 3_600_000));
-      const subscriptions = await this.options.store.listPushSubscriptions(matchID, seat);
+      const subscriptions = await this.options.pushSubscriptions.listPushSubscriptions(
+        matchID,
+        seat,
+      );
       await this.sendAll(matchID, subscriptions, () => 'deadlineNear', hours);
     });
   }
@@ -67,16 +79,16 @@ export class Notifier {
    */
   matchEnded(matchID: string): Promise<void> {
     return this.guarded(matchID, async () => {
-      const { store } = this.options;
+      const { matches, pushSubscriptions } = this.options;
       const [match, subscriptions] = await Promise.all([
-        store.getMatch(matchID),
-        store.listPushSubscriptions(matchID),
+        matches.getMatch(matchID),
+        pushSubscriptions.listPushSubscriptions(matchID),
       ]);
       const winner = match?.result?.winner;
       await this.sendAll(matchID, subscriptions, (seat) =>
         winner === undefined ? 'ended' : winner === seat ? 'won' : 'lost',
       );
-      await store.removeMatchPushSubscriptions(matchID);
+      await pushSubscriptions.removeMatchPushSubscriptions(matchID);
     });
   }
 
@@ -114,7 +126,7 @@ export class Notifier {
     news: PushNews,
     vapidDetails: Awaited<ReturnType<VapidKeys['get']>>,
   ): Promise<void> {
-    const { store, logger, services } = this.options;
+    const { pushSubscriptions, logger, services } = this.options;
     const service = new URL(subscription.endpoint).origin;
     const context = { matchID: message.matchID, seat: subscription.seat, service, news };
     // PUSH_SERVICES may have been narrowed since the browser subscribed.
@@ -126,7 +138,7 @@ export class Notifier {
     if ('failed' in delivery) {
       logger.warn({ ...context, err: delivery.failed }, 'push service unreachable');
     } else if (delivery.status === 404 || delivery.status === 410) {
-      const removed = await store.removePushEndpoint(subscription.endpoint);
+      const removed = await pushSubscriptions.removePushEndpoint(subscription.endpoint);
       logger.info({ ...context, status: delivery.status, removed }, 'push subscription gone');
     } else if (delivery.status < 200 || delivery.status > 299) {
       logger.warn({ ...context, status: delivery.status }, 'push service refused a message');

@@ -1,6 +1,6 @@
 import webpush from 'web-push';
 import type { Config } from '../ops/config.ts';
-import type { Store } from '../storage/index.ts';
+import type { SecretStore } from '../storage/index.ts';
 
 /** The server's VAPID identity: the key pair push services check its messages against, and its contact. */
 export interface VapidDetails {
@@ -27,7 +27,7 @@ export class VapidKeys {
 
   constructor(
     private readonly config: VapidConfig,
-    private readonly store: Store,
+    private readonly secrets: SecretStore,
   ) {}
 
   get(): Promise<VapidDetails> {
@@ -45,7 +45,7 @@ export class VapidKeys {
       return { publicKey, privateKey, subject };
     }
     const stored = JSON.parse(
-      await this.store.serverSecret(SECRET_NAME, JSON.stringify(webpush.generateVAPIDKeys())),
+      await this.secrets.serverSecret(SECRET_NAME, JSON.stringify(webpush.generateVAPIDKeys())),
     ) as { publicKey: string; privateKey: string };
     return { publicKey: stored.publicKey, privateKey: stored.privateKey, subject };
   }

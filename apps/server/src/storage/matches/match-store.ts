@@ -1,12 +1,9 @@
 import type { LogEntry, MoveName, Seat, Side, Variants } from '@iron-curtain/game';
 import type {
-  ChatPhrase,
-  ChatRoom,
   DaysPerTurn,
   DeckInfo,
   MatchResult,
   MatchStatus,
-  PushLanguage,
   RematchState,
   Visibility,
 } from '@iron-curtain/protocol';
@@ -27,14 +24,6 @@ export interface ClockRecord {
   running: Seat | null;
   /** ISO time the running seat's decision began; null when none runs. */
   since: string | null;
-}
-
-/** A deck file an owner of the game uploaded, keyed by the sha256 of its canonical JSON. */
-export interface StoredDeck {
-  info: DeckInfo;
-  /** The deck file as validated (canonical JSON). */
-  file: unknown;
-  createdAt: string;
 }
 
 export interface SeatRecord {
@@ -79,22 +68,6 @@ export interface MatchRecord {
   daysPerTurn?: DaysPerTurn | null;
 }
 
-/** Lines of each chat room a match keeps, the newest: a sync sends no more. */
-export const CHAT_LINES_KEPT = 200;
-
-/** One line of a match's chat, as stored. */
-export interface ChatRecord {
-  /** Increasing in the order lines were stored (across matches; a match's lines sort by it). */
-  id: number;
-  matchID: string;
-  room: ChatRoom;
-  /** null: a spectator. */
-  seat: Seat | null;
-  phrase?: ChatPhrase;
-  text?: string;
-  at: string;
-}
-
 /** Which matches the cleanup removes, oldest first, at most `limit` of them. */
 export interface RemovalQuery {
   /** Unfinished matches last touched before this ISO time, but none with a turn deadline (the deadline sweep ends those). */
@@ -107,22 +80,6 @@ export interface RemovalQuery {
 export interface RemovedMatch {
   matchID: string;
   status: MatchStatus;
-}
-
-/**
- * A browser a seat asked to be told by Web Push when it is its turn: the push service's
- * endpoint, the keys a message is encrypted to, and the language it reads.
- */
-export interface PushSubscriptionRecord {
-  matchID: string;
-  seat: Seat;
-  endpoint: string;
-  /** The browser's P-256 public key (base64url), RFC 8291's ua_public. */
-  p256dh: string;
-  /** The browser's 16-byte authentication secret (base64url). */
-  auth: string;
-  language: PushLanguage;
-  createdAt: string;
 }
 
 /** A correspondence turn whose deadline is near: the seat to warn, and when its time runs out. */
@@ -155,11 +112,11 @@ export interface MatchListQuery {
 }
 
 /**
- * Where matches live. Every write that changes a match's state is a compare-and-set
- * on the state id, and the move log is append-only, so two writers can never both win.
+ * Where matches live: their records and seats, their states and move logs, their clocks and
+ * deadlines, their rematches. Every write that changes a match's state is a compare-and-set on
+ * the state id, and the move log is append-only, so two writers can never both win.
  */
-export interface Store {
-  readonly kind: 'sqlite' | 'postgres';
+export interface MatchStore {
   /** Stores a new match with its initial state (state id 0). */
   createMatch(match: MatchRecord, initial: StoredState): Promise<void>;
   getMatch(matchID: string): Promise<MatchRecord | undefined>;
@@ -196,6 +153,8 @@ export interface Store {
     result: MatchResult | null,
     clock?: ClockRecord,
   ): Promise<boolean>;
+  /** The match's moves in order. */
+  readMoves(matchID: string): Promise<MoveRecord[]>;
   /**
    * Live matches in play whose clock runs: a starting server arms their timers. Correspondence
    * matches are left to the deadline sweep.
@@ -226,55 +185,11 @@ export interface Store {
    * false when another request linked one first (nothing stored).
    */
   linkRematch(matchID: string, rematch: MatchRecord, initial: StoredState): Promise<boolean>;
-  /** Stores an uploaded deck; false when a deck with that hash is already there. */
-  saveDeck(deck: StoredDeck): Promise<boolean>;
-  getDeck(hash: string): Promise<StoredDeck | undefined>;
-  /** Uploaded decks, oldest first. */
-  listDecks(): Promise<StoredDeck[]>;
-  /** The match's moves in order. */
-  readMoves(matchID: string): Promise<MoveRecord[]>;
-  /**
-   * Appends a line to the match's chat, dropping its room's lines older than the last
-   * CHAT_LINES_KEPT; answers it with its id (undefined: no such match).
-   */
-  addChatLine(line: Omit<ChatRecord, 'id'>): Promise<ChatRecord | undefined>;
-  /** The match's chat in order. */
-  readChat(matchID: string): Promise<ChatRecord[]>;
-  setChatOff(matchID: string, off: boolean): Promise<void>;
-  setMuting(matchID: string, seat: Seat, muting: boolean): Promise<void>;
   /**
    * Removes matches the query selects with everything stored with them (seats, state, moves,
-   * chat). One removal runs at a time across the instances sharing the store: null when
-   * another was running (nothing done). Removing a match already gone does nothing.
+   * and the rows of every other store that names them: chat, push subscriptions). One removal
+   * runs at a time across the instances sharing the store: null when another was running
+   * (nothing done). Removing a match already gone does nothing.
    */
   removeMatches(query: RemovalQuery): Promise<RemovedMatch[] | null>;
-  /**
-   * The server secret `name`: `fresh` is stored on the first call, and every later call, on
-   * every instance sharing the store, answers the stored one. Never sent to a client.
-   */
-  serverSecret(name: string, fresh: string): Promise<string>;
-  /**
-   * Keeps a handover of seats to another browser, sealed with its one-time code, under `key`
-   * until `expiresAt` (ISO); handovers expired at `now` are dropped meanwhile.
-   */
-  putHandover(key: string, sealed: string, expiresAt: string, now: string): Promise<void>;
-  /** Takes a handover out, once, on every instance: undefined when none or it expired at `now`. */
-  takeHandover(key: string, now: string): Promise<string | undefined>;
-  /**
-   * Keeps a seat's push subscription (a browser subscribing again replaces its keys and
-   * language); a seat keeps its newest PUSH_SUBSCRIPTIONS_PER_SEAT. Removed with its match.
-   * False when there is no such match.
-   */
-  savePushSubscription(subscription: PushSubscriptionRecord): Promise<boolean>;
-  /** The seat's push subscriptions (every seat's when `seat` is undefined), oldest first. */
-  listPushSubscriptions(matchID: string, seat?: Seat): Promise<PushSubscriptionRecord[]>;
-  /** Drops one seat's subscription of one browser; false when there was none. */
-  removePushSubscription(matchID: string, seat: Seat, endpoint: string): Promise<boolean>;
-  /** Drops every subscription of an endpoint the push service says is gone; answers how many. */
-  removePushEndpoint(endpoint: string): Promise<number>;
-  /** Drops every subscription of a match (once it ended, nothing more is sent for it). */
-  removeMatchPushSubscriptions(matchID: string): Promise<void>;
-  /** Throws when the store cannot serve requests. */
-  ping(): Promise<void>;
-  close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import { deckRef, ironCurtainFor, type State } from '@iron-curtain/game';
-import { setupDataOf } from '../decks/built-in-decks.ts';
-import type { MatchRecord, StoredState } from './store.ts';
+import { setupDataOf } from '../../decks/built-in-decks.ts';
+import type { MatchRecord, StoredState } from './match-store.ts';
 
 /** A state as stored before the deck and variants left it: G.deck the whole deck, or absent. */
 interface LegacyG extends Omit<State, 'deck'> {

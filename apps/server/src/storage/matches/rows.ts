@@ -1,9 +1,9 @@
-/// <reference path="../immer-cjs.d.ts" />
+/// <reference path="../../immer-cjs.d.ts" />
 import type { LogEntry, MoveName, Seat, Side, Variants } from '@iron-curtain/game';
 // The entry boardgame.io requires (see plain-moves.ts), so the bundle holds one immer.
 import { freeze } from 'immer/dist/index.js';
+import { iso, json, jsonOrNull, type Row, text, truthy } from '../database/columns.ts';
 import type {
-  ChatRecord,
   ClockRecord,
   DaysPerTurn,
   DeckInfo,
@@ -11,22 +11,10 @@ import type {
   MatchResult,
   MatchStatus,
   MoveRecord,
-  PushSubscriptionRecord,
   RematchState,
   SeatRecord,
-  StoredDeck,
   Visibility,
-} from './store.ts';
-
-/** A row as both adapters read it: JSON columns arrive as text (SQLite) or parsed (Postgres `json` columns, which node-pg parses). */
-type Row = Record<string, unknown>;
-
-const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
-const text = (value: unknown): string => String(value);
-/** A boolean column: 0/1 in SQLite, a boolean in Postgres. */
-const truthy = (value: unknown): boolean => value === true || Number(value) === 1;
-const iso = (value: unknown): string =>
-  value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
+} from './match-store.ts';
 
 /** How many distinct shared values `sharedJson` keeps (an uploaded deck's setup is a few kB). */
 const SHARED_VALUES = 256;
@@ -49,10 +37,6 @@ function sharedJson<T>(value: unknown): T {
   }
   return shared as T;
 }
-
-/** A JSON column's value as both adapters write it: text, or SQL NULL for an absent value. */
-export const jsonOrNull = (value: unknown): string | null =>
-  value == null ? null : JSON.stringify(value);
 
 /** The columns of a new match row, in the order of `matchRowValues`. */
 export const MATCH_COLUMNS =
@@ -123,37 +107,5 @@ export function moveFromRow(row: Row): MoveRecord {
     args: json<unknown[]>(row.args),
     entries: json<LogEntry[]>(row.entries),
     at: iso(row.at),
-  };
-}
-
-export function deckFromRow(row: Row): StoredDeck {
-  return {
-    info: json<DeckInfo>(row.info),
-    file: json<unknown>(row.file),
-    createdAt: iso(row.created_at),
-  };
-}
-
-export function chatFromRow(row: Row): ChatRecord {
-  return {
-    id: Number(row.id),
-    matchID: text(row.match_id),
-    room: text(row.room) as ChatRecord['room'],
-    seat: row.seat == null ? null : (text(row.seat) as Seat),
-    ...(row.phrase == null ? {} : { phrase: text(row.phrase) as ChatRecord['phrase'] }),
-    ...(row.text == null ? {} : { text: text(row.text) }),
-    at: iso(row.at),
-  };
-}
-
-export function pushSubscriptionFromRow(row: Row): PushSubscriptionRecord {
-  return {
-    matchID: text(row.match_id),
-    seat: text(row.seat) as Seat,
-    endpoint: text(row.endpoint),
-    p256dh: text(row.p256dh),
-    auth: text(row.auth),
-    language: text(row.language) as PushSubscriptionRecord['language'],
-    createdAt: iso(row.created_at),
   };
 }

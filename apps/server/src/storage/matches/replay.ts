@@ -6,8 +6,8 @@ import {
   stepMove,
 } from '@iron-curtain/game';
 import { CreateGameReducer } from 'boardgame.io/internal';
-import { setupDataOf } from '../decks/built-in-decks.ts';
-import type { MatchRecord, MoveRecord, StoredState } from './store.ts';
+import { setupDataOf } from '../../decks/built-in-decks.ts';
+import type { MatchRecord, MoveRecord, StoredState } from './match-store.ts';
 
 /** One reducer per Game (a Game is made once per rules context), made at its first replay. */
 const reducers = new WeakMap<IronCurtainGame, GameReducer>();

@@ -1,4 +1,4 @@
-import type { ClockRecord } from './store.ts';
+import type { ClockRecord } from './match-store.ts';
 
 /** How long before a correspondence turn's deadline the seat to move is warned. */
 export const DEADLINE_WARNING_MS = 24 * 60 * 60 * 1000;

@@ -1,0 +1,118 @@
+// The schema's tables, one migration per change, in order: schema_version counts the ones it
+// has run. A new store adds its tables here, at the end
+// (and, when they name a match, to MATCH_TABLES).
+
+/** Schema migrations, in order; `S` stands for the quoted schema name. */
+export const MIGRATIONS: readonly ((S: string) => string)[] = [
+  (S) => `
+   CREATE TABLE ${S}.matches (
+     match_id text PRIMARY KEY,
+     visibility text NOT NULL,
+     status text NOT NULL,
+     variants json NOT NULL,
+     deck json NOT NULL,
+     setup_data json NOT NULL,
+     seed text NOT NULL,
+     invite_hash text NOT NULL,
+     created_at timestamptz NOT NULL,
+     updated_at timestamptz NOT NULL,
+     result json
+   );
+   CREATE INDEX matches_listing ON ${S}.matches (visibility, status, created_at);
+   CREATE TABLE ${S}.seats (
+     match_id text NOT NULL REFERENCES ${S}.matches (match_id),
+     seat text NOT NULL,
+     side text NOT NULL,
+     name text,
+     credentials_hash text,
+     PRIMARY KEY (match_id, seat)
+   );
+   CREATE TABLE ${S}.states (
+     match_id text PRIMARY KEY REFERENCES ${S}.matches (match_id),
+     state_id integer NOT NULL,
+     state json NOT NULL
+   );
+   CREATE TABLE ${S}.moves (
+     match_id text NOT NULL REFERENCES ${S}.matches (match_id),
+     state_id integer NOT NULL,
+     seat text NOT NULL,
+     move text NOT NULL,
+     args json NOT NULL,
+     entries json NOT NULL,
+     at timestamptz NOT NULL,
+     PRIMARY KEY (match_id, state_id)
+   );
+   CREATE FUNCTION ${S}.moves_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN RAISE EXCEPTION 'the move log is append-only'; END $$;
+   CREATE TRIGGER moves_append_only BEFORE UPDATE OR DELETE ON ${S}.moves
+     FOR EACH STATEMENT EXECUTE FUNCTION ${S}.moves_append_only();`,
+  // Turn clock, rematch links, seats' absence (abandonment), uploaded decks.
+  (S) => `
+   ALTER TABLE ${S}.matches ADD COLUMN clock json;
+   ALTER TABLE ${S}.matches ADD COLUMN rematch json;
+   ALTER TABLE ${S}.matches ADD COLUMN rematch_of text;
+   ALTER TABLE ${S}.seats ADD COLUMN away_since timestamptz;
+   CREATE TABLE ${S}.decks (
+     hash text PRIMARY KEY,
+     info json NOT NULL,
+     file json NOT NULL,
+     created_at timestamptz NOT NULL
+   );`,
+  // Secrets of the server itself (the key of computer players' credentials).
+  (S) => `
+   CREATE TABLE ${S}.server_secrets (
+     name text PRIMARY KEY,
+     value text NOT NULL
+   );`,
+  // Match chat (the creator's switch, each seat's mute), and removing old matches: the move
+  // log stays append-only except inside a removal's transaction (removing_matches set).
+  (S) => `
+   ALTER TABLE ${S}.matches ADD COLUMN chat_off boolean NOT NULL DEFAULT false;
+   ALTER TABLE ${S}.seats ADD COLUMN muting_opponent boolean NOT NULL DEFAULT false;
+   CREATE TABLE ${S}.chat_lines (
+     id bigserial PRIMARY KEY,
+     match_id text NOT NULL REFERENCES ${S}.matches (match_id),
+     room text NOT NULL,
+     seat text,
+     phrase text,
+     text text,
+     at timestamptz NOT NULL
+   );
+   CREATE INDEX chat_lines_match ON ${S}.chat_lines (match_id, id);
+   CREATE INDEX matches_age ON ${S}.matches (status, updated_at);
+   CREATE OR REPLACE FUNCTION ${S}.moves_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN
+       IF TG_OP = 'DELETE' AND current_setting('iron_curtain.removing_matches', true) = 'on' THEN
+         RETURN NULL;
+       END IF;
+       RAISE EXCEPTION 'the move log is append-only';
+     END $$;`,
+  // Seats handed over to another browser with a one-time code, kept sealed for minutes.
+  (S) => `
+   CREATE TABLE ${S}.handovers (
+     key text PRIMARY KEY,
+     sealed text NOT NULL,
+     expires_at timestamptz NOT NULL
+   );`,
+  // Browsers a seat asked to be told by Web Push when it is its turn.
+  (S) => `
+   CREATE TABLE ${S}.push_subscriptions (
+     match_id text NOT NULL REFERENCES ${S}.matches (match_id),
+     seat text NOT NULL,
+     endpoint text NOT NULL,
+     p256dh text NOT NULL,
+     auth text NOT NULL,
+     language text NOT NULL,
+     created_at timestamptz NOT NULL,
+     PRIMARY KEY (match_id, seat, endpoint)
+   );
+   CREATE INDEX push_subscriptions_endpoint ON ${S}.push_subscriptions (endpoint);`,
+  // Correspondence play (days per turn), and every running turn's deadline and warning kept
+  // with its match, indexed, for the deadline sweep.
+  (S) => `
+   ALTER TABLE ${S}.matches ADD COLUMN days_per_turn integer;
+   ALTER TABLE ${S}.matches ADD COLUMN deadline timestamptz;
+   ALTER TABLE ${S}.matches ADD COLUMN warn_at timestamptz;
+   CREATE INDEX matches_deadline ON ${S}.matches (deadline) WHERE deadline IS NOT NULL;
+   CREATE INDEX matches_warn_at ON ${S}.matches (warn_at) WHERE warn_at IS NOT NULL;`,
+];

@@ -1,0 +1,242 @@
+import { expect, it } from 'vitest';
+import { hashSecret } from '../../src/ops/secrets.ts';
+import { openTestStores } from '../support.ts';
+import { describeContract, newRecord, successor } from './contract.ts';
+
+describeContract('the match store', (backend) => {
+  const { kind, where } = backend;
+  const matches = () => backend.stores().matches;
+  /** The match store of another server instance on the same data (on SQLite, the same one). */
+  const twinMatches = () => backend.twin().matches;
+  const chat = () => backend.stores().chat;
+
+  it('keeps a match, its seats and its initial state', async () => {
+    const { match, initial } = newRecord('waiting');
+    await matches().createMatch(match, initial);
+    expect(await twinMatches().getMatch(match.matchID)).toEqual(match);
+    expect(await twinMatches().loadState(match.matchID)).toEqual(initial);
+    expect(await matches().getMatch('nosuchmatch')).toBeUndefined();
+    const listed = await matches().listPublicMatches({ status: 'waiting', limit: 100 });
+    expect(listed.map((m) => m.matchID)).toContain(match.matchID);
+    expect(
+      await matches().listPublicMatches({ status: 'finished', limit: 100 }),
+    ).not.toContainEqual(expect.objectContaining({ matchID: match.matchID }));
+  });
+
+  it('records of matches dealt alike hold one frozen copy of their deck, variants and setup', async () => {
+    const dealt = [newRecord(), newRecord()];
+    for (const { match, initial } of dealt) await matches().createMatch(match, initial);
+    const [a, b] = await Promise.all(
+      dealt.map(({ match }) => twinMatches().getMatch(match.matchID)),
+    );
+    if (!a || !b) throw new Error('a created match was not kept');
+    expect(a).toEqual(dealt[0]?.match);
+    expect(b.deck).toBe(a.deck);
+    expect(b.variants).toBe(a.variants);
+    expect(b.setupData).toBe(a.setupData);
+    const { sides } = a.setupData as { sides: object };
+    expect([a.deck, a.variants, a.setupData, sides].every(Object.isFrozen)).toBe(true);
+  });
+
+  it('compare-and-set: of two concurrent writes on one state id exactly one wins, every time', async () => {
+    const { match, initial } = newRecord();
+    await matches().createMatch(match, initial);
+    let current = initial;
+    for (let round = 0; round < 20; round++) {
+      const a = successor(current, 3);
+      const b = successor(current, -3);
+      const results = await Promise.all([
+        matches().commitMove(match.matchID, current._stateID, a.next, a.move, null),
+        twinMatches().commitMove(match.matchID, current._stateID, b.next, b.move, null),
+      ]);
+      expect(results.filter(Boolean)).toHaveLength(1);
+      const winner = results[0] ? a : b;
+      expect(await matches().loadState(match.matchID)).toEqual(winner.next);
+      current = winner.next;
+    }
+    const moves = await matches().readMoves(match.matchID);
+    expect(moves.map((m) => m.stateID)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+  });
+
+  it('a stale write changes nothing', async () => {
+    const { match, initial } = newRecord();
+    await matches().createMatch(match, initial);
+    const first = successor(initial, 1);
+    expect(await matches().commitMove(match.matchID, 0, first.next, first.move, null)).toBe(true);
+    const stale = successor(initial, 5);
+    expect(await twinMatches().commitMove(match.matchID, 0, stale.next, stale.move, null)).toBe(
+      false,
+    );
+    expect(await matches().loadState(match.matchID)).toEqual(first.next);
+    expect(await matches().readMoves(match.matchID)).toHaveLength(1);
+  });
+
+  it('a finishing move finishes the match in the same write', async () => {
+    const { match, initial } = newRecord();
+    await matches().createMatch(match, initial);
+    const { next, move } = successor(initial, 8);
+    const result = { winner: '0', winnerSide: 'US', reason: 'track' } as const;
+    expect(await matches().commitMove(match.matchID, 0, next, move, result)).toBe(true);
+    expect(await matches().getMatch(match.matchID)).toMatchObject({ status: 'finished', result });
+    expect(await matches().finishMatch(match.matchID, null, new Date().toISOString())).toBe(false);
+  });
+
+  it('a match record read before a write never reads back stale after it', async () => {
+    const { match, initial } = newRecord();
+    await matches().createMatch(match, initial);
+    expect(await matches().getMatch(match.matchID)).toEqual(match);
+    const clock = {
+      perPlayerMs: 60_000,
+      remainingMs: { '0': 60_000, '1': 55_000 },
+      running: '0',
+      since: new Date().toISOString(),
+    } as const;
+    const first = successor(initial, 1);
+    expect(await matches().commitMove(match.matchID, 0, first.next, first.move, null, clock)).toBe(
+      true,
+    );
+    expect(await matches().getMatch(match.matchID)).toEqual({
+      ...match,
+      updatedAt: first.move.at,
+      clock,
+    });
+    const away = new Date().toISOString();
+    await matches().setAway(match.matchID, '1', away);
+    expect((await matches().getMatch(match.matchID))?.players[1].awaySince).toBe(away);
+    await chat().setChatOff(match.matchID, true);
+    expect((await matches().getMatch(match.matchID))?.chatOff).toBe(true);
+    await chat().setMuting(match.matchID, '0', true);
+    expect((await matches().getMatch(match.matchID))?.players[0].mutingOpponent).toBe(true);
+    const stopped = { ...clock, running: null, since: null };
+    await matches().setClock(match.matchID, stopped);
+    expect((await matches().getMatch(match.matchID))?.clock).toEqual(stopped);
+    const last = successor(first.next, 2);
+    const result = { winner: '0', winnerSide: 'US', reason: 'track' } as const;
+    expect(await matches().commitMove(match.matchID, 1, last.next, last.move, result)).toBe(true);
+    expect(await matches().getMatch(match.matchID)).toMatchObject({ status: 'finished', result });
+    expect((await matches().offerRematch(match.matchID, '0'))?.offers).toEqual(['0']);
+    expect((await matches().getMatch(match.matchID))?.rematch).toEqual({
+      offers: ['0'],
+      matchID: null,
+    });
+  });
+
+  it('moves of several matches sent in one turn all land; a stale one among them fails alone', async () => {
+    const records = Array.from({ length: 5 }, () => newRecord());
+    for (const { match, initial } of records) await matches().createMatch(match, initial);
+    const ahead = records[2] as (typeof records)[number];
+    const first = successor(ahead.initial, 1);
+    expect(await matches().commitMove(ahead.match.matchID, 0, first.next, first.move, null)).toBe(
+      true,
+    );
+
+    const writes = records.map(({ match, initial }, i) => {
+      const { next, move } = successor(initial, 10 + i);
+      return { next, written: matches().commitMove(match.matchID, 0, next, move, null) };
+    });
+    const results = await Promise.all(writes.map((w) => w.written));
+    expect(results).toEqual([true, true, false, true, true]);
+    for (const [i, { match }] of records.entries()) {
+      const expected = i === 2 ? first.next : (writes[i] as (typeof writes)[number]).next;
+      expect(await matches().loadState(match.matchID)).toEqual(expected);
+      expect(await matches().readMoves(match.matchID)).toHaveLength(1);
+    }
+  });
+
+  it('a move whose write fails is refused alone: its match keeps its state, the rest of its group lands', async () => {
+    const records = Array.from({ length: 3 }, () => newRecord());
+    for (const { match, initial } of records) await matches().createMatch(match, initial);
+    const broken = records[1] as (typeof records)[number];
+    const first = successor(broken.initial, 1);
+    expect(await matches().commitMove(broken.match.matchID, 0, first.next, first.move, null)).toBe(
+      true,
+    );
+
+    const writes = records.map(({ match, initial }, i) => {
+      const { next, move } = successor(i === 1 ? first.next : initial, 20 + i);
+      // The log already holds a move with this state id: appending it again must fail.
+      const logged = i === 1 ? { ...move, stateID: first.move.stateID } : move;
+      return {
+        next,
+        written: matches().commitMove(match.matchID, next._stateID - 1, next, logged, null),
+      };
+    });
+    const outcomes = await Promise.allSettled(writes.map((w) => w.written));
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(outcomes.filter((o) => o.status === 'fulfilled').map((o) => o.value)).toEqual([
+      true,
+      true,
+    ]);
+    expect(await matches().loadState(broken.match.matchID)).toEqual(first.next);
+    expect(await matches().readMoves(broken.match.matchID)).toHaveLength(1);
+    for (const i of [0, 2]) {
+      const { match } = records[i] as (typeof records)[number];
+      expect(await matches().loadState(match.matchID)).toEqual(
+        (writes[i] as (typeof writes)[number]).next,
+      );
+    }
+  });
+
+  it('a match that is not in play accepts no move', async () => {
+    for (const status of ['waiting', 'finished'] as const) {
+      const { match, initial } = newRecord(status);
+      await matches().createMatch(match, initial);
+      const { next, move } = successor(initial, 2);
+      expect(await matches().commitMove(match.matchID, 0, next, move, null)).toBe(false);
+      expect(await matches().loadState(match.matchID)).toEqual(initial);
+      expect(await matches().readMoves(match.matchID)).toHaveLength(0);
+    }
+    const { match, initial } = newRecord();
+    await matches().createMatch(match, initial);
+    expect(await matches().finishMatch(match.matchID, null, new Date().toISOString())).toBe(true);
+    const { next, move } = successor(initial, 4);
+    expect(await twinMatches().commitMove(match.matchID, 0, next, move, null)).toBe(false);
+    expect(await matches().readMoves(match.matchID)).toHaveLength(0);
+  });
+
+  it('two concurrent joins take the free seat once', async () => {
+    const { match, initial } = newRecord('waiting');
+    await matches().createMatch(match, initial);
+    const at = new Date().toISOString();
+    const claims = await Promise.all([
+      matches().claimSeat(match.matchID, '1', 'Boris', hashSecret('b1'), at),
+      twinMatches().claimSeat(match.matchID, '1', 'Bella', hashSecret('b2'), at),
+    ]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    const seated = await matches().getMatch(match.matchID);
+    expect(seated?.status).toBe('playing');
+    expect(seated?.players[1].name).toBe(claims[0] ? 'Boris' : 'Bella');
+  });
+
+  it('closing settles every move handed in: each is answered, and kept', async () => {
+    const records = Array.from({ length: 4 }, () => newRecord());
+    for (const { match, initial } of records) await matches().createMatch(match, initial);
+    const closing = kind === 'sqlite' ? backend.stores() : await openTestStores(kind, where);
+    const writes = records.map(({ match, initial }, i) => {
+      const { next, move } = successor(initial, 30 + i);
+      return { next, written: closing.matches.commitMove(match.matchID, 0, next, move, null) };
+    });
+    await closing.close();
+    expect(await Promise.all(writes.map((w) => w.written))).toEqual([true, true, true, true]);
+    if (kind === 'sqlite') await backend.reopen(true);
+    for (const [i, { match }] of records.entries()) {
+      expect(await matches().loadState(match.matchID)).toEqual(
+        (writes[i] as (typeof writes)[number]).next,
+      );
+    }
+  });
+
+  it('keeps everything across a reopen (migrations run once)', async () => {
+    const { match, initial } = newRecord();
+    await matches().createMatch(match, initial);
+    if (kind === 'sqlite') {
+      await backend.reopen();
+    } else {
+      const again = await openTestStores(kind, where);
+      expect(await again.matches.getMatch(match.matchID)).toEqual(match);
+      await again.close();
+    }
+    expect(await matches().getMatch(match.matchID)).toEqual(match);
+    await backend.stores().ping();
+  });
+});
