@@ -1,7 +1,7 @@
 import { PUSH_SUBSCRIPTIONS_PER_SEAT } from '@iron-curtain/protocol';
 import type { PostgresDatabase } from '../database/postgres-database.ts';
 import type { PushSubscriptionStore } from './push-subscription-store.ts';
-import { pushSubscriptionFromRow } from './rows.ts';
+import { pushSubscriptionFromRow, pushSubscriptionValues } from './rows.ts';
 
 /** Postgres's SQLSTATE for a row whose foreign key names no row. */
 const FOREIGN_KEY_VIOLATION = '23503';
@@ -18,15 +18,7 @@ export function postgresPushSubscriptionStore(db: PostgresDatabase): PushSubscri
              SELECT match_id, $2, $3, $4, $5, $6, $7 FROM ${S}.matches WHERE match_id = $1
              ON CONFLICT (match_id, seat, endpoint) DO UPDATE SET p256dh = excluded.p256dh,
                auth = excluded.auth, language = excluded.language, created_at = excluded.created_at`,
-            [
-              sub.matchID,
-              sub.seat,
-              sub.endpoint,
-              sub.p256dh,
-              sub.auth,
-              sub.language,
-              sub.createdAt,
-            ],
+            pushSubscriptionValues(sub),
           );
           if (rowCount !== 1) return false;
           await c.query(

@@ -14,3 +14,8 @@ export function pushSubscriptionFromRow(row: Row): PushSubscriptionRecord {
     createdAt: iso(row.created_at),
   };
 }
+
+/** A subscription's columns as both backends write them, in the order of their INSERT. */
+export function pushSubscriptionValues(sub: PushSubscriptionRecord): string[] {
+  return [sub.matchID, sub.seat, sub.endpoint, sub.p256dh, sub.auth, sub.language, sub.createdAt];
+}

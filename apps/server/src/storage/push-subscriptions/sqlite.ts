@@ -1,7 +1,7 @@
 import { PUSH_SUBSCRIPTIONS_PER_SEAT } from '@iron-curtain/protocol';
 import type { SqliteDatabase } from '../database/sqlite-database.ts';
 import type { PushSubscriptionStore } from './push-subscription-store.ts';
-import { pushSubscriptionFromRow } from './rows.ts';
+import { pushSubscriptionFromRow, pushSubscriptionValues } from './rows.ts';
 
 export function sqlitePushSubscriptionStore(db: SqliteDatabase): PushSubscriptionStore {
   return {
@@ -15,15 +15,7 @@ export function sqlitePushSubscriptionStore(db: SqliteDatabase): PushSubscriptio
              VALUES (?, ?, ?, ?, ?, ?, ?)
              ON CONFLICT (match_id, seat, endpoint) DO UPDATE SET p256dh = excluded.p256dh,
                auth = excluded.auth, language = excluded.language, created_at = excluded.created_at`,
-            [
-              sub.matchID,
-              sub.seat,
-              sub.endpoint,
-              sub.p256dh,
-              sub.auth,
-              sub.language,
-              sub.createdAt,
-            ],
+            pushSubscriptionValues(sub),
           );
           db.run(
             `DELETE FROM push_subscriptions WHERE match_id = ? AND seat = ? AND endpoint NOT IN (
