@@ -15,7 +15,7 @@ process.env.NODE_ENV = 'production';
 const { CreateGameReducer, InitializeGame } = await import('boardgame.io/internal');
 const { viewFor } = await import('@iron-curtain/game');
 const { viewPatch } = await import('@iron-curtain/protocol');
-const { withPlainMoves } = await import('../../apps/server/src/match/plain-moves.ts');
+const { withPlainMoves } = await import('../../apps/server/src/reducer/plain-moves.ts');
 const { BENCH_SETUP_DATA, IronCurtainGame, randomLegalMove } = await import(
   './lib/iron-curtain.ts'
 );

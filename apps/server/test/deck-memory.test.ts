@@ -11,7 +11,8 @@ import {
 } from '@iron-curtain/game';
 import type { State as BgioState } from 'boardgame.io';
 import { describe, expect, it } from 'vitest';
-import { cachedReducers, initialState, playedWith } from '../src/match/engine.ts';
+import { initialState } from '../src/match/engine.ts';
+import { cachedReducers, playedWith } from '../src/reducer/played-with.ts';
 import { deckInfoOf } from './support.ts';
 
 v8.setFlagsFromString('--expose-gc');

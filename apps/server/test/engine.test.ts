@@ -4,9 +4,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BotCredentials } from '../src/bots/credentials.ts';
 import { DeckLibrary } from '../src/lobby/deck-library.ts';
 import { Lobby } from '../src/lobby/lobby.ts';
-import { MatchEngine, playedWith } from '../src/match/engine.ts';
+import { MatchEngine } from '../src/match/engine.ts';
 import { PresenceBook } from '../src/match/presence-book.ts';
 import { systemTime } from '../src/ops/time.ts';
+import { playedWith } from '../src/reducer/played-with.ts';
 import type { Stores } from '../src/storage/stores.ts';
 import {
   createAndJoin,

@@ -2,7 +2,7 @@ import { ironCurtainFor, legalMoves, type Seat, type State } from '@iron-curtain
 import type { State as BgioState } from 'boardgame.io';
 import { CreateGameReducer, InitializeGame } from 'boardgame.io/internal';
 import { describe, expect, it } from 'vitest';
-import { withPlainMoves } from '../src/match/plain-moves.ts';
+import { withPlainMoves } from '../src/reducer/plain-moves.ts';
 import { prng } from './support.ts';
 
 const setupData = { sides: { '0': 'US', '1': 'USSR' } } as const;

@@ -17,6 +17,9 @@ export {
   type FullState,
   type GameReducer,
   initialFull,
+  type KeptState,
+  keptState,
+  reducerFor,
   type Step,
   stepMove,
 } from './reducer-steps.ts';

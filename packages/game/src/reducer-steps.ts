@@ -1,5 +1,5 @@
 import type { LogEntry as BgioLogEntry, State as BgioState, Ctx } from 'boardgame.io';
-import { type CreateGameReducer, InitializeGame } from 'boardgame.io/internal';
+import { CreateGameReducer, InitializeGame } from 'boardgame.io/internal';
 import { type Gameover, type IronCurtainGame, refusalOf } from './game.ts';
 import type { LogEntry, MoveName, Seat } from './types.ts';
 
@@ -7,6 +7,26 @@ import type { LogEntry, MoveName, Seat } from './types.ts';
 export type FullState = ReturnType<typeof InitializeGame>;
 /** boardgame.io's reducer for one Game. */
 export type GameReducer = ReturnType<typeof CreateGameReducer>;
+/** A state as it is kept between moves: without what boardgame.io keeps for one action. */
+export type KeptState = Omit<FullState, 'deltalog'>;
+
+/**
+ * boardgame.io's reducer for `game`, the one way one is made: the server's moves, its replay of
+ * stored moves and a saved match's replay all step through a reducer made here (see stepMove).
+ * Making one costs as much as many moves: whoever steps a match more than once keeps it.
+ */
+export function reducerFor(game: IronCurtainGame): GameReducer {
+  return CreateGameReducer({ game });
+}
+
+/**
+ * `full` as it is kept between moves: without the deltalog and the transients (an action's
+ * log and refusal), which boardgame.io keeps for the action that made them only.
+ */
+export function keptState(full: FullState): KeptState {
+  const { deltalog: _, transients: __, ...kept } = full as FullState & { transients?: unknown };
+  return kept;
+}
 
 /** boardgame.io's set-up of a match: dealt from `seed` when given, else from setupData's deal. */
 export function initialFull(game: IronCurtainGame, setupData: unknown, seed?: string): FullState {

@@ -1,7 +1,6 @@
-import { CreateGameReducer } from 'boardgame.io/internal';
 import { z } from 'zod';
 import { ironCurtainFor } from './game.ts';
-import { type FullState, initialFull, stepMove } from './reducer-steps.ts';
+import { type FullState, initialFull, reducerFor, stepMove } from './reducer-steps.ts';
 import type { RulesContext } from './rules-context.ts';
 import { setupDataSchema } from './setup.ts';
 import type { State } from './state.ts';
@@ -61,7 +60,7 @@ export interface ReplayStep {
 export function* replaySteps(record: MatchRecord): Generator<ReplayStep> {
   const parsed = matchRecordSchema.parse(record);
   const { game, rules } = ironCurtainFor(parsed.setupData);
-  const reduce = CreateGameReducer({ game });
+  const reduce = reducerFor(game);
   let full = initialFull(game, parsed.setupData, parsed.seed);
   yield { index: -1, full, state: full.G as State, rules, entries: [] };
   for (const [index, { playerID, move, args }] of parsed.moves.entries()) {

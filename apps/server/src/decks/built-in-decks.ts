@@ -32,7 +32,7 @@ export class UnknownDeckError extends Error {
 }
 
 /** What of a match record names its deck. */
-interface MatchDeck {
+export interface MatchDeck {
   deck: DeckInfo;
   setupData: unknown;
 }

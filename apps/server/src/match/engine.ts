@@ -1,24 +1,19 @@
 import {
-  builtInDeck,
   type FullState,
-  type GameReducer,
-  type IronCurtainGame,
   initialFull,
   ironCurtainFor,
+  keptState,
   type LogEntry,
   type MoveName,
-  type RulesContext,
-  rulesKey,
   type Seat,
   type State,
   stepMove,
   viewFor,
 } from '@iron-curtain/game';
 import type { RefusedMessage, StateFrame } from '@iron-curtain/protocol';
-import { CreateGameReducer } from 'boardgame.io/internal';
-import { LRUCache } from 'lru-cache';
 import { setupDataOf } from '../decks/built-in-decks.ts';
 import { systemTime, type TimeSource } from '../ops/time.ts';
+import { type Played, playedWith } from '../reducer/played-with.ts';
 import type {
   ClockRecord,
   MatchRecord,
@@ -27,54 +22,16 @@ import type {
   StoredState,
 } from '../storage/index.ts';
 import { switchClock } from './clock-record.ts';
-import { withPlainMoves } from './plain-moves.ts';
 
 /** The state a match starts in, dealt from the match's secret seed with the match's own deck. */
 export function initialState(match: Pick<MatchRecord, 'deck' | 'setupData' | 'seed'>): StoredState {
   const setupData = setupDataOf(match);
-  const { deltalog: _, ...state } = initialFull(
-    ironCurtainFor(setupData).game,
-    setupData,
-    match.seed,
-  );
-  return state;
+  return keptState(initialFull(ironCurtainFor(setupData).game, setupData, match.seed));
 }
 
 /** What one viewer receives of a state: its view of G and the state id. Never ctx or plugins (the PRNG). */
 export function frameFor(state: StoredState, viewer: Seat | null): StateFrame {
   return { G: viewFor(state.G as State, viewer), stateID: state._stateID };
-}
-
-export interface Played {
-  game: IronCurtainGame;
-  rules: RulesContext;
-  reduce: GameReducer;
-}
-
-/** Uploaded decks' contexts whose reducer is kept, the most recently used. */
-const UPLOADED_REDUCERS = 64;
-
-// A match's deck and variants never change: its reducer is built once per distinct context
-// (rulesKey, as the Games are). The built-in decks' are kept for good; an uploaded deck's while
-// recently used, so that uploads cannot grow the heap (a match on an evicted deck rebuilds it).
-// A live match's room asks once and keeps what it got, so no setup is parsed per move.
-const builtInPlayed = new Map<string, Played>();
-const uploadedPlayed = new LRUCache<string, Played>({ max: UPLOADED_REDUCERS });
-
-/** How many contexts' reducers are kept now (the memory test watches it). */
-export const cachedReducers = (): number => builtInPlayed.size + uploadedPlayed.size;
-
-/** The Game, rules context and reducer a match is played with. */
-export function playedWith(match: Pick<MatchRecord, 'deck' | 'variants' | 'setupData'>): Played {
-  const { game, rules } = ironCurtainFor(setupDataOf(match));
-  const key = rulesKey(rules);
-  const played = builtInDeck(match.deck.hash) ? builtInPlayed : uploadedPlayed;
-  let entry = played.get(key);
-  if (!entry) {
-    entry = { game, rules, reduce: CreateGameReducer({ game: withPlainMoves(game) }) };
-    played.set(key, entry);
-  }
-  return entry;
 }
 
 export interface MoveRequest {
@@ -153,13 +110,7 @@ export class MatchEngine {
         step.reason,
       );
     }
-    const {
-      deltalog: _,
-      transients: __,
-      ...next
-    } = step.full as FullState & {
-      transients?: unknown;
-    };
+    const next = keptState(step.full);
     const { entries, gameover } = step;
     const result: MatchResult | null = gameover
       ? { winner: gameover.winner, winnerSide: gameover.winnerSide, reason: gameover.reason }

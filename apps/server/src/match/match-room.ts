@@ -1,9 +1,9 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { GameSocket } from '../edge/game-sockets.ts';
+import { type Played, playedWith } from '../reducer/played-with.ts';
 import type { MatchRecord, StoredState } from '../storage/index.ts';
 import type { MatchChat } from './chat.ts';
 import type { MatchEnding } from './ending.ts';
-import { type Played, playedWith } from './engine.ts';
 import type { FanoutMessage } from './fanout.ts';
 import type { MatchMoves } from './moves.ts';
 import type { Room, RoomCrowd, RoomEvent, RoomLog, SyncEvent } from './room.ts';

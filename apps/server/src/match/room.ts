@@ -1,8 +1,8 @@
 import type { LogEntry, Seat } from '@iron-curtain/game';
 import type { ChatSettingsRequest, SyncRequest, UpdateRequest } from '@iron-curtain/protocol';
 import type { AckFn, GameSocket } from '../edge/game-sockets.ts';
+import type { Played } from '../reducer/played-with.ts';
 import type { ChatRecord, MatchRecord, MatchResult, StoredState } from '../storage/index.ts';
-import type { Played } from './engine.ts';
 import type { FanoutMessage } from './fanout.ts';
 
 /**

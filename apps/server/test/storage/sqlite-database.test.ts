@@ -11,7 +11,8 @@ import {
   type MockInstance,
   vi,
 } from 'vitest';
-import { MatchEngine, playedWith } from '../../src/match/engine.ts';
+import { MatchEngine } from '../../src/match/engine.ts';
+import { playedWith } from '../../src/reducer/played-with.ts';
 import { SQLITE_FILE } from '../../src/storage/database/sqlite-database.ts';
 import type { MatchRecord, StoredState, Stores } from '../../src/storage/index.ts';
 import { SNAPSHOT_EVERY } from '../../src/storage/matches/sqlite-move-groups.ts';

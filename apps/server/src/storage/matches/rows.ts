@@ -1,6 +1,6 @@
 /// <reference path="../../immer-cjs.d.ts" />
 import type { LogEntry, MoveName, Seat, Side, Variants } from '@iron-curtain/game';
-// The entry boardgame.io requires (see plain-moves.ts), so the bundle holds one immer.
+// The entry boardgame.io requires (see reducer/plain-moves.ts), so the bundle holds one immer.
 import { freeze } from 'immer/dist/index.js';
 import { iso, json, jsonOrNull, type Row, text, truthy } from '../database/columns.ts';
 import type {
