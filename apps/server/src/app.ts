@@ -12,7 +12,7 @@ import { securityHeaders } from './edge/security-headers.ts';
 import { webClient } from './edge/static-files.ts';
 import { ChallengeBoard } from './lobby/challenge-board.ts';
 import { DeadlineSweep } from './lobby/deadline-sweep.ts';
-import { HANDOVER_REDEEM_LIMIT, handoverRouter } from './lobby/handovers.ts';
+import { HANDOVER_FAILURE_LIMIT, handoverRouter } from './lobby/handovers.ts';
 import { Lobby } from './lobby/lobby.ts';
 import { lobbyRouter } from './lobby/lobby-routes.ts';
 import { MatchCleanup } from './lobby/match-cleanup.ts';
@@ -193,7 +193,12 @@ export function createApp(
   const myGames = myGamesRouter(store, time, writeLimit);
   koa.use(myGames.routes());
   koa.use(myGames.allowedMethods());
-  const handovers = handoverRouter(store, time, limiters.create(HANDOVER_REDEEM_LIMIT), writeLimit);
+  const handovers = handoverRouter(
+    store,
+    time,
+    limiters.create(HANDOVER_FAILURE_LIMIT),
+    writeLimit,
+  );
   koa.use(handovers.routes());
   koa.use(handovers.allowedMethods());
   const pushRoutes = pushRouter(store, vapidKeys, config.PUSH_SERVICES, time, writeLimit);

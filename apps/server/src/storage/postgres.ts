@@ -6,6 +6,7 @@ import { upgradeState } from './legacy-state.ts';
 import {
   chatFromRow,
   deckFromRow,
+  handoverTry,
   jsonOrNull,
   MATCH_COLUMNS,
   matchFromRows,
@@ -146,6 +147,12 @@ const MIGRATIONS: ((S: string) => string)[] = [
    ALTER TABLE ${S}.matches ADD COLUMN warn_at timestamptz;
    CREATE INDEX matches_deadline ON ${S}.matches (deadline) WHERE deadline IS NOT NULL;
    CREATE INDEX matches_warn_at ON ${S}.matches (warn_at) WHERE warn_at IS NOT NULL;`,
+  // Handovers: found by their code's locator, each counting the tries at it and kept, used,
+  // until it expires. Codes made before were keyed otherwise and open nothing now.
+  (S) => `
+   DELETE FROM ${S}.handovers;
+   ALTER TABLE ${S}.handovers ADD COLUMN tries integer NOT NULL DEFAULT 0;
+   ALTER TABLE ${S}.handovers ADD COLUMN used_at timestamptz;`,
 ];
 
 async function inTransaction<T>(pool: pg.Pool, work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -698,21 +705,35 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
 
     async putHandover(key, sealed, expiresAt, now) {
       await pool.query(`DELETE FROM ${S}.handovers WHERE expires_at <= $1`, [now]);
-      await pool.query(`INSERT INTO ${S}.handovers (key, sealed, expires_at) VALUES ($1, $2, $3)`, [
-        key,
-        sealed,
-        expiresAt,
-      ]);
+      const { rowCount } = await pool.query(
+        `INSERT INTO ${S}.handovers (key, sealed, expires_at) VALUES ($1, $2, $3)
+         ON CONFLICT (key) DO NOTHING`,
+        [key, sealed, expiresAt],
+      );
+      return rowCount === 1;
     },
 
-    async takeHandover(key, now) {
-      // One DELETE: of two instances redeeming the same code at once, one gets the row.
-      const { rows } = await pool.query(
-        `DELETE FROM ${S}.handovers WHERE key = $1 RETURNING sealed, expires_at > $2 AS fresh`,
+    async tryHandover(key, maxTries) {
+      // One UPDATE counts the try: of tries on several instances at once, at most maxTries count.
+      const counted = await pool.query(
+        `UPDATE ${S}.handovers SET tries = tries + 1 WHERE key = $1 AND tries < $2
+         RETURNING sealed, expires_at, used_at, tries`,
+        [key, maxTries],
+      );
+      if (counted.rows[0]) return handoverTry(counted.rows[0] as Row, true);
+      const found = await pool.query(
+        `SELECT sealed, expires_at, used_at, tries FROM ${S}.handovers WHERE key = $1`,
+        [key],
+      );
+      return found.rows[0] ? handoverTry(found.rows[0] as Row, false) : undefined;
+    },
+
+    async useHandover(key, now) {
+      const { rowCount } = await pool.query(
+        `UPDATE ${S}.handovers SET used_at = $2, sealed = '' WHERE key = $1 AND used_at IS NULL`,
         [key, now],
       );
-      const row = rows[0] as Row | undefined;
-      return row?.fresh ? String(row.sealed) : undefined;
+      return rowCount === 1;
     },
 
     async savePushSubscription(sub) {

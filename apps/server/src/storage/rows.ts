@@ -7,6 +7,7 @@ import type {
   ClockRecord,
   DaysPerTurn,
   DeckInfo,
+  HandoverTry,
   MatchRecord,
   MatchResult,
   MatchStatus,
@@ -155,5 +156,16 @@ export function pushSubscriptionFromRow(row: Row): PushSubscriptionRecord {
     auth: text(row.auth),
     language: text(row.language) as PushSubscriptionRecord['language'],
     createdAt: iso(row.created_at),
+  };
+}
+
+/** A handover row as a try found it, `counted` or not. */
+export function handoverTry(row: Row, counted: boolean): HandoverTry {
+  return {
+    sealed: text(row.sealed),
+    expiresAt: iso(row.expires_at),
+    usedAt: row.used_at == null ? null : iso(row.used_at),
+    tries: Number(row.tries),
+    counted,
   };
 }

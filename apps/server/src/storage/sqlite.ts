@@ -9,6 +9,7 @@ import { replayMoves } from './replay.ts';
 import {
   chatFromRow,
   deckFromRow,
+  handoverTry,
   jsonOrNull,
   MATCH_COLUMNS,
   matchFromRows,
@@ -157,6 +158,11 @@ const MIGRATIONS: string[] = [
   // snapshot_id (null: as of state_id, as every row written before); the moves after it are
   // in the move log.
   `ALTER TABLE states ADD COLUMN snapshot_id INTEGER;`,
+  // Handovers: found by their code's locator, each counting the tries at it and kept, used,
+  // until it expires. Codes made before were keyed otherwise and open nothing now.
+  `DELETE FROM handovers;
+   ALTER TABLE handovers ADD COLUMN tries INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE handovers ADD COLUMN used_at TEXT;`,
 ];
 
 /**
@@ -757,21 +763,40 @@ export function openSqliteStore(dataDir: string, { snapshots = false }: SqliteOp
     },
 
     async putHandover(key, sealed, expiresAt, now) {
-      await write(() => {
+      return await write(() => {
         run('DELETE FROM handovers WHERE expires_at <= ?', [now]);
-        run('INSERT INTO handovers (key, sealed, expires_at) VALUES (?, ?, ?)', [
-          key,
-          sealed,
-          expiresAt,
-        ]);
+        const kept = run(
+          'INSERT INTO handovers (key, sealed, expires_at) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING',
+          [key, sealed, expiresAt],
+        );
+        return kept.changes === 1;
       });
     },
 
-    async takeHandover(key, now) {
-      const row = await write(() =>
-        one('DELETE FROM handovers WHERE key = ? RETURNING sealed, expires_at', [key]),
+    async tryHandover(key, maxTries) {
+      // Read first: a code that names no handover (every wrong guess but a few) writes nothing.
+      const found = one('SELECT sealed, expires_at, used_at, tries FROM handovers WHERE key = ?', [
+        key,
+      ]);
+      if (!found) return undefined;
+      const counted = await write(() =>
+        one(
+          `UPDATE handovers SET tries = tries + 1 WHERE key = ? AND tries < ?
+           RETURNING sealed, expires_at, used_at, tries`,
+          [key, maxTries],
+        ),
       );
-      return row && String(row.expires_at) > now ? String(row.sealed) : undefined;
+      return handoverTry(counted ?? found, counted !== undefined);
+    },
+
+    async useHandover(key, now) {
+      const used = await write(() =>
+        run(`UPDATE handovers SET used_at = ?, sealed = '' WHERE key = ? AND used_at IS NULL`, [
+          now,
+          key,
+        ]),
+      );
+      return used.changes === 1;
     },
 
     savePushSubscription(sub) {
