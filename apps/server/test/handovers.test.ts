@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   HANDOVER_ALPHABET,
   HANDOVER_FAILURES_PER_ADDRESS,
+  HANDOVER_KEPT_MS,
   HANDOVER_TRIES,
   handoverKey,
   newHandoverCode,
@@ -139,8 +140,8 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])(
       expect(status.body.games[0]).toHaveProperty('turn');
 
       const again = await redeem(handed.body.code);
-      expect(again.status).toBe(404);
-      expect(again.body.error.code).toBe('NOT_FOUND');
+      expect(again.status).toBe(410);
+      expect(again.body.error.code).toBe('HANDOVER_USED');
       expect(again.text).not.toContain(created.credentials);
     });
 
@@ -153,8 +154,60 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])(
       expect((await redeem(early)).status).toBe(200);
       time.skip(1);
       const expired = await redeem(late);
-      expect(expired.status).toBe(404);
+      expect(expired.status).toBe(410);
+      expect(expired.body.error.code).toBe('HANDOVER_EXPIRED');
       expect(expired.text).not.toContain(created.credentials);
+    });
+
+    it('refuses a code unknown, used, expired or tried out each with its own code, none the match’s NOT_FOUND', async () => {
+      const refusal = async (code: string) => {
+        const answer = await redeem(code);
+        return {
+          status: answer.status,
+          code: answer.body.error.code,
+          message: answer.body.error.message,
+        };
+      };
+      const used = await handOverOne();
+      expect((await redeem(used)).status).toBe(200);
+      const triedOut = await handOverOne();
+      for (let i = 0; i < HANDOVER_TRIES; i++) await redeem(wrongSecret(triedOut, i));
+      const triedOutRefusal = await refusal(triedOut);
+      const expired = await handOverOne();
+      time.skip(HANDOVER_TTL_MS);
+
+      const refusals = {
+        unknown: await refusal(strangerCode()),
+        wrong: await refusal(wrongSecret(await handOverOne())),
+        used: await refusal(used),
+        expired: await refusal(expired),
+        triedOut: triedOutRefusal,
+      };
+      expect(
+        Object.fromEntries(Object.entries(refusals).map(([k, r]) => [k, [r.status, r.code]])),
+      ).toEqual({
+        unknown: [404, 'HANDOVER_UNKNOWN'],
+        wrong: [404, 'HANDOVER_UNKNOWN'],
+        used: [410, 'HANDOVER_USED'],
+        expired: [410, 'HANDOVER_EXPIRED'],
+        triedOut: [410, 'HANDOVER_TRIED_OUT'],
+      });
+      const messages = [refusals.unknown, refusals.used, refusals.expired, refusals.triedOut].map(
+        (r) => r.message,
+      );
+      expect(new Set(messages).size).toBe(messages.length);
+      const noMatch = await request<Error>(`${server().url}/api/matches/NoSuchMatch1`, 'GET');
+      expect(noMatch.body.error.code).toBe('NOT_FOUND');
+      expect(messages).not.toContain(noMatch.body.error.message);
+
+      // Used and expired codes are told apart for a day past their expiry, then forgotten.
+      time.skip(HANDOVER_KEPT_MS - 1);
+      await handOverOne();
+      expect((await refusal(used)).code).toBe('HANDOVER_USED');
+      time.skip(1);
+      await handOverOne();
+      expect((await refusal(used)).code).toBe('HANDOVER_UNKNOWN');
+      expect((await refusal(expired)).code).toBe('HANDOVER_UNKNOWN');
     });
 
     it('refuses wrong codes, and a handover with no seat it can vouch for', async () => {
@@ -188,7 +241,9 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])(
       const flood = await Promise.all(
         Array.from({ length: 30 }, (_, i) => redeem(wrongSecret(guessed, i))),
       );
-      expect(flood.map((a) => a.status)).toEqual(Array(30).fill(404));
+      const codes = flood.map((a) => a.body.error.code);
+      expect(codes.filter((c) => c === 'HANDOVER_UNKNOWN')).toHaveLength(HANDOVER_TRIES);
+      expect(codes.filter((c) => c === 'HANDOVER_TRIED_OUT')).toHaveLength(30 - HANDOVER_TRIES);
       const tried = await server().store.tryHandover(
         handoverKey(normalCode(guessed)),
         HANDOVER_TRIES,
@@ -198,7 +253,8 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])(
         counted: false,
       });
       const late = await redeem(guessed);
-      expect(late.status).toBe(404);
+      expect(late.status).toBe(410);
+      expect(late.body.error.code).toBe('HANDOVER_TRIED_OUT');
       expect(late.body.seats).toBeUndefined();
     });
 

@@ -40,6 +40,11 @@ export const HANDOVER_FAILURE_LIMIT: LimitOptions = {
   duration: HANDOVER_TTL_MS / 1000,
 };
 const MAX_BODY_BYTES = 64 * 1024;
+/**
+ * A handover is kept this long after it expired (its seats forgotten once used), so that its
+ * code is refused as expired or used, not as unknown, to someone coming back to it later.
+ */
+export const HANDOVER_KEPT_MS = 24 * 60 * 60 * 1000;
 /** A new handover whose locator is taken (a code alive or kept) draws again, up to this often. */
 const MAX_DRAWS = 5;
 
@@ -119,12 +124,11 @@ export function handoverRouter(
     for (let draw = 0; draw < MAX_DRAWS; draw++) {
       const code = newHandoverCode();
       const plain = normalCode(code);
-      const kept = await store.putHandover(
-        handoverKey(plain),
-        seal(plain, { seats: held }),
+      const kept = await store.putHandover(handoverKey(plain), seal(plain, { seats: held }), {
         expiresAt,
-        new Date(now).toISOString(),
-      );
+        now: new Date(now).toISOString(),
+        forgetBefore: new Date(now - HANDOVER_KEPT_MS).toISOString(),
+      });
       if (!kept) continue;
       const answer: Handover = { code, expiresAt, seats: held.length };
       ctx.status = 201;
@@ -136,24 +140,27 @@ export function handoverRouter(
 
   /** The seats `code` opens, or the refusal (a LobbyError) saying why not. */
   const redeem = async (code: string): Promise<HandoverSeats> => {
-    const unknown = new LobbyError(404, 'NOT_FOUND', 'no such code');
+    const unknown = new LobbyError(404, 'HANDOVER_UNKNOWN', 'no handover has this code');
+    const used = new LobbyError(410, 'HANDOVER_USED', 'this code was used: it hands over once');
     if (!wellFormed(code)) throw unknown;
     const key = handoverKey(code);
     const tried = await store.tryHandover(key, HANDOVER_TRIES);
     if (!tried) throw unknown;
-    if (tried.usedAt !== null) throw new LobbyError(404, 'NOT_FOUND', 'this code was used');
+    if (tried.usedAt !== null) throw used;
     if (tried.expiresAt <= new Date(time.now()).toISOString()) {
-      throw new LobbyError(404, 'NOT_FOUND', 'this code has expired');
+      throw new LobbyError(410, 'HANDOVER_EXPIRED', 'this code has expired');
     }
     if (!tried.counted) {
-      throw new LobbyError(404, 'NOT_FOUND', `this code was tried ${HANDOVER_TRIES} times`);
+      throw new LobbyError(
+        410,
+        'HANDOVER_TRIED_OUT',
+        `this code was tried ${HANDOVER_TRIES} times and opens no more`,
+      );
     }
     const seats = unseal(code, tried.sealed);
     if (!seats) throw unknown;
     // Of two browsers redeeming the right code at once, one takes the seats.
-    if (!(await store.useHandover(key, new Date(time.now()).toISOString()))) {
-      throw new LobbyError(404, 'NOT_FOUND', 'this code was used');
-    }
+    if (!(await store.useHandover(key, new Date(time.now()).toISOString()))) throw used;
     return seats;
   };
 

@@ -147,8 +147,8 @@ const MIGRATIONS: ((S: string) => string)[] = [
    ALTER TABLE ${S}.matches ADD COLUMN warn_at timestamptz;
    CREATE INDEX matches_deadline ON ${S}.matches (deadline) WHERE deadline IS NOT NULL;
    CREATE INDEX matches_warn_at ON ${S}.matches (warn_at) WHERE warn_at IS NOT NULL;`,
-  // Handovers: found by their code's locator, each counting the tries at it and kept, used,
-  // until it expires. Codes made before were keyed otherwise and open nothing now.
+  // Handovers: found by their code's locator, each counting the tries at it, and kept (used
+  // or not) past its expiry. Codes made before were keyed otherwise and open nothing now.
   (S) => `
    DELETE FROM ${S}.handovers;
    ALTER TABLE ${S}.handovers ADD COLUMN tries integer NOT NULL DEFAULT 0;
@@ -703,8 +703,12 @@ export async function openPostgresStore(url: string, schema: string): Promise<St
       return String((rows[0] as Row).value);
     },
 
-    async putHandover(key, sealed, expiresAt, now) {
-      await pool.query(`DELETE FROM ${S}.handovers WHERE expires_at <= $1`, [now]);
+    async putHandover(key, sealed, { expiresAt, now, forgetBefore }) {
+      await pool.query(`DELETE FROM ${S}.handovers WHERE expires_at <= $1`, [forgetBefore]);
+      await pool.query(
+        `UPDATE ${S}.handovers SET sealed = '' WHERE expires_at <= $1 AND sealed <> ''`,
+        [now],
+      );
       const { rowCount } = await pool.query(
         `INSERT INTO ${S}.handovers (key, sealed, expires_at) VALUES ($1, $2, $3)
          ON CONFLICT (key) DO NOTHING`,

@@ -158,8 +158,8 @@ const MIGRATIONS: string[] = [
   // snapshot_id (null: as of state_id, as every row written before); the moves after it are
   // in the move log.
   `ALTER TABLE states ADD COLUMN snapshot_id INTEGER;`,
-  // Handovers: found by their code's locator, each counting the tries at it and kept, used,
-  // until it expires. Codes made before were keyed otherwise and open nothing now.
+  // Handovers: found by their code's locator, each counting the tries at it, and kept (used
+  // or not) past its expiry. Codes made before were keyed otherwise and open nothing now.
   `DELETE FROM handovers;
    ALTER TABLE handovers ADD COLUMN tries INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE handovers ADD COLUMN used_at TEXT;`,
@@ -762,9 +762,10 @@ export function openSqliteStore(dataDir: string, { snapshots = false }: SqliteOp
       return String(row.value);
     },
 
-    async putHandover(key, sealed, expiresAt, now) {
+    async putHandover(key, sealed, { expiresAt, now, forgetBefore }) {
       return await write(() => {
-        run('DELETE FROM handovers WHERE expires_at <= ?', [now]);
+        run('DELETE FROM handovers WHERE expires_at <= ?', [forgetBefore]);
+        run(`UPDATE handovers SET sealed = '' WHERE expires_at <= ? AND sealed <> ''`, [now]);
         const kept = run(
           'INSERT INTO handovers (key, sealed, expires_at) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING',
           [key, sealed, expiresAt],

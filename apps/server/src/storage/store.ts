@@ -111,7 +111,7 @@ export interface RemovedMatch {
 
 /** A handover as a try at its code finds it. */
 export interface HandoverTry {
-  /** The seats sealed with the code (empty once used). */
+  /** The seats sealed with the code (empty once used or expired). */
   sealed: string;
   expiresAt: string;
   usedAt: string | null;
@@ -267,10 +267,15 @@ export interface Store {
   serverSecret(name: string, fresh: string): Promise<string>;
   /**
    * Keeps a handover of seats to another browser, sealed with its one-time code, under `key`
-   * until `expiresAt` (ISO); handovers expired at `now` are dropped meanwhile. False, keeping
-   * nothing, when `key` is taken.
+   * until `expiresAt` (ISO). Meanwhile the seats of handovers expired at `now` are forgotten,
+   * and handovers expired before `forgetBefore` dropped. False, keeping nothing, when `key`
+   * is taken.
    */
-  putHandover(key: string, sealed: string, expiresAt: string, now: string): Promise<boolean>;
+  putHandover(
+    key: string,
+    sealed: string,
+    times: { expiresAt: string; now: string; forgetBefore: string },
+  ): Promise<boolean>;
   /**
    * A try at the handover under `key`: counted, on every instance, unless it had `maxTries`
    * already (`counted` says which). The handover as it stands after; undefined when none.

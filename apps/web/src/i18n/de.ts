@@ -227,6 +227,14 @@ export const de: Resources = {
     BAD_CREDENTIALS: 'Dieser Browser hat diesen Platz nicht mehr.',
     BAD_INVITE: 'Dieser Einladungslink ist ungültig: lass ihn dir noch einmal schicken.',
     NOT_FOUND: 'Diese Partie gibt es nicht.',
+    HANDOVER_UNKNOWN:
+      'Mit diesem Code werden keine Partien übergeben: prüf ihn oder erstelle auf dem anderen Gerät einen neuen Code.',
+    HANDOVER_USED:
+      'Dieser Code wurde schon verwendet: ein Code übergibt die Partien nur einmal. Erstelle auf dem anderen Gerät einen neuen Code.',
+    HANDOVER_EXPIRED:
+      'Dieser Code ist abgelaufen: ein Code gilt 10 Minuten. Erstelle auf dem anderen Gerät einen neuen Code.',
+    HANDOVER_TRIED_OUT:
+      'Dieser Code wurde zu oft falsch eingegeben und gilt nicht mehr: erstelle auf dem anderen Gerät einen neuen Code.',
     MATCH_FULL: 'Beide Plätze sind schon besetzt.',
     NOT_FINISHED: 'Die Partie ist noch nicht vorbei.',
     NOT_PLAYING: 'Die Partie läuft nicht.',
