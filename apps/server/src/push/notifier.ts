@@ -159,8 +159,7 @@ export class Notifier {
         vapidDetails.privateKey,
         'aes128gcm',
       );
-      const request = {
-        endpoint: subscription.endpoint,
+      const response = await fetch(subscription.endpoint, {
         method: 'POST',
         headers: {
           TTL: String(TTL_SECONDS[news]),
@@ -175,11 +174,6 @@ export class Notifier {
           ),
         },
         body: cipherText,
-      };
-      const response = await fetch(request.endpoint, {
-        method: request.method,
-        headers: request.headers,
-        body: request.body,
         redirect: 'manual',
         signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
       });
