@@ -41,8 +41,8 @@ export const HANDOVER_FAILURE_LIMIT: LimitOptions = {
 };
 const MAX_BODY_BYTES = 64 * 1024;
 /**
- * A handover is kept this long after it expired (its seats forgotten once used), so that its
- * code is refused as expired or used, not as unknown, to someone coming back to it later.
+ * A handover is kept this long after it expired (its seats forgotten once used or expired), so
+ * that its code is refused as expired or used, not as unknown, to someone coming back later.
  */
 export const HANDOVER_KEPT_MS = 24 * 60 * 60 * 1000;
 /** A new handover whose locator is taken (a code alive or kept) draws again, up to this often. */
