@@ -254,7 +254,7 @@ export const de: Resources = {
     generic: 'Etwas ist schiefgegangen.',
     CHAT_TOO_LONG: 'Eine Chatnachricht hat höchstens 200 Zeichen.',
     CHAT_BAD_TEXT:
-      'Chatnachrichten sind reiner Text in einer Zeile: keine Zeilenumbrüche, Steuerzeichen, kein Markup oder aufgetürmte Akzente, und etwas Sichtbares.',
+      'Chatnachrichten sind reiner Text in einer Zeile: keine Zeilenumbrüche, Steuer- oder versteckte Zeichen, kein Markup oder aufgetürmte Akzente, und etwas Sichtbares.',
     CHAT_TOO_FAST: 'Du schreibst zu schnell: warte einen Moment.',
     CHAT_OFF: 'Wer die Partie erstellt hat, hat den Chat ausgeschaltet.',
     CHAT_FREE_TEXT_OFF: 'Dieser Server erlaubt nur Schnellnachrichten.',

@@ -251,7 +251,7 @@ export const en: Resources = {
     generic: 'Something went wrong.',
     CHAT_TOO_LONG: 'A chat message can be at most 200 characters.',
     CHAT_BAD_TEXT:
-      'Chat messages are plain text on one line: no line breaks, control characters, markup or piles of accents, and something visible.',
+      'Chat messages are plain text on one line: no line breaks, control characters, hidden characters, markup or piles of accents, and something visible.',
     CHAT_TOO_FAST: 'You are chatting too fast: wait a moment.',
     CHAT_OFF: "The match's creator turned the chat off.",
     CHAT_FREE_TEXT_OFF: 'This server allows quick phrases only.',

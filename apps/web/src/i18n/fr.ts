@@ -256,7 +256,7 @@ export const fr: Resources = {
     generic: "Quelque chose s'est mal passé.",
     CHAT_TOO_LONG: 'Un message de discussion compte au plus 200 caractères.',
     CHAT_BAD_TEXT:
-      'Les messages sont du texte simple sur une ligne : ni retour à la ligne, ni caractère de contrôle, ni balise, ni accents empilés, et quelque chose de visible.',
+      'Les messages sont du texte simple sur une ligne : ni retour à la ligne, ni caractère de contrôle ou caché, ni balise, ni accents empilés, et quelque chose de visible.',
     CHAT_TOO_FAST: 'Vous écrivez trop vite : attendez un instant.',
     CHAT_OFF: 'Le créateur de la partie a coupé la discussion.',
     CHAT_FREE_TEXT_OFF: "Ce serveur n'autorise que les phrases rapides.",

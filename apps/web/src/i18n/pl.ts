@@ -258,7 +258,7 @@ export const pl: Resources = {
     generic: 'Coś poszło nie tak.',
     CHAT_TOO_LONG: 'Wiadomość na czacie może mieć najwyżej 200 znaków.',
     CHAT_BAD_TEXT:
-      'Wiadomości na czacie to zwykły tekst w jednym wierszu: bez łamania wierszy, znaków sterujących, znaczników i stosów akcentów, z czymś widocznym.',
+      'Wiadomości na czacie to zwykły tekst w jednym wierszu: bez łamania wierszy, znaków sterujących i ukrytych, znaczników i stosów akcentów, z czymś widocznym.',
     CHAT_TOO_FAST: 'Piszesz za szybko: poczekaj chwilę.',
     CHAT_OFF: 'Twórca partii wyłączył czat.',
     CHAT_FREE_TEXT_OFF: 'Ten serwer pozwala tylko na szybkie zwroty.',
