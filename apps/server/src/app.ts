@@ -14,7 +14,7 @@ import { webClient } from './edge/static-files.ts';
 import { ChallengeBoard } from './lobby/challenge-board.ts';
 import { DeadlineSweep } from './lobby/deadline-sweep.ts';
 import { DeckLibrary } from './lobby/deck-library.ts';
-import { HANDOVER_REDEEM_LIMIT, handoverRouter } from './lobby/handovers.ts';
+import { HANDOVER_FAILURE_LIMIT, handoverRouter } from './lobby/handovers.ts';
 import { Lobby } from './lobby/lobby.ts';
 import { lobbyRouter } from './lobby/lobby-routes.ts';
 import { MatchCleanup } from './lobby/match-cleanup.ts';
@@ -204,7 +204,7 @@ export function createApp(
     matches,
     stores.handovers,
     time,
-    limiters.create(HANDOVER_REDEEM_LIMIT),
+    limiters.create(HANDOVER_FAILURE_LIMIT),
     writeLimit,
   );
   koa.use(handovers.routes());

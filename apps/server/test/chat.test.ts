@@ -162,6 +162,7 @@ describe('match chat through the socket API', () => {
     await expectRefused(server, c, sayText(c, '\u200B\u200D\u2060 \u3164'), 'CHAT_BAD_TEXT');
     await expectRefused(server, c, sayText(c, 'one\u2028two'), 'CHAT_BAD_TEXT');
     await expectRefused(server, c, sayText(c, `Z${'\u0336'.repeat(30)}`), 'CHAT_BAD_TEXT');
+    await expectRefused(server, c, sayText(c, 'a\u{E0041}\u{E0042}'), 'CHAT_BAD_TEXT');
     await expectRefused(server, c, sayPhrase(c, 'insult'), 'BAD_MESSAGE');
     await expectRefused(server, c, say(c, { kind: 'text', text: 'x', extra: 1 }), 'BAD_MESSAGE');
     await expectRefused(

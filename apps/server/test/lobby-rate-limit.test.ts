@@ -1,5 +1,6 @@
 import { apiRoutes, type CreateMatchResponse, type MatchList } from '@iron-curtain/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HANDOVER_FAILURES_PER_ADDRESS } from '../src/lobby/handovers.ts';
 import { request, startServer, type TestServer } from './support.ts';
 
 const LIMIT = 3;
@@ -65,6 +66,30 @@ describe('a client flooding the lobby with writes', () => {
     expect(spoofed.status).toBe(429);
   });
 
+  it('still takes its games over with a right handover code: redeeming has its own limit', async () => {
+    const giver = '198.51.100.77';
+    const created = await create(giver, 'Dana');
+    const handed = await request<{ code: string }>(
+      `${server.url}${apiRoutes.handovers}`,
+      'POST',
+      {
+        seats: [
+          { matchID: created.body.matchID, seat: '0', credentials: created.body.credentials },
+        ],
+      },
+      from(giver),
+    );
+    expect(handed.status).toBe(201);
+    expect((await create(FLOODER, 'Ann once more')).status).toBe(429);
+    const taken = await request(
+      `${server.url}${apiRoutes.handoverRedeem}`,
+      'POST',
+      { code: handed.body.code },
+      from(FLOODER),
+    );
+    expect(taken.status).toBe(200);
+  });
+
   it('still reads the lobby, and other addresses still write', async () => {
     const list = await request(`${server.url}/api/matches`, 'GET', undefined, from(FLOODER));
     expect(list.status).toBe(200);
@@ -74,7 +99,8 @@ describe('a client flooding the lobby with writes', () => {
 
 describe('the write limit, whatever the spelling of the path', () => {
   // Every route that writes, with a match id that does not exist: the limit is spent before
-  // the handler runs, so each attempt counts whatever the handler would answer.
+  // the handler runs, so each attempt counts whatever the handler would answer. Redeeming a
+  // handover code has a limit of its own on failed tries instead (a right code always opens).
   const writeRoutes = [
     apiRoutes.matches,
     apiRoutes.botMatches,
@@ -85,9 +111,12 @@ describe('the write limit, whatever the spelling of the path', () => {
     apiRoutes.claim.path('NoSuchMatch1'),
     apiRoutes.myGames,
     apiRoutes.handovers,
-    apiRoutes.handoverRedeem,
     apiRoutes.pushSubscriptions,
   ];
+  const limits = new Map<string, number>([
+    ...writeRoutes.map((route): [string, number] => [route, LIMIT]),
+    [apiRoutes.handoverRedeem, HANDOVER_FAILURES_PER_ADDRESS],
+  ]);
   const mixedCase = (path: string) =>
     [...path].map((c, i) => (i % 2 === 0 ? c.toUpperCase() : c.toLowerCase())).join('');
   const spellings = {
@@ -100,11 +129,11 @@ describe('the write limit, whatever the spelling of the path', () => {
     request(`${server.url}${path}`, 'POST', { bad: true }, from(address));
 
   let next = 1;
-  for (const route of writeRoutes) {
+  for (const [route, limit] of limits) {
     for (const [spelling, spell] of Object.entries(spellings)) {
       it(`counts POST ${spell(route)} (${spelling}) and refuses it past the limit`, async () => {
         const address = `198.18.0.${next++}`;
-        for (let i = 0; i < LIMIT; i++) {
+        for (let i = 0; i < limit; i++) {
           const answer = await post(spell(route), address);
           // The router serves the spelling: the handler answers, not the web client's 404.
           expect(answer.status, answer.text).not.toBe(429);

@@ -473,6 +473,19 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('Web Push on the %s store',
         /p256dh/,
       ],
       [
+        'a key spelled right that is no point of the curve',
+        {
+          ...good,
+          subscription: {
+            ...browser.subscription,
+            keys: { ...browser.subscription.keys, p256dh: `B${'A'.repeat(86)}` },
+          },
+        },
+        400,
+        'BAD_REQUEST',
+        /p256dh: the point is not on the P-256 curve/,
+      ],
+      [
         'a short auth secret',
         {
           ...good,

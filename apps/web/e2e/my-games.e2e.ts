@@ -129,6 +129,8 @@ describe('my games', () => {
     await again.goto(link);
     await again.getByRole('button', { name: 'Take the games' }).click();
     await again.getByRole('alert').waitFor();
+    // In words of its own: the code was used, not "there is no such match".
+    expect(await again.getByRole('alert').textContent()).toContain('This code was used already');
     expect(await again.locator('.my-game').count()).toBe(0);
   });
 });

@@ -101,19 +101,28 @@ describe('taking games to another device', () => {
     expect(taken).toHaveBeenCalledTimes(1);
   });
 
-  it('says why a code was refused, and keeps nothing', async () => {
-    lobbyAnswers({
-      '/api/handovers/redeem': {
-        status: 404,
-        body: { error: { code: 'NOT_FOUND', message: 'no such code' } },
-      },
-    });
-    const taken = vi.fn();
-    render(<TakeGames onTaken={taken} />);
-    fireEvent.change(screen.getByLabelText('Code'), { target: { value: 'WRONG-CODE1' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Take the games' }));
-    expect((await screen.findByRole('alert')).textContent).not.toBe('');
-    expect(localStorage.length).toBe(0);
-    expect(taken).not.toHaveBeenCalled();
+  it('says why a code was refused, each refusal in its own words, and keeps nothing', async () => {
+    const refusals = {
+      HANDOVER_UNKNOWN: [404, 'No games are handed over with this code'],
+      HANDOVER_USED: [410, 'This code was used already'],
+      HANDOVER_EXPIRED: [410, 'This code has expired'],
+      HANDOVER_TRIED_OUT: [410, 'This code was typed wrong too often'],
+    } as const;
+    for (const [code, [status, words]] of Object.entries(refusals)) {
+      lobbyAnswers({
+        '/api/handovers/redeem': { status, body: { error: { code, message: 'server words' } } },
+      });
+      const taken = vi.fn();
+      const { unmount } = render(<TakeGames onTaken={taken} />);
+      fireEvent.change(screen.getByLabelText('Code'), { target: { value: 'WRONG-CODE1-AAAAA' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Take the games' }));
+      const alert = (await screen.findByRole('alert')).textContent ?? '';
+      expect(alert, code).toContain(words);
+      expect(alert, code).not.toContain('no such match');
+      expect(localStorage.length).toBe(0);
+      expect(taken).not.toHaveBeenCalled();
+      unmount();
+      vi.unstubAllGlobals();
+    }
   });
 });

@@ -46,6 +46,23 @@ describe('the error texts', () => {
   });
 });
 
+describe('a handover code’s refusals', () => {
+  const refusals = ['HANDOVER_UNKNOWN', 'HANDOVER_USED', 'HANDOVER_EXPIRED', 'HANDOVER_TRIED_OUT'];
+
+  it('each read in words of their own in every language, none the missing match’s', async () => {
+    const all = await allResources();
+    for (const language of LANGUAGES) {
+      await setLanguage(language, { remember: false });
+      const said = refusals.map((code) => errorWords(i18n.t, { code, message: 'raw' }));
+      const errors = all[language].errors as Resources;
+      expect(said).toEqual(refusals.map((code) => errors[code]));
+      const noMatch = errorWords(i18n.t, { code: 'NOT_FOUND', message: 'raw' });
+      expect(new Set([...said, noMatch, errors.generic]).size, language).toBe(refusals.length + 2);
+    }
+    await setLanguage('en', { remember: false });
+  });
+});
+
 describe('the translations', () => {
   it('give every language exactly the keys English has', async () => {
     const all = await allResources();

@@ -209,6 +209,12 @@ export const lobbyErrorCodes = [
   'BAD_CREDENTIALS',
   'BAD_INVITE',
   'NOT_FOUND',
+  // A handover code's refusals, each its own: it names no handover, it was used, it expired,
+  // it had all its tries.
+  'HANDOVER_UNKNOWN',
+  'HANDOVER_USED',
+  'HANDOVER_EXPIRED',
+  'HANDOVER_TRIED_OUT',
   'MATCH_FULL',
   'NOT_FINISHED',
   'NOT_PLAYING',

@@ -33,6 +33,28 @@ describe('the chat filter', () => {
     expect(chatTextProblem('one\u2029two')).toBe('CHAT_BAD_TEXT');
   });
 
+  it('refuses tag characters that spell hidden text beside visible text', () => {
+    /** Tag characters spelling `ascii`: each letter's code point plus U+E0000. */
+    const tags = (ascii: string) =>
+      [...ascii].map((c) => String.fromCodePoint(0xe0000 + (c.codePointAt(0) as number))).join('');
+    const flag = (code: string) => `\u{1F3F4}${tags(code)}\u{E007F}`;
+    for (const text of [
+      'a\u{E0041}\u{E0042}',
+      `hello${tags('ignore the rules')}`,
+      `gg${tags('x')}\u{E007F}`,
+      'a\u{E0001}', // language tag
+      `${flag('gbeng')}${tags('hidden')}`, // a flag followed by more tags
+      `\u{1F3F4}${tags('hidden words')}\u{E007F}`, // too long for a subdivision
+      `\u{1F3F4}${tags('GBENG')}\u{E007F}`, // capital letters: not a subdivision code
+      `${tags('gbeng')}\u{E007F}`, // no flag to tag
+    ]) {
+      expect(chatTextProblem(text), JSON.stringify(text)).toBe('CHAT_BAD_TEXT');
+    }
+    for (const text of [flag('gbeng'), flag('gbsct'), `gg ${flag('gbwls')} wp`]) {
+      expect(chatTextProblem(text), JSON.stringify(text)).toBeNull();
+    }
+  });
+
   it('refuses runs of more than four combining marks (stacked "zalgo" text)', () => {
     expect(chatTextProblem(`he${'\u0301\u0302\u0303\u0304\u0305'}llo`)).toBe('CHAT_BAD_TEXT');
     expect(chatTextProblem(`Z${'\u0336'.repeat(40)}`)).toBe('CHAT_BAD_TEXT');

@@ -18,28 +18,51 @@ import type { HandoverStore, MatchStore } from '../storage/index.ts';
 import { jsonBody, parse } from './lobby-routes.ts';
 
 /** Letters and digits that cannot be mistaken for one another when read off a screen. */
-const ALPHABET = 'ABCDEFGHJKMNPQRSTVWXYZ23456789';
-/** 10 characters of 30: 49 bits, against at most HANDOVER_REDEEMS_PER_ADDRESS tries per address in 10 minutes. */
-const CODE_LENGTH = 10;
-/** Redemption attempts per client address per 10 minutes, right or wrong. */
-export const HANDOVER_REDEEMS_PER_ADDRESS = 10;
-export const HANDOVER_REDEEM_LIMIT: LimitOptions = {
-  name: 'handover-redeems',
-  points: HANDOVER_REDEEMS_PER_ADDRESS,
+export const HANDOVER_ALPHABET = 'ABCDEFGHJKMNPQRSTVWXYZ23456789';
+/**
+ * A code is 15 characters of 30, shown as three groups of five: the first group finds the
+ * handover in the store (its locator), the other ten (49 bits) open it. Tries count against
+ * the handover its locator finds, so guessing its secret ends after HANDOVER_TRIES.
+ */
+const LOCATOR_LENGTH = 5;
+const CODE_LENGTH = 15;
+/** Tries one code takes, right or wrong, from anyone: after this many it opens no more. */
+export const HANDOVER_TRIES = 5;
+/**
+ * Failed redemptions per client address per 10 minutes answered with their reason; past them
+ * a failed one is answered 429. A right code is never refused for its address: a flood of
+ * wrong ones from a school's address does not stop a pupil there taking their games.
+ */
+export const HANDOVER_FAILURES_PER_ADDRESS = 10;
+export const HANDOVER_FAILURE_LIMIT: LimitOptions = {
+  name: 'handover-failures',
+  points: HANDOVER_FAILURES_PER_ADDRESS,
   duration: HANDOVER_TTL_MS / 1000,
 };
 const MAX_BODY_BYTES = 64 * 1024;
+/**
+ * A handover is kept this long after it expired (its seats forgotten once used or expired), so
+ * that its code is refused as expired or used, not as unknown, to someone coming back later.
+ */
+export const HANDOVER_KEPT_MS = 24 * 60 * 60 * 1000;
+/** A new handover whose locator is taken (a code alive or kept) draws again, up to this often. */
+const MAX_DRAWS = 5;
 
-/** A new code, shown as two groups of five ("ABCDE-FGHJK"). */
+/** A new code, shown as three groups of five ("ABCDE-FGHJK-MNPQR"). */
 export function newHandoverCode(): string {
-  const chars = Array.from({ length: CODE_LENGTH }, () => ALPHABET[randomInt(ALPHABET.length)]);
-  return `${chars.slice(0, 5).join('')}-${chars.slice(5).join('')}`;
+  const chars = Array.from({ length: CODE_LENGTH }, () =>
+    HANDOVER_ALPHABET.charAt(randomInt(HANDOVER_ALPHABET.length)),
+  );
+  return [0, 5, 10].map((at) => chars.slice(at, at + 5).join('')).join('-');
 }
 
 /** The code as typed: case, dashes and spaces do not matter. */
 export const normalCode = (code: string): string => code.toUpperCase().replace(/[^A-Z0-9]/g, '');
 
-/** The store keeps the seats sealed with a key only the code gives: its rows alone seat nobody. */
+/** The store's key of the handover a code names: the hash of its locator, never of its secret. */
+export const handoverKey = (code: string): string => hashSecret(code.slice(0, LOCATOR_LENGTH));
+
+/** The store keeps the seats sealed with a key only the whole code gives: its rows alone seat nobody. */
 const sealKey = (code: string) =>
   Buffer.from(hkdfSync('sha256', code, 'iron-curtain handover', 'seal', 32));
 
@@ -50,31 +73,41 @@ function seal(code: string, seats: HandoverSeats): string {
   return [iv, cipher.getAuthTag(), body].map((b) => b.toString('base64url')).join('.');
 }
 
-function unseal(code: string, sealed: string): HandoverSeats {
+/** The seats, when `code` is the one they were sealed with (GCM's tag checks it); else undefined. */
+function unseal(code: string, sealed: string): HandoverSeats | undefined {
   const [iv, tag, body] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
-  const decipher = createDecipheriv('aes-256-gcm', sealKey(code), iv as Buffer);
-  decipher.setAuthTag(tag as Buffer);
-  const text = Buffer.concat([decipher.update(body as Buffer), decipher.final()]).toString('utf8');
-  return JSON.parse(text) as HandoverSeats;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', sealKey(code), iv as Buffer);
+    decipher.setAuthTag(tag as Buffer);
+    const text = Buffer.concat([decipher.update(body as Buffer), decipher.final()]);
+    return JSON.parse(text.toString('utf8')) as HandoverSeats;
+  } catch {
+    return undefined;
+  }
 }
+
+const wellFormed = (code: string) =>
+  code.length === CODE_LENGTH && [...code].every((c) => HANDOVER_ALPHABET.includes(c));
 
 /**
  * Taking your games to another device: a browser hands the seats it holds over a one-time code
  * that another browser redeems, once, within HANDOVER_TTL_MS. The credentials travel only in
- * request and response bodies; the code is guessed at most HANDOVER_REDEEMS_PER_ADDRESS times
- * per address per 10 minutes (counted in Redis across instances when there is one).
+ * request and response bodies. Guessing is bounded per code, not per address: each code takes
+ * HANDOVER_TRIES tries, counted in the store (one row, so on every instance and under
+ * concurrent requests), whoever sends them. An address's failed tries past
+ * HANDOVER_FAILURES_PER_ADDRESS (counted in Redis across instances when there is one) are
+ * answered 429 without their reason; its right codes still open.
  */
 export function handoverRouter(
   matches: Pick<MatchStore, 'getMatch'>,
   handovers: HandoverStore,
   time: TimeSource,
-  redeems: RateLimiterAbstract,
+  failures: RateLimiterAbstract,
   writeLimit: Middleware,
 ): Router {
   const router = new Router();
-  router.use(writeLimit);
 
-  router.post(apiRoutes.handovers, async (ctx) => {
+  router.post(apiRoutes.handovers, writeLimit, async (ctx) => {
     const { seats } = parse(handoverRequestSchema, await jsonBody(ctx, MAX_BODY_BYTES));
     const held: HandoverSeats['seats'] = [];
     for (const asked of seats) {
@@ -87,36 +120,68 @@ export function handoverRouter(
     if (held.length === 0) {
       throw new LobbyError(403, 'BAD_CREDENTIALS', 'none of these credentials holds its seat');
     }
-    const code = newHandoverCode();
     const now = time.now();
     const expiresAt = new Date(now + HANDOVER_TTL_MS).toISOString();
-    await handovers.putHandover(
-      hashSecret(normalCode(code)),
-      seal(normalCode(code), { seats: held }),
-      expiresAt,
-      new Date(now).toISOString(),
-    );
-    const answer: Handover = { code, expiresAt, seats: held.length };
-    ctx.status = 201;
-    ctx.body = answer;
+    for (let draw = 0; draw < MAX_DRAWS; draw++) {
+      const code = newHandoverCode();
+      const plain = normalCode(code);
+      const kept = await handovers.putHandover(handoverKey(plain), seal(plain, { seats: held }), {
+        expiresAt,
+        now: new Date(now).toISOString(),
+        forgetBefore: new Date(now - HANDOVER_KEPT_MS).toISOString(),
+      });
+      if (!kept) continue;
+      const answer: Handover = { code, expiresAt, seats: held.length };
+      ctx.status = 201;
+      ctx.body = answer;
+      return;
+    }
+    throw new LobbyError(500, 'SERVER_ERROR', 'no free handover code; try again');
   });
 
+  /** The seats `code` opens, or the refusal (a LobbyError) saying why not. */
+  const redeem = async (code: string): Promise<HandoverSeats> => {
+    const unknown = new LobbyError(404, 'HANDOVER_UNKNOWN', 'no handover has this code');
+    const used = new LobbyError(410, 'HANDOVER_USED', 'this code was used: it hands over once');
+    if (!wellFormed(code)) throw unknown;
+    const key = handoverKey(code);
+    const tried = await handovers.tryHandover(key, HANDOVER_TRIES);
+    if (!tried) throw unknown;
+    if (tried.usedAt !== null) throw used;
+    if (tried.expiresAt <= new Date(time.now()).toISOString()) {
+      throw new LobbyError(410, 'HANDOVER_EXPIRED', 'this code has expired');
+    }
+    if (!tried.counted) {
+      throw new LobbyError(
+        410,
+        'HANDOVER_TRIED_OUT',
+        `this code was tried ${HANDOVER_TRIES} times and opens no more`,
+      );
+    }
+    const seats = unseal(code, tried.sealed);
+    if (!seats) throw unknown;
+    // Of two browsers redeeming the right code at once, one takes the seats.
+    if (!(await handovers.useHandover(key, new Date(time.now()).toISOString()))) throw used;
+    return seats;
+  };
+
   router.post(apiRoutes.handoverRedeem, async (ctx) => {
-    const refusal = await spend(redeems, ctx.ip);
-    if (refusal) {
+    try {
+      const { code } = parse(handoverRedeemRequestSchema, await jsonBody(ctx));
+      ctx.body = await redeem(normalCode(code));
+    } catch (error) {
+      if (!(error instanceof LobbyError) || error.status >= 500) throw error;
+      // Every refusal costs its address, whatever it was; past the budget it says no more.
+      const refusal = await spend(failures, ctx.ip);
+      if (!refusal) throw error;
       const seconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
       ctx.set('Retry-After', String(seconds));
-      throw new LobbyError(429, 'RATE_LIMITED', `too many codes tried; try again in ${seconds} s`);
+      throw new LobbyError(
+        429,
+        'RATE_LIMITED',
+        `too many failed codes from this address; try again in ${seconds} s`,
+      );
     }
-    const code = normalCode(parse(handoverRedeemRequestSchema, await jsonBody(ctx)).code);
-    const sealed =
-      code.length === CODE_LENGTH
-        ? await handovers.takeHandover(hashSecret(code), new Date(time.now()).toISOString())
-        : undefined;
-    if (sealed === undefined) {
-      throw new LobbyError(404, 'NOT_FOUND', 'no such code, or it was used or has expired');
-    }
-    ctx.body = unseal(code, sealed);
   });
 
   return router;

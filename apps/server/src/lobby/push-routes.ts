@@ -13,6 +13,7 @@ import { LobbyError } from '../edge/lobby-error.ts';
 import { secretMatches } from '../ops/secrets.ts';
 import type { TimeSource } from '../ops/time.ts';
 import { pushServiceAllowed } from '../push/push-services.ts';
+import { subscriptionKeysProblem } from '../push/subscription-keys.ts';
 import type { VapidKeys } from '../push/vapid-keys.ts';
 import type { MatchRecord, MatchStore, PushSubscriptionStore } from '../storage/index.ts';
 import { jsonBody, parse } from './lobby-routes.ts';
@@ -65,6 +66,8 @@ export function pushRouter(
         'subscription.endpoint: this server sends to the push services of the common browsers only',
       );
     }
+    const keysProblem = subscriptionKeysProblem(browserKeys);
+    if (keysProblem) throw new LobbyError(400, 'BAD_REQUEST', keysProblem);
     const match = await heldMatch(matches, asked.matchID, asked.seat, asked.credentials);
     if (match.status === 'finished') {
       throw new LobbyError(

@@ -146,8 +146,10 @@ export class Notifier {
   }
 
   /**
-   * web-push makes the request (VAPID JWT, aes128gcm payload); fetch sends it, following no
-   * redirect: the server posts only to the origins PUSH_SERVICES allows.
+   * web-push signs (VAPID JWT for the endpoint's origin) and encrypts (aes128gcm); fetch sends
+   * it, following no redirect: the server posts only to the origins PUSH_SERVICES allows. Its
+   * parts are called one by one: its generateRequestDetails reads the endpoint with Node's
+   * deprecated url.parse(), which warns at the first message.
    */
   private async post(
     subscription: PushSubscriptionRecord,
@@ -156,28 +158,34 @@ export class Notifier {
     vapidDetails: Awaited<ReturnType<VapidKeys['get']>>,
   ): Promise<Delivery> {
     try {
-      const request = webpush.generateRequestDetails(
-        {
-          endpoint: subscription.endpoint,
-          keys: { p256dh: subscription.p256dh, auth: subscription.auth },
-        },
+      const { cipherText } = webpush.encrypt(
+        subscription.p256dh,
+        subscription.auth,
         JSON.stringify(message),
-        {
-          vapidDetails,
-          TTL: TTL_SECONDS[news],
-          contentEncoding: 'aes128gcm',
-          urgency: news === 'yourTurn' || news === 'deadlineNear' ? 'high' : 'normal',
+        'aes128gcm',
+      );
+      const { Authorization } = webpush.getVapidHeaders(
+        new URL(subscription.endpoint).origin,
+        vapidDetails.subject,
+        vapidDetails.publicKey,
+        vapidDetails.privateKey,
+        'aes128gcm',
+      );
+      const response = await fetch(subscription.endpoint, {
+        method: 'POST',
+        headers: {
+          TTL: String(TTL_SECONDS[news]),
+          'Content-Type': 'application/octet-stream',
+          'Content-Encoding': 'aes128gcm',
+          Authorization,
+          Urgency: news === 'yourTurn' || news === 'deadlineNear' ? 'high' : 'normal',
           // One notification per match and seat waits at the push service: a newer replaces it.
-          topic: `m${subscription.seat}${message.matchID.replace(/[^A-Za-z0-9_-]/g, '')}`.slice(
+          Topic: `m${subscription.seat}${message.matchID.replace(/[^A-Za-z0-9_-]/g, '')}`.slice(
             0,
             32,
           ),
         },
-      );
-      const response = await fetch(request.endpoint, {
-        method: request.method,
-        headers: request.headers,
-        body: request.body,
+        body: cipherText,
         redirect: 'manual',
         signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
       });

@@ -227,6 +227,14 @@ export const de: Resources = {
     BAD_CREDENTIALS: 'Dieser Browser hat diesen Platz nicht mehr.',
     BAD_INVITE: 'Dieser Einladungslink ist ungültig: lass ihn dir noch einmal schicken.',
     NOT_FOUND: 'Diese Partie gibt es nicht.',
+    HANDOVER_UNKNOWN:
+      'Mit diesem Code werden keine Partien übergeben: prüf ihn oder erstelle auf dem anderen Gerät einen neuen Code.',
+    HANDOVER_USED:
+      'Dieser Code wurde schon verwendet: ein Code übergibt die Partien nur einmal. Erstelle auf dem anderen Gerät einen neuen Code.',
+    HANDOVER_EXPIRED:
+      'Dieser Code ist abgelaufen: ein Code gilt 10 Minuten. Erstelle auf dem anderen Gerät einen neuen Code.',
+    HANDOVER_TRIED_OUT:
+      'Dieser Code wurde zu oft falsch eingegeben und gilt nicht mehr: erstelle auf dem anderen Gerät einen neuen Code.',
     MATCH_FULL: 'Beide Plätze sind schon besetzt.',
     NOT_FINISHED: 'Die Partie ist noch nicht vorbei.',
     NOT_PLAYING: 'Die Partie läuft nicht.',
@@ -246,7 +254,7 @@ export const de: Resources = {
     generic: 'Etwas ist schiefgegangen.',
     CHAT_TOO_LONG: 'Eine Chatnachricht hat höchstens 200 Zeichen.',
     CHAT_BAD_TEXT:
-      'Chatnachrichten sind reiner Text in einer Zeile: keine Zeilenumbrüche, Steuerzeichen, kein Markup oder aufgetürmte Akzente, und etwas Sichtbares.',
+      'Chatnachrichten sind reiner Text in einer Zeile: keine Zeilenumbrüche, Steuer- oder versteckte Zeichen, kein Markup oder aufgetürmte Akzente, und etwas Sichtbares.',
     CHAT_TOO_FAST: 'Du schreibst zu schnell: warte einen Moment.',
     CHAT_OFF: 'Wer die Partie erstellt hat, hat den Chat ausgeschaltet.',
     CHAT_FREE_TEXT_OFF: 'Dieser Server erlaubt nur Schnellnachrichten.',

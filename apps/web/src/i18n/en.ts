@@ -226,6 +226,14 @@ export const en: Resources = {
     BAD_CREDENTIALS: 'This browser no longer holds that seat.',
     BAD_INVITE: 'This invite link is not valid: ask for the link again.',
     NOT_FOUND: 'There is no such match.',
+    HANDOVER_UNKNOWN:
+      'No games are handed over with this code: check it, or make a new code on the other device.',
+    HANDOVER_USED:
+      'This code was used already: a code hands the games over once. Make a new code on the other device.',
+    HANDOVER_EXPIRED:
+      'This code has expired: a code works for 10 minutes. Make a new code on the other device.',
+    HANDOVER_TRIED_OUT:
+      'This code was typed wrong too often and no longer works: make a new code on the other device.',
     MATCH_FULL: 'Both seats are already taken.',
     NOT_FINISHED: 'The match is not over yet.',
     NOT_PLAYING: 'The match is not in play.',
@@ -243,7 +251,7 @@ export const en: Resources = {
     generic: 'Something went wrong.',
     CHAT_TOO_LONG: 'A chat message can be at most 200 characters.',
     CHAT_BAD_TEXT:
-      'Chat messages are plain text on one line: no line breaks, control characters, markup or piles of accents, and something visible.',
+      'Chat messages are plain text on one line: no line breaks, control characters, hidden characters, markup or piles of accents, and something visible.',
     CHAT_TOO_FAST: 'You are chatting too fast: wait a moment.',
     CHAT_OFF: "The match's creator turned the chat off.",
     CHAT_FREE_TEXT_OFF: 'This server allows quick phrases only.',

@@ -230,6 +230,14 @@ export const fr: Resources = {
     BAD_CREDENTIALS: "Ce navigateur n'occupe plus cette place.",
     BAD_INVITE: "Ce lien d'invitation n'est pas valide : redemandez le lien.",
     NOT_FOUND: "Cette partie n'existe pas.",
+    HANDOVER_UNKNOWN:
+      "Ce code ne transmet aucune partie : vérifiez-le, ou créez un nouveau code sur l'autre appareil.",
+    HANDOVER_USED:
+      "Ce code a déjà servi : un code ne transmet les parties qu'une fois. Créez un nouveau code sur l'autre appareil.",
+    HANDOVER_EXPIRED:
+      "Ce code a expiré : un code est valable 10 minutes. Créez un nouveau code sur l'autre appareil.",
+    HANDOVER_TRIED_OUT:
+      "Ce code a été mal saisi trop souvent et ne fonctionne plus : créez un nouveau code sur l'autre appareil.",
     MATCH_FULL: 'Les deux places sont déjà prises.',
     NOT_FINISHED: "La partie n'est pas encore finie.",
     NOT_PLAYING: "La partie n'est pas en cours.",
@@ -248,7 +256,7 @@ export const fr: Resources = {
     generic: "Quelque chose s'est mal passé.",
     CHAT_TOO_LONG: 'Un message de discussion compte au plus 200 caractères.',
     CHAT_BAD_TEXT:
-      'Les messages sont du texte simple sur une ligne : ni retour à la ligne, ni caractère de contrôle, ni balise, ni accents empilés, et quelque chose de visible.',
+      'Les messages sont du texte simple sur une ligne : ni retour à la ligne, ni caractère de contrôle ou caché, ni balise, ni accents empilés, et quelque chose de visible.',
     CHAT_TOO_FAST: 'Vous écrivez trop vite : attendez un instant.',
     CHAT_OFF: 'Le créateur de la partie a coupé la discussion.',
     CHAT_FREE_TEXT_OFF: "Ce serveur n'autorise que les phrases rapides.",

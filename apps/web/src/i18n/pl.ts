@@ -233,6 +233,14 @@ export const pl: Resources = {
     BAD_CREDENTIALS: 'Ta przeglądarka nie ma już tego miejsca.',
     BAD_INVITE: 'Ten link z zaproszeniem jest nieważny: poproś o niego ponownie.',
     NOT_FOUND: 'Nie ma takiej partii.',
+    HANDOVER_UNKNOWN:
+      'Ten kod nie przekazuje żadnych partii: sprawdź go albo utwórz nowy kod na drugim urządzeniu.',
+    HANDOVER_USED:
+      'Ten kod został już użyty: kod przekazuje partie tylko raz. Utwórz nowy kod na drugim urządzeniu.',
+    HANDOVER_EXPIRED:
+      'Ten kod wygasł: kod jest ważny 10 minut. Utwórz nowy kod na drugim urządzeniu.',
+    HANDOVER_TRIED_OUT:
+      'Ten kod wpisano zbyt wiele razy z błędami i już nie działa: utwórz nowy kod na drugim urządzeniu.',
     MATCH_FULL: 'Oba miejsca są już zajęte.',
     NOT_FINISHED: 'Partia jeszcze się nie skończyła.',
     NOT_PLAYING: 'Partia nie jest w toku.',
@@ -250,7 +258,7 @@ export const pl: Resources = {
     generic: 'Coś poszło nie tak.',
     CHAT_TOO_LONG: 'Wiadomość na czacie może mieć najwyżej 200 znaków.',
     CHAT_BAD_TEXT:
-      'Wiadomości na czacie to zwykły tekst w jednym wierszu: bez łamania wierszy, znaków sterujących, znaczników i stosów akcentów, z czymś widocznym.',
+      'Wiadomości na czacie to zwykły tekst w jednym wierszu: bez łamania wierszy, znaków sterujących i ukrytych, znaczników i stosów akcentów, z czymś widocznym.',
     CHAT_TOO_FAST: 'Piszesz za szybko: poczekaj chwilę.',
     CHAT_OFF: 'Twórca partii wyłączył czat.',
     CHAT_FREE_TEXT_OFF: 'Ten serwer pozwala tylko na szybkie zwroty.',

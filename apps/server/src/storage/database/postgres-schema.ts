@@ -115,4 +115,10 @@ export const MIGRATIONS: readonly ((S: string) => string)[] = [
    ALTER TABLE ${S}.matches ADD COLUMN warn_at timestamptz;
    CREATE INDEX matches_deadline ON ${S}.matches (deadline) WHERE deadline IS NOT NULL;
    CREATE INDEX matches_warn_at ON ${S}.matches (warn_at) WHERE warn_at IS NOT NULL;`,
+  // Handovers: found by their code's locator, each counting the tries at it, and kept (used
+  // or not) past its expiry. Codes made before were keyed otherwise and open nothing now.
+  (S) => `
+   DELETE FROM ${S}.handovers;
+   ALTER TABLE ${S}.handovers ADD COLUMN tries integer NOT NULL DEFAULT 0;
+   ALTER TABLE ${S}.handovers ADD COLUMN used_at timestamptz;`,
 ];

@@ -107,4 +107,9 @@ export const MIGRATIONS: readonly string[] = [
   // snapshot_id (null: as of state_id, as every row written before); the moves after it are
   // in the move log.
   `ALTER TABLE states ADD COLUMN snapshot_id INTEGER;`,
+  // Handovers: found by their code's locator, each counting the tries at it, and kept (used
+  // or not) past its expiry. Codes made before were keyed otherwise and open nothing now.
+  `DELETE FROM handovers;
+   ALTER TABLE handovers ADD COLUMN tries INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE handovers ADD COLUMN used_at TEXT;`,
 ];
