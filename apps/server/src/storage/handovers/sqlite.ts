@@ -18,9 +18,10 @@ export function sqliteHandoverStore(db: SqliteDatabase): HandoverStore {
 
     async tryHandover(key, maxTries) {
       // Read first: a code that names no handover (every wrong guess but a few) writes nothing.
-      const found = db.one('SELECT sealed, expires_at, used_at, tries FROM handovers WHERE key = ?', [
-        key,
-      ]);
+      const found = db.one(
+        'SELECT sealed, expires_at, used_at, tries FROM handovers WHERE key = ?',
+        [key],
+      );
       if (!found) return undefined;
       const counted = await db.write(() =>
         db.one(
