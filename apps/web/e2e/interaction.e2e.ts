@@ -179,6 +179,21 @@ describe('placing cubes on a phone', () => {
         .locator('.match-dock .prompt')
         .evaluate((e) => ({ scrolls: e.scrollHeight > e.clientHeight + 1 }));
       expect(prompt.scrolls, 'the prompt scrolls inside its box').toBe(false);
+      // The players' panels on top: each number has its picture beside it (a cube, a card).
+      const counts = await page.$$eval('.player-panel [data-count] dd', (dds) =>
+        dds
+          .filter((dd) => dd.querySelector('.count'))
+          .map((dd) => {
+            const picture = dd.querySelector('.cube3d, .card-back, .mini-card');
+            const r = picture?.getBoundingClientRect();
+            return {
+              count: dd.closest('[data-count]')?.getAttribute('data-count'),
+              pictured: r !== undefined && r.width >= 8 && r.height >= 8,
+            };
+          }),
+      );
+      expect(counts).toHaveLength(4);
+      for (const count of counts) expect(count).toMatchObject({ pictured: true });
       for (const selector of [
         '.cube-draft .draft-chip',
         '.cube-draft [data-take-back="last"]',
