@@ -131,6 +131,8 @@ export const de: Resources = {
     turnOnAll: 'Benachrichtige mich, wenn ich in diesen Partien am Zug bin',
     on: 'Benachrichtigungen sind an: dieser Browser sagt dir, wenn du am Zug bist.',
     turnOff: 'Ausschalten',
+    dismissed:
+      'Du hast die Frage des Browsers geschlossen, Benachrichtigungen bleiben also aus. Klicke noch einmal, um wieder gefragt zu werden.',
     blocked:
       'Benachrichtigungen sind für diese Seite in den Einstellungen deines Browsers blockiert.',
     failed:

@@ -136,6 +136,8 @@ export const en: Resources = {
     turnOnAll: 'Notify me when it is my turn in these games',
     on: 'Notifications are on: this browser tells you when it is your turn.',
     turnOff: 'Turn them off',
+    dismissed:
+      'You closed the browser’s question, so notifications stay off. Click again to be asked again.',
     blocked: 'Notifications are blocked for this site in your browser’s settings.',
     failed: 'This browser could not reach its notification service. Try again later.',
   },

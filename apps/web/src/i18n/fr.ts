@@ -133,6 +133,8 @@ export const fr: Resources = {
     turnOnAll: 'Me prévenir quand c’est mon tour dans ces parties',
     on: 'Notifications activées : ce navigateur vous prévient quand c’est votre tour.',
     turnOff: 'Les désactiver',
+    dismissed:
+      'Vous avez fermé la question du navigateur : les notifications restent désactivées. Cliquez à nouveau pour qu’elle vous soit reposée.',
     blocked: 'Les notifications sont bloquées pour ce site dans les réglages de votre navigateur.',
     failed: 'Ce navigateur n’a pas pu joindre son service de notifications. Réessayez plus tard.',
   },

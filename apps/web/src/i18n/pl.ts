@@ -134,6 +134,8 @@ export const pl: Resources = {
     turnOnAll: 'Powiadom mnie, gdy będzie mój ruch w tych partiach',
     on: 'Powiadomienia są włączone: ta przeglądarka powie ci, gdy będzie twój ruch.',
     turnOff: 'Wyłącz je',
+    dismissed:
+      'Zamknięto pytanie przeglądarki, więc powiadomienia pozostają wyłączone. Kliknij ponownie, aby zapytała jeszcze raz.',
     blocked: 'Powiadomienia dla tej strony są zablokowane w ustawieniach przeglądarki.',
     failed: 'Ta przeglądarka nie mogła połączyć się ze swoją usługą powiadomień. Spróbuj później.',
   },
