@@ -121,7 +121,7 @@ export const de: Resources = {
     lost: 'Beendet: {{name}} hat gewonnen',
     closed: 'Geschlossen, bevor sie begann',
     timeLeft: 'Restzeit: du {{mine}}, {{name}} {{theirs}}',
-    turnLeft: 'Restzeit für diesen Zug: {{time}}',
+    turnLeft: 'Restzeit für diesen Zug: {{time}}, bis {{when}}',
     lastMove: 'Letzter Zug: {{move}}',
     updated: 'Aktualisiert {{when}}',
     refresh: 'Aktualisieren',
@@ -650,6 +650,7 @@ export const de: Resources = {
   },
   clock: {
     seat: '{{side}} ({{name}}): {{time}}',
+    turnEnds: 'Zug endet {{when}}',
   },
   demo: {
     title: 'Dem Computer zusehen',

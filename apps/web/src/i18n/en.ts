@@ -126,7 +126,7 @@ export const en: Resources = {
     lost: 'Finished: {{name}} won',
     closed: 'Closed before it began',
     timeLeft: 'Time left: you {{mine}}, {{name}} {{theirs}}',
-    turnLeft: 'Time left for this turn: {{time}}',
+    turnLeft: 'Time left for this turn: {{time}}, until {{when}}',
     lastMove: 'Last move: {{move}}',
     updated: 'Updated {{when}}',
     refresh: 'Refresh',
@@ -644,6 +644,7 @@ export const en: Resources = {
   },
   clock: {
     seat: '{{side}} ({{name}}): {{time}}',
+    turnEnds: 'Turn ends {{when}}',
   },
   demo: {
     title: 'Watch the computer play',

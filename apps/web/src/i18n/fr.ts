@@ -123,7 +123,7 @@ export const fr: Resources = {
     lost: 'Terminée : {{name}} a gagné',
     closed: 'Fermée avant de commencer',
     timeLeft: 'Temps restant : vous {{mine}}, {{name}} {{theirs}}',
-    turnLeft: 'Temps restant pour ce tour : {{time}}',
+    turnLeft: 'Temps restant pour ce tour : {{time}}, jusqu’au {{when}}',
     lastMove: 'Dernier coup : {{move}}',
     updated: 'Mise à jour {{when}}',
     refresh: 'Actualiser',
@@ -658,6 +658,7 @@ export const fr: Resources = {
   },
   clock: {
     seat: '{{side}} ({{name}}) : {{time}}',
+    turnEnds: 'Fin du tour : {{when}}',
   },
   demo: {
     title: 'Regarder l’ordinateur jouer',

@@ -124,7 +124,7 @@ export const pl: Resources = {
     lost: 'Zakończona: wygrywa {{name}}',
     closed: 'Zamknięta przed rozpoczęciem',
     timeLeft: 'Pozostały czas: ty {{mine}}, {{name}} {{theirs}}',
-    turnLeft: 'Czas na ten ruch: {{time}}',
+    turnLeft: 'Czas na ten ruch: {{time}}, do {{when}}',
     lastMove: 'Ostatni ruch: {{move}}',
     updated: 'Zaktualizowano {{when}}',
     refresh: 'Odśwież',
@@ -662,6 +662,7 @@ export const pl: Resources = {
   },
   clock: {
     seat: '{{side}} ({{name}}): {{time}}',
+    turnEnds: 'Koniec ruchu: {{when}}',
   },
   demo: {
     title: 'Zobacz, jak gra komputer',
