@@ -623,6 +623,8 @@ export const de: Resources = {
     summary: 'Je Spieler',
     averageLoss: 'Verlorene Chance je Entscheidung',
     points: '{{value}} Punkte',
+    pointsNote:
+      'Punkte sind Prozentpunkte der Gewinnchance: Eine Entscheidung, die die Chance einer Seite von 60 % auf 55 % senkt, kostet sie 5 Punkte.',
     marked: 'Markierte Entscheidungen: {{number}}',
     goTo: 'Zug {{index}}',
     markLine: '{{who}}: {{mark}} (−{{loss}} Punkte).',

@@ -617,6 +617,8 @@ export const en: Resources = {
     summary: 'Per player',
     averageLoss: 'Chance lost per decision',
     points: '{{value}} points',
+    pointsNote:
+      'Points are percentage points of the chance to win: a decision that takes a side’s chance from 60 % to 55 % loses it 5 points.',
     marked: 'Marked decisions: {{number}}',
     goTo: 'Move {{index}}',
     markLine: '{{who}}: {{mark}} (−{{loss}} points).',

@@ -631,6 +631,8 @@ export const fr: Resources = {
     summary: 'Par joueur',
     averageLoss: 'Chances perdues par décision',
     points: '{{value}} points',
+    pointsNote:
+      'Les points sont des points de pourcentage de la chance de gagner : une décision qui fait passer la chance d’un camp de 60 % à 55 % lui coûte 5 points.',
     marked: 'Décisions signalées : {{number}}',
     goTo: 'Coup {{index}}',
     markLine: '{{who}} : {{mark}} (−{{loss}} points).',

@@ -635,6 +635,8 @@ export const pl: Resources = {
     summary: 'Według gracza',
     averageLoss: 'Utracona szansa na decyzję',
     points: '{{value}} pkt',
+    pointsNote:
+      'Punkty (pkt) to punkty procentowe szansy na wygraną: decyzja, która obniża szansę strony z 60 % do 55 %, kosztuje ją 5 pkt.',
     marked: 'Oznaczone decyzje: {{number}}',
     goTo: 'Ruch {{index}}',
     markLine: '{{who}}: {{mark}} (−{{loss}} pkt).',
