@@ -54,6 +54,8 @@ describe('placing cubes', () => {
 
     // Play a card, then Command (own flag) or wait for the computer to decide on the event.
     await hand.first().click();
+    await page.locator('.legal-cell[data-choice]').first().waitFor();
+    await shot(page, 'cells');
     await page.locator('.legal-cell[data-choice]').first().click();
     const confirm = page.locator('[data-confirm-cubes]:not([disabled])');
     const command = page.getByRole('button', { name: /^Command: place up to/ });
@@ -152,7 +154,13 @@ describe('placing cubes on a phone', () => {
       // decision covers much of the frame, so they go to the element itself.
       const tap = (target: Locator) => target.dispatchEvent('click');
       await tap(page.locator('.own-hand [data-choice="hand"]:not([disabled])').first());
-      await tap(page.locator('.legal-cell[data-choice]').first());
+      // Each offered cell is named by the card beside it, never by grid coordinates.
+      const cells = page.locator('.legal-cell[data-choice]');
+      await cells.first().waitFor();
+      for (const text of await cells.allTextContents())
+        expect(text).toMatch(/^Play .+ here (left of|right of|above|below) /);
+      await shot(page, `phone-cells-${viewport.width}x${viewport.height}`);
+      await tap(cells.first());
       const confirm = page.locator('[data-confirm-cubes]:not([disabled])');
       const command = page.getByRole('button', { name: /^Command: place up to/ });
       while (!(await confirm.isVisible())) {
