@@ -58,6 +58,9 @@ export default defineConfig({
     // dist/.vite/manifest.json: the server names the current page's chunks in index.html from it.
     manifest: true,
     rolldownOptions: {
+      // The compression plugin takes most of a build's time by choice (brotli at its hardest,
+      // once): a notice of it at every build is noise before `npm start`'s address.
+      checks: { bundlerTimings: false },
       // The wire schemas only define values: a page that reads one schema need not carry the
       // others (the lobby's and the socket's stay out of the pages that do not talk to them).
       treeshake: {

@@ -70,8 +70,23 @@ describe('accessibility in the browser', () => {
         await newContext({ viewport: { width: 1280, height: 900 }, colorScheme })
       ).newPage();
       await join(guest, invite, 'Boris');
+      // The chat as it is read: a quick phrase, a line of free text and a refusal in its red.
+      await page.getByRole('button', { name: 'Good luck' }).click();
+      await guest.getByRole('textbox', { name: 'Message' }).fill('Hello Ann');
+      await guest.getByRole('button', { name: 'Send' }).click();
+      await guest.locator('.chat-lines li', { hasText: 'Hello Ann' }).waitFor();
+      await guest.getByRole('textbox', { name: 'Message' }).fill('<b>hi</b>');
+      await guest.getByRole('button', { name: 'Send' }).click();
+      await guest.locator('[data-chat-refusal]').waitFor();
       findings.match = await audit(guest);
       await shot(guest, `table-${colorScheme}`);
+      // Every tab of the side column, each read in its turn.
+      for (const tab of await guest.getByRole('tab').all()) {
+        await tab.click();
+        const panel = (await tab.getAttribute('data-tab')) as string;
+        await guest.locator(`[role="tabpanel"][data-panel="${panel}"]:not([hidden])`).waitFor();
+        findings[`match tab ${panel}`] = await audit(guest);
+      }
 
       const watcher = await context.newPage();
       await watcher.goto(spectate);
@@ -85,6 +100,10 @@ describe('accessibility in the browser', () => {
         tutorial: [],
         hotseat: [],
         match: [],
+        'match tab chat': [],
+        'match tab log': [],
+        'match tab regions': [],
+        'match tab options': [],
         spectator: [],
       });
     },

@@ -91,4 +91,68 @@ describe('the match chat in the browser', () => {
     await shot(boris, 'phone-player');
     await Promise.all([host.close(), guest.close(), watch.close()]);
   });
+
+  it('keeps the box to type in whole in view whenever the chat tab is open, at 1366x768, 1440x900 and 1920x1080', async () => {
+    const desktop = { viewport: { width: 1366, height: 768 } };
+    const [host, guest] = [await suite.context(desktop), await suite.context(desktop)];
+    const ann = await host.newPage();
+    await ann.goto('/');
+    await ann.getByLabel('Your name').fill('Ann');
+    await ann.getByRole('button', { name: 'Create the match' }).click();
+    const invite = await ann.getByLabel('Invite link').inputValue();
+    await ann.getByRole('button', { name: 'Go to the table' }).click();
+    const boris = await guest.newPage();
+    await boris.goto(invite);
+    await boris.getByLabel('Your name').fill('Boris');
+    await boris.getByRole('button', { name: 'Take the seat and play' }).click();
+    await synced(boris);
+    const box = boris.getByRole('textbox', { name: 'Message' });
+    await box.waitFor();
+
+    /** The box lies in the window and in its panel's visible part: a click at each corner reaches it. */
+    const boxInView = (where: string) =>
+      box.evaluate((input, at) => {
+        // As the tab opens: its panel scrolled to the top (Playwright's typing scrolled it).
+        input.closest('.side-panel')?.scrollTo(0, 0);
+        const r = input.getBoundingClientRect();
+        const corners: [number, number][] = [
+          [r.left + 2, r.top + 2],
+          [r.right - 2, r.top + 2],
+          [r.left + 2, r.bottom - 2],
+          [r.right - 2, r.bottom - 2],
+        ];
+        return {
+          at,
+          inWindow: r.top >= 0 && r.bottom <= innerHeight,
+          reached: corners.every(([x, y]) => document.elementFromPoint(x, y) === input),
+        };
+      }, where);
+    const sizes = [desktop.viewport, { width: 1440, height: 900 }, { width: 1920, height: 1080 }];
+    const checkEverySize = async (moment: string) => {
+      for (const size of sizes) {
+        await boris.setViewportSize(size);
+        const where = `${moment} ${size.width}x${size.height}`;
+        expect(await boxInView(where)).toEqual({ at: where, inWindow: true, reached: true });
+      }
+      await boris.setViewportSize(desktop.viewport);
+    };
+
+    await checkEverySize('no line yet');
+    // A talkative match: more lines than the box shows, and a refusal under the box.
+    for (const phrase of ['Good luck', 'Well played', 'Good game', 'Thanks', 'Oops']) {
+      await ann.getByRole('button', { name: phrase }).click();
+      await boris.locator('.chat-lines li', { hasText: phrase }).waitFor();
+    }
+    for (const text of ['One more line', 'And another one', 'The last line']) {
+      await box.fill(text);
+      await boris.getByRole('button', { name: 'Send' }).click();
+      await boris.locator('.chat-lines li', { hasText: text }).waitFor();
+    }
+    await checkEverySize('eight lines');
+    await box.fill('<b>markup</b>');
+    await boris.getByRole('button', { name: 'Send' }).click();
+    await boris.locator('[data-chat-refusal]').waitFor();
+    await checkEverySize('a refusal');
+    await shot(boris, 'desktop-1366x768-talkative', { fullPage: false });
+  });
 });

@@ -55,6 +55,19 @@ async function expectDaysLeft(page: Page): Promise<void> {
   const running = page.locator('.seat-clock[data-running="true"]');
   expect(await running.count()).toBe(1);
   expect(await running.textContent()).toMatch(/\b[23] d \d+:\d\d:\d\d$/);
+  // Beside it, when the turn ends as a date and time, in the running seat's panel only, on
+  // one line (on a phone the date alone, the sentence for screen readers).
+  const ends = page.locator('.player-panel .seat-deadline');
+  expect(await ends.count()).toBe(1);
+  expect(await ends.locator('.seat-deadline-words').textContent()).toMatch(
+    /^Turn ends \w+, \w+ \d+, \d{1,2}:\d\d [AP]M$/,
+  );
+  expect(await ends.evaluate((e) => e.getBoundingClientRect().height)).toBeLessThan(24);
+  expect(
+    await ends.evaluate((e) =>
+      e.closest('.player-panel')?.querySelector('.seat-clock')?.getAttribute('data-running'),
+    ),
+  ).toBe('true');
 }
 
 /** Comes back to the match from the home page's My games, where it waits for this player first. */
@@ -64,7 +77,9 @@ async function backThroughMyGames(context: BrowserContext, matchID: string): Pro
   const row = page.locator(`.my-game[data-match="${matchID}"]`);
   await row.getByText('Your turn').waitFor();
   expect(await row.getAttribute('data-turn')).toBe('you');
-  expect(await row.textContent()).toMatch(/Time left for this turn: [23] d \d+:\d\d:\d\d/);
+  expect(await row.textContent()).toMatch(
+    /Time left for this turn: [23] d \d+:\d\d:\d\d, until \w+, \w+ \d+, \d{1,2}:\d\d [AP]M/,
+  );
   return page;
 }
 

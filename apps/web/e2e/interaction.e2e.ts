@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { replay } from '@iron-curtain/game';
-import type { BrowserContextOptions, Page } from 'playwright-core';
+import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { motionDone, openAgainstComputer as openAgainstComputerAs } from './drive.ts';
 import { REPO } from './harness.ts';
@@ -54,6 +54,8 @@ describe('placing cubes', () => {
 
     // Play a card, then Command (own flag) or wait for the computer to decide on the event.
     await hand.first().click();
+    await page.locator('.legal-cell[data-choice]').first().waitFor();
+    await shot(page, 'cells');
     await page.locator('.legal-cell[data-choice]').first().click();
     const confirm = page.locator('[data-confirm-cubes]:not([disabled])');
     const command = page.getByRole('button', { name: /^Command: place up to/ });
@@ -116,6 +118,100 @@ describe('placing cubes', () => {
     expect(await page.locator('.board-grid .draft-badge').count()).toBe(0);
     expect(await page.locator('[data-refusal]').count()).toBe(0);
   });
+});
+
+/**
+ * Each element matching `selector` lies whole in the window and is what a tap at each of its
+ * corners reaches: nothing covers it and no box it scrolls in cuts it off.
+ */
+const wholeInView = (page: Page, selector: string) =>
+  page.$$eval(selector, (elements) =>
+    elements.map((element) => {
+      const r = element.getBoundingClientRect();
+      const inWindow =
+        r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+      const corners: [number, number][] = [
+        [r.left + 2, r.top + 2],
+        [r.right - 2, r.top + 2],
+        [r.left + 2, r.bottom - 2],
+        [r.right - 2, r.bottom - 2],
+      ];
+      const reached = corners.every(([x, y]) => element.contains(document.elementFromPoint(x, y)));
+      return { what: element.textContent?.trim(), inWindow, reached };
+    }),
+  );
+
+describe('placing cubes on a phone', () => {
+  it.each([
+    { width: 390, height: 844 },
+    { width: 360, height: 640 },
+  ])(
+    'keeps the confirm, the take-back and every drafted chip in view at $width x $height, without scrolling the prompt',
+    async (viewport) => {
+      const page = await (await newContext({ viewport, hasTouch: true, isMobile: true })).newPage();
+      await openAgainstComputer(page);
+      // The table's taps are not what is measured here: on the smallest phone the docked
+      // decision covers much of the frame, so they go to the element itself.
+      const tap = (target: Locator) => target.dispatchEvent('click');
+      await tap(page.locator('.own-hand [data-choice="hand"]:not([disabled])').first());
+      // Each offered cell is named by the card beside it, never by grid coordinates.
+      const cells = page.locator('.legal-cell[data-choice]');
+      await cells.first().waitFor();
+      for (const text of await cells.allTextContents())
+        expect(text).toMatch(/^Play .+ here (left of|right of|above|below) /);
+      await shot(page, `phone-cells-${viewport.width}x${viewport.height}`);
+      await tap(cells.first());
+      const confirm = page.locator('[data-confirm-cubes]:not([disabled])');
+      const command = page.getByRole('button', { name: /^Command: place up to/ });
+      while (!(await confirm.isVisible())) {
+        if (await command.isVisible()) await command.tap();
+        await page.waitForTimeout(50);
+      }
+      // A cube on each card that takes one, as far as the points go: the most chips a draft shows.
+      const targets = page.locator('.board-grid button.table-card.target:not([disabled])');
+      const tapped = new Set<string>();
+      for (;;) {
+        const ids = await targets.evaluateAll((els) =>
+          els.map((e) => e.getAttribute('data-card') as string),
+        );
+        const next = ids.find((id) => !tapped.has(id)) ?? ids[0];
+        if (!next) break;
+        tapped.add(next);
+        await tap(page.locator(`.board-grid button.table-card[data-card="${next}"]`));
+      }
+      expect(await page.locator('.cube-draft .draft-chip').count()).toBeGreaterThan(0);
+      // The page back where the phone opens the table, as a player who never scrolled sees it.
+      await page.locator('.match-view').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+      await shot(page, `phone-draft-${viewport.width}x${viewport.height}`);
+      const prompt = await page
+        .locator('.match-dock .prompt')
+        .evaluate((e) => ({ scrolls: e.scrollHeight > e.clientHeight + 1 }));
+      expect(prompt.scrolls, 'the prompt scrolls inside its box').toBe(false);
+      // The players' panels on top: each number has its picture beside it (a cube, a card).
+      const counts = await page.$$eval('.player-panel [data-count] dd', (dds) =>
+        dds
+          .filter((dd) => dd.querySelector('.count'))
+          .map((dd) => {
+            const picture = dd.querySelector('.cube3d, .card-back, .mini-card');
+            const r = picture?.getBoundingClientRect();
+            return {
+              count: dd.closest('[data-count]')?.getAttribute('data-count'),
+              pictured: r !== undefined && r.width >= 8 && r.height >= 8,
+            };
+          }),
+      );
+      expect(counts).toHaveLength(4);
+      for (const count of counts) expect(count).toMatchObject({ pictured: true });
+      for (const selector of [
+        '.cube-draft .draft-chip',
+        '.cube-draft [data-take-back="last"]',
+        '.cube-draft [data-confirm-cubes]',
+      ]) {
+        for (const seen of await wholeInView(page, selector))
+          expect(seen, selector).toMatchObject({ inWindow: true, reached: true });
+      }
+    },
+  );
 });
 
 /** The marker's step on the match's own track (not the show's). */

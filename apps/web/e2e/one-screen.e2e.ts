@@ -49,6 +49,8 @@ interface Placement {
   hand: { top: number; bottom: number } | null;
   panels: { top: number; bottom: number }[];
   chatInput: { top: number; bottom: number } | null;
+  /** A click at each corner of the chat input reaches it: no box it scrolls in hides it. */
+  chatInputReached: boolean;
 }
 
 const PLACEMENT = `(() => {
@@ -65,6 +67,15 @@ const PLACEMENT = `(() => {
     hand: box(document.querySelector('.own-hand')),
     panels: [...document.querySelectorAll('.player-panel')].map(box),
     chatInput: box(document.querySelector('.chat-form input')),
+    chatInputReached: (() => {
+      const input = document.querySelector('.chat-form input');
+      if (!input) return false;
+      // As the chat tab opens: its panel scrolled to the top.
+      input.closest('.side-panel')?.scrollTo(0, 0);
+      const r = input.getBoundingClientRect();
+      return [[r.left + 2, r.top + 2], [r.right - 2, r.top + 2], [r.left + 2, r.bottom - 2],
+        [r.right - 2, r.bottom - 2]].every(([x, y]) => document.elementFromPoint(x, y) === input);
+    })(),
   };
 })()`;
 
@@ -102,6 +113,7 @@ async function checkEverySize(page: Page, who: 'player' | 'spectator', moment: s
     expect(at.panels, `${where}: both players' panels`).toHaveLength(2);
     for (const panel of at.panels) inside(panel, "a player's panel");
     inside(at.chatInput, 'the chat input');
+    expect(at.chatInputReached, `${where}: the chat input in its panel's view`).toBe(true);
     expect(legible.name, `${where}: card names`).toBeGreaterThanOrEqual(12);
     expect(legible.command, `${where}: command values`).toBeGreaterThanOrEqual(12);
     expect(await wordsBroken(page), `${where}: names broken inside a word`).toEqual([]);

@@ -92,6 +92,14 @@ describe('the analysis worker', () => {
     expect(screen.getByText(`Move ${first.index + 1} of ${RECORD.moves.length}`)).toBeTruthy();
     const summary = screen.getByRole('table', { name: 'Per player' });
     expect(within(summary).getAllByRole('row')).toHaveLength(5);
+    // Where points first appear, the table says what they measure.
+    expect(within(summary).getAllByText(/\d points$/).length).toBeGreaterThan(0);
+    const note = document.getElementById(summary.getAttribute('aria-describedby') ?? '');
+    expect(note?.textContent).toMatch(/^Points are percentage points of the chance to win/);
+    // ...before the marked decisions, which count their loss in points too.
+    expect(
+      (note as HTMLElement).compareDocumentPosition(list) & Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
   });
 
   it('jumps to the last move from the last pixels of a narrow chart (the side column holds it)', async () => {

@@ -2,6 +2,8 @@ import { DEFAULT_DECK, legalMoves, type MatchRecord, replaySteps } from '@iron-c
 import type { ClockState, Presence } from '@iron-curtain/protocol';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PlayerPanel, type SeatsLive } from '../src/board/PlayerPanel.tsx';
+import { RulesProvider } from '../src/board/rules.tsx';
 import { ClaimWin } from '../src/features/abandon/ClaimWin.tsx';
 import { ClockChoice, clockFromForm } from '../src/features/clock/ClockChoice.tsx';
 import { formatClock, SeatClock } from '../src/features/clock/SeatClock.tsx';
@@ -15,6 +17,7 @@ import {
 } from '../src/features/replay/ReplayImportPage.tsx';
 import { setLanguage } from '../src/i18n/i18n.ts';
 import { loadSeat } from '../src/match/seatStore.ts';
+import { newMatch, RULES } from './fixtures.ts';
 
 const MATCH = 'match-0001';
 const NEXT = 'match-0002';
@@ -92,6 +95,53 @@ describe('the match clock', () => {
     } finally {
       await setLanguage('en', { remember: false });
     }
+  });
+
+  it('tells both seats of a correspondence match in one format, days included, 0 too', () => {
+    const clock: ClockState = {
+      perPlayerMs: 86_400_000,
+      remainingMs: { '0': 86_400_000 - 1_000, '1': 86_400_000 },
+      running: null,
+    };
+    render(
+      <>
+        <SeatClock seat="0" clock={clock} receivedAt={Date.now()} label="" />
+        <SeatClock seat="1" clock={clock} receivedAt={Date.now()} label="" />
+      </>,
+    );
+    expect(screen.getAllByRole('timer').map((timer) => timer.textContent)).toEqual([
+      '0 d 23:59:59',
+      '1 d 0:00:00',
+    ]);
+  });
+
+  it('shows when a correspondence turn ends, in the reader’s local date and time, beside the running seat’s clock only', () => {
+    const clockAt = Date.parse('2026-03-10T08:00:00.000Z');
+    const live = (perPlayerMs: number): SeatsLive => ({
+      presence: null,
+      clock: { perPlayerMs, remainingMs: { '0': 2 * 3_600_000, '1': perPlayerMs }, running: '0' },
+      clockAt,
+      stopped: false,
+    });
+    const names = { '0': 'Ann', '1': 'Boris' } as const;
+    const panels = (seatsLive: SeatsLive) => (
+      <RulesProvider value={RULES}>
+        <PlayerPanel view={newMatch()} seat="0" viewer="0" names={names} live={seatsLive} />
+        <PlayerPanel view={newMatch()} seat="1" viewer="0" names={names} live={seatsLive} />
+      </RulesProvider>
+    );
+    const { container, rerender } = render(panels(live(3 * 86_400_000)));
+    const ends = new Date(clockAt + 2 * 3_600_000);
+    const deadlines = [...container.querySelectorAll('.seat-deadline')];
+    expect(deadlines).toHaveLength(1);
+    expect(deadlines[0]?.closest('[data-player]')?.getAttribute('data-player')).toBe('0');
+    expect(deadlines[0]?.textContent).toMatch(/^Turn ends /);
+    expect(deadlines[0]?.textContent).toContain(
+      `Mar ${ends.getDate()}, ${ends.toLocaleTimeString('en', { hour: 'numeric', minute: '2-digit' })}`,
+    );
+    // A live clock of minutes has no date to tell.
+    rerender(panels(live(600_000)));
+    expect(container.querySelectorAll('.seat-deadline')).toHaveLength(0);
   });
 
   it('counts the running seat down from when the clock arrived, the other stands', () => {

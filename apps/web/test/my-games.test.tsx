@@ -170,7 +170,11 @@ describe('My games', () => {
     ]);
     render(<MyGames />);
     const timer = await screen.findByRole('timer');
-    expect(timer.textContent).toMatch(/^Time left for this turn: 1 d (1:59|2:00):\d\d$/);
+    // The deadline beside it, in the reader's own time zone: the local day and time of day.
+    const deadline = new Date('2026-01-02T12:00:00.000Z');
+    const time = deadline.toLocaleTimeString('en', { hour: 'numeric', minute: '2-digit' });
+    expect(timer.textContent).toMatch(/^Time left for this turn: 1 d (1:59|2:00):\d\d, until /);
+    expect(timer.textContent).toContain(`Jan ${deadline.getDate()}, ${time}`);
   });
 
   it('says so in each language', async () => {

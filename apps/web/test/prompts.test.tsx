@@ -1,7 +1,8 @@
 import { legalMoves, type MoveName, type Seat, type State, viewFor } from '@iron-curtain/game';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { MatchView } from '../src/board/MatchView.tsx';
+import { setLanguage } from '../src/i18n/i18n.ts';
 import { newMatch, play, RULES, wireView } from './fixtures.ts';
 
 const names: Record<Seat, string> = { '0': 'Ann', '1': 'Boris' };
@@ -96,6 +97,39 @@ describe('playing a card', () => {
     expect(onMove).toHaveBeenCalledWith('playCard', ['france', { x: 0, y: 1 }]);
   });
 
+  it('names each offered cell by the cards beside it, never by grid coordinates', () => {
+    const { container } = renderFor(afterIranTurn(), '0');
+    fireEvent.click(container.querySelector('[data-choice="hand"][data-card="france"]') as Element);
+    const named = Object.fromEntries(
+      [...container.querySelectorAll<HTMLElement>('[data-cell]')].map((c) => [
+        c.getAttribute('data-cell'),
+        nameOf(c),
+      ]),
+    );
+    // Europe lies at 0,0 with Iran right of it; rows grow downwards.
+    expect(named).toEqual({
+      '-1,0': 'Play France here left of Europe',
+      '0,-1': 'Play France here above Europe',
+      '0,1': 'Play France here below Europe',
+    });
+    expect(container.textContent).not.toMatch(/\(-?\d+, -?\d+\)/);
+  });
+
+  it('tells where each card on the table lies by its neighbours, in every language', async () => {
+    const { container } = renderFor(afterIranTurn(), '0');
+    const iran = container.querySelector('.board-grid [data-card="iran"]') as HTMLElement;
+    expect(iran.getAttribute('aria-label')).toBe(
+      'Iran, Middle East: US 0, USSR 2, USSR controls. Lies right of Europe',
+    );
+    expect(container.innerHTML).not.toMatch(/\(-?\d+, -?\d+\)/);
+    await act(() => setLanguage('pl', { remember: false }));
+    try {
+      expect(iran.getAttribute('aria-label')).toMatch(/\. Leży na prawo od karty Europa$/);
+    } finally {
+      await act(() => setLanguage('en', { remember: false }));
+    }
+  });
+
   it('disables every control while a move is on its way', () => {
     const { container } = renderFor(afterIranTurn(), '0', true);
     expect(container.querySelectorAll('[data-choice]').length).toBeGreaterThan(0);
@@ -180,7 +214,7 @@ describe('placing cubes', () => {
         ).toBeGreaterThanOrEqual(0);
         at = next + word.length;
       }
-      expect(name, id).toMatch(/At \(-?\d+, -?\d+\)$/);
+      expect(name, id).toMatch(/Lies (left of|right of|above|below) [^.]+$/);
     }
     expect(nameOf(target(container, 'iran') as HTMLElement)).toContain('Iran');
   });
@@ -322,6 +356,8 @@ describe('event steps', () => {
     const cells = [...container.querySelectorAll('[data-cell]')];
     expect(cells.length).toBeGreaterThan(0);
     expect(cells.every((c) => c.textContent?.startsWith('Move here'))).toBe(true);
+    // Iran, the card being moved, does not name the cells it leaves.
+    expect(cells.every((c) => !c.textContent?.includes('Iran'))).toBe(true);
     const first = cells[0] as Element;
     fireEvent.click(first);
     const [x, y] = (first.getAttribute('data-cell') as string).split(',').map(Number);

@@ -12,10 +12,13 @@ const BROWSER = {
 };
 
 /** A browser with Web Push: the permission the reader gives, and a push manager that subscribes. */
-function browserWithPush(permission: NotificationPermission) {
+function browserWithPush(
+  permission: NotificationPermission,
+  before: NotificationPermission = 'default',
+) {
   const asked: string[] = [];
   const notification = Object.assign(function Notification() {}, {
-    permission: 'default' as NotificationPermission,
+    permission: before,
     requestPermission: async () => {
       asked.push('permission');
       notification.permission = permission;
@@ -117,5 +120,34 @@ describe('the notifications opt-in', () => {
     await screen.findByText(/blocked for this site/);
     expect(asked).toEqual(['permission']);
     await waitFor(() => expect(calls).toEqual([]));
+  });
+
+  it('says nothing of a block before the player asks, and where to allow it once they do', async () => {
+    const asked = browserWithPush('denied', 'denied');
+    const calls = lobbyAnswers();
+    const { container } = render(<PushOptIn seats={[SEAT]} />);
+    expect(container.textContent).not.toMatch(/blocked/);
+    fireEvent.click(screen.getByRole('button', { name: 'Notify me when it is my turn' }));
+    await screen.findByText(/blocked for this site/);
+    expect(asked).toEqual(['permission']);
+    expect(calls).toEqual([]);
+  });
+
+  it('tells the player who closed the browser’s question that nothing changed, and lets them ask again', async () => {
+    await setLanguage('pl', { remember: false });
+    const asked = browserWithPush('default');
+    const calls = lobbyAnswers();
+    render(<PushOptIn seats={[SEAT]} />);
+    const button = screen.getByRole('button', {
+      name: 'Powiadom mnie, gdy będzie mój ruch',
+    });
+    fireEvent.click(button);
+    await screen.findByText(/Zamknięto pytanie przeglądarki/);
+    expect(screen.queryByText(/zablokowane/)).toBeNull();
+    expect(asked).toEqual(['permission']);
+    expect(calls).toEqual([]);
+    // Asked again, the feedback goes while the browser asks.
+    fireEvent.click(screen.getByRole('button', { name: 'Powiadom mnie, gdy będzie mój ruch' }));
+    await waitFor(() => expect(asked).toEqual(['permission', 'permission']));
   });
 });

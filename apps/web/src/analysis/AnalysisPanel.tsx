@@ -5,7 +5,7 @@ import type {
   DecisionAnalysis,
   MatchAnalysis,
 } from '@iron-curtain/protocol/analysis';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TableMarks } from '../board/Board.tsx';
 import { useGameWords } from '../i18n/gameWords.ts';
@@ -181,47 +181,56 @@ export function AnalysisPanel({ record, steps, at, onJump, onShow, saved }: Prop
   );
 }
 
-/** Marks and chance lost per player: one column per player, so it fits a phone's width. */
+/**
+ * Marks and chance lost per player: one column per player, so it fits a phone's width. Under it,
+ * where points first appear, what they measure.
+ */
 function Summary({ analysis, who }: { analysis: MatchAnalysis; who: (seat: Seat) => string }) {
   const { t } = useTranslation();
   const seats = ['0', '1'] as const;
   const marks = ['inaccuracy', 'mistake', 'blunder'] as const;
+  const note = useId();
   return (
-    <table className="analysis-summary">
-      <caption>{t('analysis.summary')}</caption>
-      <thead>
-        <tr>
-          <td />
-          {seats.map((seat) => (
-            <th key={seat} scope="col">
-              {who(seat)}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {marks.map((mark) => (
-          <tr key={mark}>
-            <th scope="row">
-              <span aria-hidden="true">{SYMBOL[mark]}</span> {t(`analysis.mark_${mark}`)}
-            </th>
+    <>
+      <table className="analysis-summary" aria-describedby={note}>
+        <caption>{t('analysis.summary')}</caption>
+        <thead>
+          <tr>
+            <td />
             {seats.map((seat) => (
-              <td key={seat}>{analysis.summary[seat][mark]}</td>
+              <th key={seat} scope="col">
+                {who(seat)}
+              </th>
             ))}
           </tr>
-        ))}
-        <tr>
-          <th scope="row">{t('analysis.averageLoss')}</th>
-          {seats.map((seat) => (
-            <td key={seat}>
-              {t('analysis.points', {
-                value: (analysis.summary[seat].averageLoss * 100).toFixed(1),
-              })}
-            </td>
+        </thead>
+        <tbody>
+          {marks.map((mark) => (
+            <tr key={mark}>
+              <th scope="row">
+                <span aria-hidden="true">{SYMBOL[mark]}</span> {t(`analysis.mark_${mark}`)}
+              </th>
+              {seats.map((seat) => (
+                <td key={seat}>{analysis.summary[seat][mark]}</td>
+              ))}
+            </tr>
           ))}
-        </tr>
-      </tbody>
-    </table>
+          <tr>
+            <th scope="row">{t('analysis.averageLoss')}</th>
+            {seats.map((seat) => (
+              <td key={seat}>
+                {t('analysis.points', {
+                  value: (analysis.summary[seat].averageLoss * 100).toFixed(1),
+                })}
+              </td>
+            ))}
+          </tr>
+        </tbody>
+      </table>
+      <p id={note} className="analysis-points">
+        {t('analysis.pointsNote')}
+      </p>
+    </>
   );
 }
 

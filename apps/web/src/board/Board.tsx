@@ -169,6 +169,8 @@ export function Board({
   const fullMiddle = middleOf(CELL_W, CELL_H);
   const compactMiddle = middleOf(COMPACT_W, COMPACT_H);
   const moving = view.decision?.kind === 'moveCard' ? view.decision.cardId : null;
+  /** A cell named by the cards beside it ("left of Poland"), never by its coordinates. */
+  const where = (cell: Cell, except?: CardId) => words.beside(rules.deck, view.table, cell, except);
 
   return (
     <>
@@ -241,13 +243,15 @@ export function Board({
                 const faceKey = noteKey ?? movingKey;
                 const faceNote = faceKey ? t(compact ? `${faceKey}Short` : faceKey) : null;
                 const lit = scoringCards.indexOf(placed.cardId);
-                const label = t('board.cardOnTable', {
+                const place = where(placed, placed.cardId);
+                const said = t('board.cardOnTable', {
                   card: words.cardName(rules.deck, card.id),
                   region: words.regionName(rules.deck, card.region),
-                  x: placed.x,
-                  y: placed.y,
                   cubes: `${words.side('US')} ${placed.cubes.US}, ${words.side('USSR')} ${placed.cubes.USSR}, ${cubeStatus(placed.cubes)}`,
                 });
+                const label = [said, place && t('board.cardPlace', { where: place })]
+                  .filter(Boolean)
+                  .join('. ');
                 const draftedHere =
                   drafted[placed.cardId] &&
                   t('cubeDraft.draftedHere', { n: drafted[placed.cardId] });
@@ -257,7 +261,7 @@ export function Board({
                     label={[label, draftedHere, note].filter(Boolean).join('. ')}
                     // A compact face says the note in a word: the whole sentence is added.
                     more={[
-                      t('board.cardPlace', { x: placed.x, y: placed.y }),
+                      place && t('board.cardPlace', { where: place }),
                       draftedHere,
                       compact && note,
                     ]
@@ -303,10 +307,8 @@ export function Board({
                 >
                   {selectedCard
                     ? t('board.playHere', { card: words.cardName(rules.deck, selectedCard) })
-                    : t('board.moveHere')}
-                  <span className="cell-coords">
-                    ({cell.x}, {cell.y})
-                  </span>
+                    : t('board.moveHere')}{' '}
+                  <span className="cell-place">{where(cell, moving ?? undefined)}</span>
                 </button>
               ))}
               {previewed.map((cell) => (

@@ -232,6 +232,7 @@ export function MatchView({
         data-seat={seat ?? 'spectator'}
         data-table-waiting={waitingForOpponent || undefined}
         data-over={view.result ? true : undefined}
+        data-drafting={draft.active || undefined}
       >
         <div className="match-main">
           <div className="match-head">

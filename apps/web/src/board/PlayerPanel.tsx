@@ -1,7 +1,7 @@
 import { HIDDEN_CARD, type Seat, type State, supplyOf } from '@iron-curtain/game';
 import type { ClockState, Presence } from '@iron-curtain/protocol';
 import { useTranslation } from 'react-i18next';
-import { SeatClock } from '../features/clock/SeatClock.tsx';
+import { countsDays, SeatClock, useFormatDeadline } from '../features/clock/SeatClock.tsx';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { CardBack, Cube } from './CardFace.tsx';
 import { Flag } from './Flag.tsx';
@@ -43,6 +43,7 @@ export function PlayerPanel({ view, seat, viewer, names, live }: PlayerPanelProp
   const aftermath = view.aftermath[seat];
   const hand = view.hands[seat].length;
   const supply = supplyOf(view, side);
+  const formatDeadline = useFormatDeadline();
   return (
     <section
       className={`player-panel ${side === 'US' ? 'us' : 'ussr'}${toMove ? ' to-move' : ''}`}
@@ -78,6 +79,9 @@ export function PlayerPanel({ view, seat, viewer, names, live }: PlayerPanelProp
           />
         )}
       </div>
+      {live?.clock && countsDays(live.clock) && live.clock.running === seat && !live.stopped && (
+        <TurnEnds when={formatDeadline(live.clockAt + live.clock.remainingMs[seat])} />
+      )}
       {toMove && <p className="player-turn">{t('seatPanels.toMove')}</p>}
       <dl className="player-counts">
         <div data-count="supply">
@@ -114,6 +118,22 @@ export function PlayerPanel({ view, seat, viewer, names, live }: PlayerPanelProp
         </div>
       </dl>
     </section>
+  );
+}
+
+/**
+ * When a correspondence turn ends, under its clock; on a phone's narrow panel the date and time
+ * alone on one line, the sentence for screen readers.
+ */
+function TurnEnds({ when }: { when: string }) {
+  const { t } = useTranslation();
+  return (
+    <p className="seat-deadline">
+      <span className="seat-deadline-words">{t('clock.turnEnds', { when })}</span>
+      <span className="seat-deadline-date" aria-hidden="true">
+        {when}
+      </span>
+    </p>
   );
 }
 

@@ -76,30 +76,34 @@ export function ChatPanel({ chat, seat, names }: ChatPanelProps) {
           ))}
         </fieldset>
       )}
-      {!off && settings.freeText && (
-        <form className="chat-form" onSubmit={send}>
-          <label>
-            <span className="sr-only">{t('chat.textLabel')}</span>
-            <input
-              type="text"
-              value={draft}
-              maxLength={MAX_CHAT_CHARS}
-              placeholder={t('chat.placeholder')}
-              autoComplete="off"
-              onChange={(event) => setDraft(event.target.value)}
-            />
-          </label>
-          <button type="submit" className="primary" disabled={sending || draft.trim() === ''}>
-            {t('chat.send')}
-          </button>
-        </form>
-      )}
-      {!off && !settings.freeText && <p className="chat-note">{t('chat.quickOnly')}</p>}
-      {refusal && (
-        <p className="chat-refusal" role="alert" data-chat-refusal={refusal.code}>
-          {errorText(refusal)}
-        </p>
-      )}
+      {/* The box to type in and what the server said of the last message: held at the foot of
+          a panel that scrolls (the side column at 1366x768), never below its fold. */}
+      <div className="chat-compose">
+        {!off && settings.freeText && (
+          <form className="chat-form" onSubmit={send}>
+            <label>
+              <span className="sr-only">{t('chat.textLabel')}</span>
+              <input
+                type="text"
+                value={draft}
+                maxLength={MAX_CHAT_CHARS}
+                placeholder={t('chat.placeholder')}
+                autoComplete="off"
+                onChange={(event) => setDraft(event.target.value)}
+              />
+            </label>
+            <button type="submit" className="primary" disabled={sending || draft.trim() === ''}>
+              {t('chat.send')}
+            </button>
+          </form>
+        )}
+        {!off && !settings.freeText && <p className="chat-note">{t('chat.quickOnly')}</p>}
+        {refusal && (
+          <p className="chat-refusal" role="alert" data-chat-refusal={refusal.code}>
+            {errorText(refusal)}
+          </p>
+        )}
+      </div>
       {(seat !== null || settings.canSwitch) && (
         <div className="chat-switches">
           {seat !== null && (

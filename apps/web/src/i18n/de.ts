@@ -121,7 +121,7 @@ export const de: Resources = {
     lost: 'Beendet: {{name}} hat gewonnen',
     closed: 'Geschlossen, bevor sie begann',
     timeLeft: 'Restzeit: du {{mine}}, {{name}} {{theirs}}',
-    turnLeft: 'Restzeit für diesen Zug: {{time}}',
+    turnLeft: 'Restzeit für diesen Zug: {{time}}, bis {{when}}',
     lastMove: 'Letzter Zug: {{move}}',
     updated: 'Aktualisiert {{when}}',
     refresh: 'Aktualisieren',
@@ -131,6 +131,8 @@ export const de: Resources = {
     turnOnAll: 'Benachrichtige mich, wenn ich in diesen Partien am Zug bin',
     on: 'Benachrichtigungen sind an: dieser Browser sagt dir, wenn du am Zug bist.',
     turnOff: 'Ausschalten',
+    dismissed:
+      'Du hast die Frage des Browsers geschlossen, Benachrichtigungen bleiben also aus. Klicke noch einmal, um wieder gefragt zu werden.',
     blocked:
       'Benachrichtigungen sind für diese Seite in den Einstellungen deines Browsers blockiert.',
     failed:
@@ -290,9 +292,8 @@ export const de: Resources = {
     removeCubeShort: 'Entfernen',
     takeBackShort: 'Zurück',
     beingMovedShort: 'Wird bewegt',
-    cardOnTable: '{{card}}, {{region}}, bei ({{x}}, {{y}}): {{cubes}}',
-    cardPlace: 'Bei ({{x}}, {{y}})',
-    cellLabel: 'Freies Feld bei ({{x}}, {{y}})',
+    cardOnTable: '{{card}}, {{region}}: {{cubes}}',
+    cardPlace: 'Liegt {{where}}',
     yourHand: 'Deine Hand ({{count}})',
     yourHandLabel: 'Deine Hand',
     noCards: 'Keine Karten auf der Hand.',
@@ -630,6 +631,8 @@ export const de: Resources = {
     summary: 'Je Spieler',
     averageLoss: 'Verlorene Chance je Entscheidung',
     points: '{{value}} Punkte',
+    pointsNote:
+      'Punkte sind Prozentpunkte der Gewinnchance: Eine Entscheidung, die die Chance einer Seite von 60 % auf 55 % senkt, kostet sie 5 Punkte.',
     marked: 'Markierte Entscheidungen: {{number}}',
     goTo: 'Zug {{index}}',
     markLine: '{{who}}: {{mark}} (−{{loss}} Punkte).',
@@ -657,6 +660,7 @@ export const de: Resources = {
   },
   clock: {
     seat: '{{side}} ({{name}}): {{time}}',
+    turnEnds: 'Zug endet {{when}}',
   },
   demo: {
     title: 'Dem Computer zusehen',

@@ -126,7 +126,7 @@ export const en: Resources = {
     lost: 'Finished: {{name}} won',
     closed: 'Closed before it began',
     timeLeft: 'Time left: you {{mine}}, {{name}} {{theirs}}',
-    turnLeft: 'Time left for this turn: {{time}}',
+    turnLeft: 'Time left for this turn: {{time}}, until {{when}}',
     lastMove: 'Last move: {{move}}',
     updated: 'Updated {{when}}',
     refresh: 'Refresh',
@@ -136,6 +136,8 @@ export const en: Resources = {
     turnOnAll: 'Notify me when it is my turn in these games',
     on: 'Notifications are on: this browser tells you when it is your turn.',
     turnOff: 'Turn them off',
+    dismissed:
+      'You closed the browser’s question, so notifications stay off. Click again to be asked again.',
     blocked: 'Notifications are blocked for this site in your browser’s settings.',
     failed: 'This browser could not reach its notification service. Try again later.',
   },
@@ -288,9 +290,8 @@ export const en: Resources = {
     removeCubeShort: 'Remove',
     takeBackShort: 'Take back',
     beingMovedShort: 'Moving',
-    cardOnTable: '{{card}}, {{region}}, at ({{x}}, {{y}}): {{cubes}}',
-    cardPlace: 'At ({{x}}, {{y}})',
-    cellLabel: 'Empty cell at ({{x}}, {{y}})',
+    cardOnTable: '{{card}}, {{region}}: {{cubes}}',
+    cardPlace: 'Lies {{where}}',
     yourHand: 'Your hand ({{count}})',
     yourHandLabel: 'Your hand',
     noCards: 'No cards in hand.',
@@ -624,6 +625,8 @@ export const en: Resources = {
     summary: 'Per player',
     averageLoss: 'Chance lost per decision',
     points: '{{value}} points',
+    pointsNote:
+      'Points are percentage points of the chance to win: a decision that takes a side’s chance from 60 % to 55 % loses it 5 points.',
     marked: 'Marked decisions: {{number}}',
     goTo: 'Move {{index}}',
     markLine: '{{who}}: {{mark}} (−{{loss}} points).',
@@ -651,6 +654,7 @@ export const en: Resources = {
   },
   clock: {
     seat: '{{side}} ({{name}}): {{time}}',
+    turnEnds: 'Turn ends {{when}}',
   },
   demo: {
     title: 'Watch the computer play',

@@ -123,7 +123,7 @@ export const fr: Resources = {
     lost: 'Terminée : {{name}} a gagné',
     closed: 'Fermée avant de commencer',
     timeLeft: 'Temps restant : vous {{mine}}, {{name}} {{theirs}}',
-    turnLeft: 'Temps restant pour ce tour : {{time}}',
+    turnLeft: 'Temps restant pour ce tour : {{time}}, jusqu’au {{when}}',
     lastMove: 'Dernier coup : {{move}}',
     updated: 'Mise à jour {{when}}',
     refresh: 'Actualiser',
@@ -133,6 +133,8 @@ export const fr: Resources = {
     turnOnAll: 'Me prévenir quand c’est mon tour dans ces parties',
     on: 'Notifications activées : ce navigateur vous prévient quand c’est votre tour.',
     turnOff: 'Les désactiver',
+    dismissed:
+      'Vous avez fermé la question du navigateur : les notifications restent désactivées. Cliquez à nouveau pour qu’elle vous soit reposée.',
     blocked: 'Les notifications sont bloquées pour ce site dans les réglages de votre navigateur.',
     failed: 'Ce navigateur n’a pas pu joindre son service de notifications. Réessayez plus tard.',
   },
@@ -293,9 +295,8 @@ export const fr: Resources = {
     removeCubeShort: 'Retirer',
     takeBackShort: 'Reprendre',
     beingMovedShort: 'Déplacée',
-    cardOnTable: '{{card}}, {{region}}, en ({{x}}, {{y}}) : {{cubes}}',
-    cardPlace: 'En ({{x}}, {{y}})',
-    cellLabel: 'Case libre en ({{x}}, {{y}})',
+    cardOnTable: '{{card}}, {{region}} : {{cubes}}',
+    cardPlace: 'Posée {{where}}',
     yourHand: 'Votre main ({{count}})',
     yourHandLabel: 'Votre main',
     noCards: 'Aucune carte en main.',
@@ -638,6 +639,8 @@ export const fr: Resources = {
     summary: 'Par joueur',
     averageLoss: 'Chances perdues par décision',
     points: '{{value}} points',
+    pointsNote:
+      'Les points sont des points de pourcentage de la chance de gagner : une décision qui fait passer la chance d’un camp de 60 % à 55 % lui coûte 5 points.',
     marked: 'Décisions signalées : {{number}}',
     goTo: 'Coup {{index}}',
     markLine: '{{who}} : {{mark}} (−{{loss}} points).',
@@ -665,6 +668,7 @@ export const fr: Resources = {
   },
   clock: {
     seat: '{{side}} ({{name}}) : {{time}}',
+    turnEnds: 'Fin du tour : {{when}}',
   },
   demo: {
     title: 'Regarder l’ordinateur jouer',

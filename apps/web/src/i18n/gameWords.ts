@@ -191,13 +191,20 @@ export class GameWords {
     });
 
   /**
-   * Where a card lies, as players name a cell: by the cards beside it on `table` ("below Poland"),
-   * at most two, never by its coordinates; empty when no card is beside it (or no table is known).
+   * Where a cell lies (a card's, or one a card may go to), as players name it: by the cards
+   * beside it on `table` ("below Poland"), at most two, never by its coordinates; empty when no
+   * card is beside it (or no table is known). `except` is not named: the card on the cell, or
+   * the one being moved from beside it.
    */
-  private beside = (deck: Deck, table: readonly Placed[], placed: Placed): string => {
+  beside = (
+    deck: Deck,
+    table: readonly Placed[],
+    placed: Pick<Placed, 'x' | 'y'>,
+    except?: string,
+  ): string => {
     const named: string[] = [];
     for (const p of table) {
-      if (p.cardId === placed.cardId) continue;
+      if (p.cardId === except) continue;
       const dx = placed.x - p.x;
       const dy = placed.y - p.y;
       if (Math.abs(dx) + Math.abs(dy) !== 1) continue;
@@ -227,7 +234,7 @@ export class GameWords {
             });
       case 'play':
       case 'move': {
-        const where = this.beside(deck, table, entry);
+        const where = this.beside(deck, table, entry, entry.cardId);
         const key = entry.type === 'play' ? 'log.play' : 'log.move';
         return t(where ? key : `${key}Alone`, {
           side: this.TheSide(entry.side),

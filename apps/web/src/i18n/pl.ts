@@ -124,7 +124,7 @@ export const pl: Resources = {
     lost: 'Zakończona: wygrywa {{name}}',
     closed: 'Zamknięta przed rozpoczęciem',
     timeLeft: 'Pozostały czas: ty {{mine}}, {{name}} {{theirs}}',
-    turnLeft: 'Czas na ten ruch: {{time}}',
+    turnLeft: 'Czas na ten ruch: {{time}}, do {{when}}',
     lastMove: 'Ostatni ruch: {{move}}',
     updated: 'Zaktualizowano {{when}}',
     refresh: 'Odśwież',
@@ -134,6 +134,8 @@ export const pl: Resources = {
     turnOnAll: 'Powiadom mnie, gdy będzie mój ruch w tych partiach',
     on: 'Powiadomienia są włączone: ta przeglądarka powie ci, gdy będzie twój ruch.',
     turnOff: 'Wyłącz je',
+    dismissed:
+      'Zamknięto pytanie przeglądarki, więc powiadomienia pozostają wyłączone. Kliknij ponownie, aby zapytała jeszcze raz.',
     blocked: 'Powiadomienia dla tej strony są zablokowane w ustawieniach przeglądarki.',
     failed: 'Ta przeglądarka nie mogła połączyć się ze swoją usługą powiadomień. Spróbuj później.',
   },
@@ -296,9 +298,8 @@ export const pl: Resources = {
     removeCubeShort: 'Usuń',
     takeBackShort: 'Zabierz',
     beingMovedShort: 'Przesuwana',
-    cardOnTable: '{{card}}, {{region}}, na ({{x}}, {{y}}): {{cubes}}',
-    cardPlace: 'Na ({{x}}, {{y}})',
-    cellLabel: 'Wolne pole ({{x}}, {{y}})',
+    cardOnTable: '{{card}}, {{region}}: {{cubes}}',
+    cardPlace: 'Leży {{where}}',
     yourHand: 'Twoja ręka ({{count}})',
     yourHandLabel: 'Twoja ręka',
     noCards: 'Brak kart na ręce.',
@@ -642,6 +643,8 @@ export const pl: Resources = {
     summary: 'Według gracza',
     averageLoss: 'Utracona szansa na decyzję',
     points: '{{value}} pkt',
+    pointsNote:
+      'Punkty (pkt) to punkty procentowe szansy na wygraną: decyzja, która obniża szansę strony z 60 % do 55 %, kosztuje ją 5 pkt.',
     marked: 'Oznaczone decyzje: {{number}}',
     goTo: 'Ruch {{index}}',
     markLine: '{{who}}: {{mark}} (−{{loss}} pkt).',
@@ -669,6 +672,7 @@ export const pl: Resources = {
   },
   clock: {
     seat: '{{side}} ({{name}}): {{time}}',
+    turnEnds: 'Koniec ruchu: {{when}}',
   },
   demo: {
     title: 'Zobacz, jak gra komputer',

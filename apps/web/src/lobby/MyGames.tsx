@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
-import { timeLeft, useFormatClock } from '../features/clock/SeatClock.tsx';
+import { timeLeft, useFormatClock, useFormatDeadline } from '../features/clock/SeatClock.tsx';
 import { PushOptIn } from '../features/push/PushOptIn.tsx';
 import { useNow } from '../features/useNow.ts';
 import { errorWords } from '../i18n/errorWords.ts';
@@ -84,6 +84,9 @@ function GameRow({
   const { t, i18n } = useTranslation();
   const words = useGameWords();
   const formatClock = useFormatClock();
+  // A correspondence turn in days, as at the table; its end as a date and time.
+  const formatTurn = useFormatClock(true);
+  const formatDeadline = useFormatDeadline();
   const opponent = game.opponent.name ?? t('myGames.nobodyYet');
   const other: Seat = game.seat === '0' ? '1' : '0';
   const deck = findDeck?.(game.deck.hash);
@@ -116,7 +119,8 @@ function GameRow({
       {clock && game.deadline !== null && clock.running !== null && (
         <span className="my-game-clock" role="timer">
           {t('myGames.turnLeft', {
-            time: formatClock(timeLeft(clock, clock.running, receivedAt, now)),
+            time: formatTurn(timeLeft(clock, clock.running, receivedAt, now)),
+            when: formatDeadline(Date.parse(game.deadline)),
           })}
         </span>
       )}

@@ -28,19 +28,21 @@ export function PushOptIn({ seats, all = false }: PushOptInProps) {
   const on = seats.length > 0 && seats.every((s) => pushWanted(s.matchID));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // What the browser answered the player's own click: nothing is said before they ask.
+  const [refused, setRefused] = useState<PushDenied['permission'] | null>(null);
   if (ability === 'unsupported' || seats.length === 0) return null;
 
   const change = async (wanted: boolean) => {
     setBusy(true);
     setError(null);
+    setRefused(null);
     try {
       if (wanted) await enablePush(seats, pushLanguage(i18n.language));
       else await disablePush(seats);
     } catch (e) {
+      if (e instanceof PushDenied) setRefused(e.permission);
       // The browser's own failures (its push service out of reach) are not the lobby's.
-      setError(
-        e instanceof PushDenied ? null : e instanceof LobbyError ? errorText(e) : t('push.failed'),
-      );
+      else setError(e instanceof LobbyError ? errorText(e) : t('push.failed'));
     } finally {
       setBusy(false);
       setAbility(pushAbility());
@@ -50,9 +52,7 @@ export function PushOptIn({ seats, all = false }: PushOptInProps) {
 
   return (
     <div className="push-opt-in" aria-live="polite">
-      {ability === 'denied' ? (
-        <p className="push-blocked">{t('push.blocked')}</p>
-      ) : on && ability === 'granted' ? (
+      {on && ability === 'granted' ? (
         <p className="push-on">
           {t('push.on')}{' '}
           <button type="button" className="secondary" disabled={busy} onClick={() => change(false)}>
@@ -64,6 +64,8 @@ export function PushOptIn({ seats, all = false }: PushOptInProps) {
           {all ? t('push.turnOnAll') : t('push.turnOn')}
         </button>
       )}
+      {refused === 'denied' && <p className="push-blocked">{t('push.blocked')}</p>}
+      {refused === 'default' && <p className="push-dismissed">{t('push.dismissed')}</p>}
       {error !== null && <p className="error">{error}</p>}
     </div>
   );

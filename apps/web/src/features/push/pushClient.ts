@@ -52,9 +52,15 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
 const sameBytes = (a: ArrayBuffer | null, b: Uint8Array): boolean =>
   a !== null && a.byteLength === b.length && new Uint8Array(a).every((x, i) => x === b[i]);
 
-/** Thrown when the reader did not allow notifications. */
+/**
+ * Thrown when the reader did not allow notifications: `denied`, blocked (now or in the browser's
+ * settings, where the browser asks no more), or `default`, the question closed unanswered.
+ */
 export class PushDenied extends Error {
   override name = 'PushDenied';
+  constructor(readonly permission: 'denied' | 'default') {
+    super(`notifications not allowed (${permission})`);
+  }
 }
 
 /**
@@ -63,7 +69,8 @@ export class PushDenied extends Error {
  * the reader's language. A browser subscribed with an older key subscribes afresh.
  */
 export async function enablePush(seats: HeldSeat[], language: PushLanguage): Promise<void> {
-  if ((await Notification.requestPermission()) !== 'granted') throw new PushDenied();
+  const permission = await Notification.requestPermission();
+  if (permission !== 'granted') throw new PushDenied(permission);
   await navigator.serviceWorker.register(WORKER_URL);
   const registration = await navigator.serviceWorker.ready;
   const key = keyBytes((await lobby.pushKey()).publicKey);
