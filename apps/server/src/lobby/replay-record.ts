@@ -1,11 +1,11 @@
-import type { MatchRecord as ReplayRecord } from '@iron-curtain/game';
+import { RECORD_VERSION, type MatchRecord as ReplayRecord } from '@iron-curtain/game';
 import { deckFileOfMatch } from '../decks/built-in-decks.ts';
 import { LobbyError } from '../edge/lobby-error.ts';
 import type { Store } from '../storage/index.ts';
 
 /**
- * The replay record of a finished match: setupData with its deck file, the seed, every move
- * and the players' names. Never for a match in play: the seed would reveal the deal.
+ * The replay record of a finished match: the format's version, setupData with its deck file,
+ * the seed, every move and the players' names. Never for a match in play: the seed would reveal the deal.
  */
 export async function replayRecordOf(store: Store, matchID: string): Promise<ReplayRecord> {
   const match = await store.getMatch(matchID);
@@ -17,6 +17,7 @@ export async function replayRecordOf(store: Store, matchID: string): Promise<Rep
   const moves = await store.readMoves(matchID);
   const [first, second] = match.players;
   return {
+    version: RECORD_VERSION,
     setupData: { ...setupData, deck: deckFileOfMatch(match) },
     seed: match.seed,
     moves: moves.map((m) => ({ playerID: m.seat, move: m.move, args: m.args })),
