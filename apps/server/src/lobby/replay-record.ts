@@ -5,7 +5,8 @@ import type { Store } from '../storage/index.ts';
 
 /**
  * The replay record of a finished match: the format's version, setupData with its deck file,
- * the seed, every move and the players' names. Never for a match in play: the seed would reveal the deal.
+ * the seed, every move and the players' names. Never for a match in play: the seed would
+ * reveal the deal.
  */
 export async function replayRecordOf(store: Store, matchID: string): Promise<ReplayRecord> {
   const match = await store.getMatch(matchID);
