@@ -116,6 +116,14 @@ describe('a computer opponent', () => {
     await spectator.until(() => spectator.gameover !== undefined, 'the demo to end', 90_000);
     const listed = await request<{ matches: MatchInfo[] }>(`${url}/api/matches?limit=10`, 'GET');
     expect(listed.body.matches.map((m) => m.matchID)).toContain(created.body.matchID);
+    // Each placement step was sent as one confirmed draft, as a person's client sends it.
+    const record = await request<{ moves: { move: string }[] }>(
+      `${url}/api/matches/${created.body.matchID}/record`,
+      'GET',
+    );
+    const sent = record.body.moves.map((m) => m.move);
+    expect(sent).toContain('placeCubes');
+    expect(sent).not.toContain('placeCube');
   }, 120_000);
 
   it('resumes after a restart as soon as someone syncs with its match', async () => {

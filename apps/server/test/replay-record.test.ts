@@ -1,4 +1,4 @@
-import { type MatchRecord, matchRecordSchema, replay } from '@iron-curtain/game';
+import { type MatchRecord, matchRecordSchema, RECORD_VERSION, replay } from '@iron-curtain/game';
 import { describe, expect, it } from 'vitest';
 import {
   createAndJoin,
@@ -45,6 +45,8 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])(
       );
       expect(answer.status).toBe(200);
       const record = matchRecordSchema.parse(answer.body);
+      // The format says its version: a reader knows a placeCubes move may be in it.
+      expect(record.version).toBe(RECORD_VERSION);
       expect(record.moves).toHaveLength(moves);
       expect(record.setupData.deck).toMatchObject({ id: 'reconstructed' });
       // The replay shows who played, not just the sides.

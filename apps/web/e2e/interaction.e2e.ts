@@ -41,6 +41,9 @@ const cubesOn = async (page: Page, card: string, side: 'US' | 'USSR') =>
 describe('placing cubes', () => {
   it('shows where a hand card may go on hover, drafts cubes with the cost left, takes one back and sends them on one confirm', async () => {
     const page = await (await newContext(DESKTOP)).newPage();
+    // Every message the page sends the game service, as it crosses the socket.
+    const sent: string[] = [];
+    page.on('websocket', (ws) => ws.on('framesent', (frame) => sent.push(String(frame.payload))));
     await openAgainstComputer(page);
     const hand = page.locator('.own-hand [data-choice="hand"]:not([disabled])');
     await hand.first().waitFor();
@@ -106,6 +109,7 @@ describe('placing cubes', () => {
         ]),
       );
     await shot(page, 'draft-complete');
+    const sentBefore = sent.length;
     await confirm.click();
     // The server took every cube: the same counts come back as the table, with no draft left.
     await page.locator('.cube-draft').waitFor({ state: 'detached' });
@@ -117,6 +121,11 @@ describe('placing cubes', () => {
     }
     expect(await page.locator('.board-grid .draft-badge').count()).toBe(0);
     expect(await page.locator('[data-refusal]').count()).toBe(0);
+    // The whole draft went as one message: one placeCubes move with every cube.
+    const moves = sent.slice(sentBefore).filter((frame) => frame.includes('"update"'));
+    expect(moves).toHaveLength(1);
+    expect(moves[0]).toContain('"type":"placeCubes"');
+    expect(moves[0]?.match(/\["[a-z-]+"\]/g)).toHaveLength(drafted);
   });
 });
 

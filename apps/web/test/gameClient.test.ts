@@ -107,40 +107,42 @@ describe('the game client', () => {
     expect(snap.view?.decision).toEqual({ kind: 'playCard', seat: '0' });
   });
 
-  it('sends a batch one move at a time, each on the state the last update made, pending until the last', () => {
-    const { client, transport, state } = synced();
-    const updates = () => transport.sent.filter((s) => s.event === 'update');
-    client.makeMoves([
-      { move: 'chooseFirstPlayer', args: ['USSR'] },
-      { move: 'playCard', args: ['cuba', { x: 1, y: 0 }] },
-    ]);
-    expect(updates()).toHaveLength(1);
-    const before = wireView(state, '1');
-    const entries = play(state, ['1', 'chooseFirstPlayer', 'USSR']);
-    const patch = viewPatch(before, wireView(state, '1'));
-    transport.emit('update', { matchID: MATCH, from: 3, stateID: 4, patch, entries });
-    // The first is in: the second goes out at once, on state 4, and the page still waits.
-    expect(client.getSnapshot().pending).toBe(true);
-    expect(updates()).toHaveLength(2);
-    expect(transport.last('update').payload).toMatchObject({
-      stateID: 4,
-      action: { payload: { type: 'playCard', args: ['cuba', { x: 1, y: 0 }] } },
-    });
-    transport.emit('update', { matchID: MATCH, from: 4, stateID: 5, patch: [], entries: [] });
-    expect(client.getSnapshot().pending).toBe(false);
-    expect(updates()).toHaveLength(2);
-  });
-
-  it('drops the rest of a batch when one of its moves is refused', () => {
+  it('sends a confirmed draft of cubes as one update, and one update answers it', () => {
     const { client, transport } = synced();
-    client.makeMoves([
-      { move: 'chooseFirstPlayer', args: ['USSR'] },
-      { move: 'finishStep', args: [] },
-    ]);
-    transport.emit('refused', { code: 'STALE_STATE', message: 'the state changed; try again' });
-    expect(client.getSnapshot().pending).toBe(false);
-    transport.emit('update', { matchID: MATCH, from: 3, stateID: 4, patch: [], entries: [] });
-    expect(transport.sent.filter((s) => s.event === 'update')).toHaveLength(1);
+    const state = newMatch();
+    play(
+      state,
+      ['1', 'chooseFirstPlayer', 'USSR'],
+      ['1', 'playCard', 'iran', { x: 1, y: 0 }],
+      ['0', 'decideEvent', false],
+    );
+    transport.emit('sync', {
+      matchID: MATCH,
+      playerID: '1',
+      rules: RULES,
+      state: frame(state, '1', 6),
+      log: [],
+      presence,
+    });
+    const updates = () => transport.sent.filter((s) => s.event === 'update');
+    const cubes = [['iran'], ['iran']];
+    client.makeMove('placeCubes', [cubes]);
+    expect(updates()).toHaveLength(1);
+    expect(transport.last('update').payload).toEqual({
+      matchID: MATCH,
+      stateID: 6,
+      action: { type: 'MAKE_MOVE', payload: { type: 'placeCubes', args: [cubes], playerID: '1' } },
+    });
+    const before = wireView(state, '1');
+    const entries = play(state, ['1', 'placeCubes', cubes]);
+    const patch = viewPatch(before, wireView(state, '1'));
+    transport.emit('update', { matchID: MATCH, from: 6, stateID: 7, patch, entries });
+    const snap = client.getSnapshot();
+    // Both cubes arrived with the one update; nothing more is sent and nothing is awaited.
+    expect(snap.pending).toBe(false);
+    expect(snap.recent.filter((e) => e.type === 'place')).toHaveLength(2);
+    expect(snap.view?.decision).toEqual({ kind: 'playCard', seat: '0' });
+    expect(updates()).toHaveLength(1);
   });
 
   it('ignores an update older than the state it holds', () => {

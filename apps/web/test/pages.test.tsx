@@ -6,7 +6,7 @@ import { JoinPage } from '../src/lobby/JoinPage.tsx';
 import { MatchScreen } from '../src/match/MatchScreen.tsx';
 import { loadSeat } from '../src/match/seatStore.ts';
 import { FakeTransport } from './fakeTransport.ts';
-import { newMatch, RULES, wireView } from './fixtures.ts';
+import { newMatch, play, RULES, wireView } from './fixtures.ts';
 
 const MATCH = 'match-0001';
 const NOW = new Date().toISOString();
@@ -431,5 +431,50 @@ describe('the match screen', () => {
       expect(screen.getAllByText(sentence)).toHaveLength(1);
       expect(document.body.textContent).not.toContain(`(${reason})`);
     }
+  });
+
+  it('sends a draft of cubes, confirmed once, as one message to the server', () => {
+    const transport = new FakeTransport();
+    render(
+      <MatchScreen matchID={MATCH} seat="0" credentials={CREDENTIALS} connect={() => transport} />,
+    );
+    act(() => transport.connect());
+    // The USSR played Iran and the US declined its event: the USSR Commands, then the US with West Germany.
+    const state = newMatch();
+    play(
+      state,
+      ['1', 'chooseFirstPlayer', 'USSR'],
+      ['1', 'playCard', 'iran', { x: 1, y: 0 }],
+      ['0', 'decideEvent', false],
+      ['1', 'placeCubes', [['iran'], ['iran']]],
+      ['0', 'playCard', 'west-germany', { x: -1, y: 0 }],
+      ['0', 'chooseAction', 'command'],
+    );
+    act(() =>
+      transport.emit('sync', {
+        matchID: MATCH,
+        playerID: '0',
+        rules: RULES,
+        state: { G: wireView(state, '0'), stateID: 9 },
+        log: [],
+        presence: { ...presence, status: 'playing', result: null },
+      }),
+    );
+    const updates = () => transport.sent.filter((s) => s.event === 'update');
+    const target = (id: string) =>
+      document.querySelector(`button.table-card[data-card="${id}"]`) as HTMLButtonElement;
+    fireEvent.click(target('europe'));
+    fireEvent.click(target('west-germany'));
+    expect(updates()).toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Place these cubes (2)' }));
+    expect(updates()).toHaveLength(1);
+    expect(transport.last('update').payload).toEqual({
+      matchID: MATCH,
+      stateID: 9,
+      action: {
+        type: 'MAKE_MOVE',
+        payload: { type: 'placeCubes', args: [[['europe'], ['west-germany']]], playerID: '0' },
+      },
+    });
   });
 });

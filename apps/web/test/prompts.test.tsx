@@ -257,25 +257,19 @@ describe('placing cubes', () => {
     expect(prompt().textContent).toContain('Command points left: 2 of 3');
   });
 
-  it('sends the drafted cubes in order on one confirm, and ends the step when points are left', () => {
+  it('sends the drafted cubes in order as one move on one confirm, points left or not', () => {
     const { onMove, container } = renderFor(usCommands(), '0');
     fireEvent.click(target(container, 'iran') as Element);
     fireEvent.click(screen.getByRole('button', { name: 'Place these cubes (1)' }));
-    expect(onMove.mock.calls).toEqual([
-      ['placeCube', ['iran']],
-      ['finishStep', []],
-    ]);
+    expect(onMove.mock.calls).toEqual([['placeCubes', [[['iran']]]]]);
   });
 
-  it('sends no finishStep when the last drafted cube ends the step, and lets one place none', () => {
+  it('sends the whole draft as one move when its last cube ends the step, and lets one place none', () => {
     const spent = renderFor(usCommands(), '0');
     fireEvent.click(target(spent.container, 'iran') as Element);
-    fireEvent.click(target(spent.container, 'iran') as Element);
+    fireEvent.click(target(spent.container, 'europe') as Element);
     fireEvent.click(screen.getByRole('button', { name: 'Place these cubes (2)' }));
-    expect(spent.onMove.mock.calls).toEqual([
-      ['placeCube', ['iran']],
-      ['placeCube', ['iran']],
-    ]);
+    expect(spent.onMove.mock.calls).toEqual([['placeCubes', [[['iran'], ['europe']]]]]);
     spent.unmount();
     const none = renderFor(usCommands(), '0');
     fireEvent.click(screen.getByRole('button', { name: 'Place no cubes' }));

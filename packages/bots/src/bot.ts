@@ -1,4 +1,5 @@
 import {
+  draftPlacements,
   isSeat,
   legalMoves,
   type Move,
@@ -114,4 +115,34 @@ export function chooseMove(
   checkOptions(options);
   const rng = createRng(options.seed ?? situationSeed(own));
   return decide(rules, own, seat, strategy, rng, options);
+}
+
+/**
+ * The move a bot sends for `seat`, as a person's client sends it: chooseMove's, but at a
+ * Command or Infiltrate step the bot drafts its cubes one by one (chooseMove on the draft, with
+ * the seed numbered per cube) and confirms them as one placeCubes move; finishStep when it
+ * places none. One message, one stored write and one frame to each viewer per step.
+ */
+export function chooseDraftedMove(
+  rules: RulesContext,
+  view: State,
+  seat: Seat,
+  strategy: Strategy,
+  options: BotOptions = {},
+): Move {
+  const first = chooseMove(rules, view, seat, strategy, options);
+  if (first.move !== 'placeCube') return first;
+  const own = viewFor(view, seat);
+  const cubes: unknown[][] = [first.args];
+  for (;;) {
+    const draft = draftPlacements(rules, own, seat, cubes);
+    if (!draft || draft.complete) break;
+    const next = chooseMove(rules, draft.state, seat, strategy, {
+      ...options,
+      ...(options.seed === undefined ? {} : { seed: `${options.seed}:${cubes.length}` }),
+    });
+    if (next.move !== 'placeCube') break;
+    cubes.push(next.args);
+  }
+  return { move: 'placeCubes', args: [cubes] };
 }

@@ -29,6 +29,8 @@ export type MoveWords =
   | { kind: 'useEvent'; card: CardId }
   | { kind: 'declineEvent'; card: CardId }
   | { kind: 'place'; card: CardId; from: CardId | null }
+  /** A confirmed draft: its cubes in order. */
+  | { kind: 'placeAll'; cubes: { card: CardId; from: CardId | null }[] }
   | { kind: 'remove'; card: CardId }
   | { kind: 'move'; card: CardId; x: number; y: number; beside: Beside[] }
   | { kind: 'finish' };
@@ -81,6 +83,11 @@ export function moveWords(rules: RulesContext, before: State, move: Move): MoveW
       return { kind: a ? 'useEvent' : 'declineEvent', card: decided };
     case 'placeCube':
       return { kind: 'place', card: a as CardId, from: (b as CardId | undefined) ?? null };
+    case 'placeCubes':
+      return {
+        kind: 'placeAll',
+        cubes: (a as [CardId, CardId?][]).map(([card, from]) => ({ card, from: from ?? null })),
+      };
     case 'removeCube':
       return { kind: 'remove', card: a as CardId };
     case 'moveCard':
@@ -122,6 +129,12 @@ export function englishMoveWords(rules: RulesContext, words: MoveWords): string 
       return `declining the event of ${name(words.card)}`;
     case 'place':
       return `a cube on ${name(words.card)}${words.from ? ` (taken from ${name(words.from)})` : ''}`;
+    case 'placeAll':
+      return words.cubes
+        .map(
+          ({ card, from }) => `a cube on ${name(card)}${from ? ` (taken from ${name(from)})` : ''}`,
+        )
+        .join(', ');
     case 'remove':
       return `removing a cube from ${name(words.card)}`;
     case 'move':

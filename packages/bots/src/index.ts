@@ -14,6 +14,7 @@ export {
   BOT_LEVELS,
   type BotLevel,
   type BotOptions,
+  chooseDraftedMove,
   chooseMove,
   HARD_ITERATIONS,
   HARD_TIME_MS,

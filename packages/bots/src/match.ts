@@ -4,6 +4,7 @@ import {
   type MatchRecord,
   type Move,
   parseSetupData,
+  RECORD_VERSION,
   type Result,
   type RulesContext,
   rulesOf,
@@ -87,6 +88,7 @@ export function playGame(spec: GameSpec): GameRecord {
 export function matchRecordOf(spec: GameSpec, game: GameRecord): MatchRecord {
   const { state } = newGame(spec.seed, spec.seat0Side, spec.rules);
   return {
+    version: RECORD_VERSION,
     setupData: {
       ...spec.rules,
       sides: state.sides,

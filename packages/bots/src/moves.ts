@@ -8,9 +8,11 @@ import {
 } from '@iron-curtain/game';
 
 const argKey = (value: unknown): string =>
-  typeof value === 'object' && value !== null
-    ? `${(value as { x: number }).x},${(value as { y: number }).y}`
-    : String(value);
+  Array.isArray(value)
+    ? JSON.stringify(value)
+    : typeof value === 'object' && value !== null
+      ? `${(value as { x: number }).x},${(value as { y: number }).y}`
+      : String(value);
 
 /** A stable text key for a move, to tell moves apart in a search tree. */
 export function moveKey(move: Move): string {

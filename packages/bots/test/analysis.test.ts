@@ -1,4 +1,5 @@
-import { legalMoves, type Move, otherSeat, viewFor } from '@iron-curtain/game';
+import { readFileSync } from 'node:fs';
+import { legalMoves, type MatchRecord, type Move, otherSeat, viewFor } from '@iron-curtain/game';
 import { describe, expect, it } from 'vitest';
 import {
   AnalysisFileError,
@@ -126,6 +127,35 @@ describe('a whole record', () => {
         moveWords(RULES, position, { move: 'moveCard', args: ['poland', { x: 1, y: 1 }] }),
       ),
     ).toBe('moving Poland left of East Germany');
+    // A confirmed draft: its cubes in order, each named as a single cube would be.
+    const draft = { move: 'placeCubes' as const, args: [[['poland'], ['europe', 'poland']]] };
+    expect(moveWords(RULES, position, draft)).toEqual({
+      kind: 'placeAll',
+      cubes: [
+        { card: 'poland', from: null },
+        { card: 'europe', from: 'poland' },
+      ],
+    });
+    expect(englishMoveWords(RULES, moveWords(RULES, position, draft))).toBe(
+      'a cube on Poland, a cube on Europe (taken from Poland)',
+    );
+  });
+});
+
+describe('a record of version 2', () => {
+  it('is analysed with each confirmed draft judged as played, one decision per move', () => {
+    const file = new URL('../../game/test/records/fixed-deal-standard-v2.json', import.meta.url);
+    const record = JSON.parse(readFileSync(file, 'utf8')) as MatchRecord;
+    expect(record.version).toBe(2);
+    const analysis = analyseRecord(record, { seed: 'v2', iterations: 30 });
+    expect(analysis.decisions).toHaveLength(record.moves.length);
+    const drafts = analysis.decisions.filter((d) => d.played.move === 'placeCubes');
+    expect(drafts.length).toBe(record.moves.filter((m) => m.move === 'placeCubes').length);
+    for (const d of drafts) {
+      const { move, args } = record.moves[d.index] as MatchRecord['moves'][number];
+      expect(d.played).toEqual({ move, args });
+      if (!d.forced) expect(d.choices.some((c) => c.move.move === 'placeCubes')).toBe(true);
+    }
   });
 });
 

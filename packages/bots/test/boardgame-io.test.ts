@@ -3,13 +3,17 @@ import { updateRequestSchema } from '@iron-curtain/protocol';
 import type { Ctx } from 'boardgame.io';
 import { CreateGameReducer, InitializeGame } from 'boardgame.io/internal';
 import { describe, expect, it } from 'vitest';
-import { chooseMove, type Strategy } from '../src/index.ts';
+import { chooseDraftedMove, chooseMove, type Strategy } from '../src/index.ts';
 import { RULES } from './support.ts';
 
 const IronCurtain = ironCurtain(RULES);
 
 /** A match as the server runs it: boardgame.io's reducer, each seat seeing the Game's playerView. */
-function playThroughBoardgameIo(seed: string, levels: Record<Seat, Strategy>) {
+function playThroughBoardgameIo(
+  seed: string,
+  levels: Record<Seat, Strategy>,
+  choose: typeof chooseMove = chooseMove,
+) {
   const game = { ...IronCurtain, seed };
   const reducer = CreateGameReducer({ game });
   let state = InitializeGame({
@@ -23,10 +27,11 @@ function playThroughBoardgameIo(seed: string, levels: Record<Seat, Strategy>) {
     playerID: string;
   }) => State;
   let moves = 0;
+  const names: string[] = [];
   while (!state.ctx.gameover) {
     const seat = (state.G as State).decision?.seat as Seat;
     const view = playerView({ G: state.G as State, ctx: state.ctx, playerID: seat });
-    const move = chooseMove(RULES, view, seat, levels[seat], {
+    const move = choose(RULES, view, seat, levels[seat], {
       seed: `${seed}:${moves}`,
       iterations: 20,
     });
@@ -46,8 +51,9 @@ function playThroughBoardgameIo(seed: string, levels: Record<Seat, Strategy>) {
       accepted: true,
     });
     moves += 1;
+    names.push(move.move);
   }
-  return { gameover: state.ctx.gameover as { winner: Seat }, moves };
+  return { gameover: state.ctx.gameover as { winner: Seat }, moves, names };
 }
 
 describe('bots through boardgame.io', () => {
@@ -60,5 +66,17 @@ describe('bots through boardgame.io', () => {
   it('easy and greedy too', () => {
     const { gameover } = playThroughBoardgameIo('bgio-2', { '0': 'easy', '1': 'greedy' });
     expect(['0', '1']).toContain(gameover.winner);
+  });
+
+  it('a bot sending drafted moves confirms each placement step as one placeCubes move, every one accepted', () => {
+    for (const levels of [
+      { '0': 'medium', '1': 'easy' },
+      { '0': 'hard', '1': 'random' },
+    ] as Record<Seat, Strategy>[]) {
+      const { gameover, names } = playThroughBoardgameIo('bgio-3', levels, chooseDraftedMove);
+      expect(['0', '1']).toContain(gameover.winner);
+      expect(names).not.toContain('placeCube');
+      expect(names.filter((n) => n === 'placeCubes').length).toBeGreaterThan(3);
+    }
   });
 });

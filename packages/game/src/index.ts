@@ -27,6 +27,7 @@ export {
   type MatchRecord,
   matchRecordSchema,
   moveRecordSchema,
+  RECORD_VERSION,
   ReplayError,
   type ReplayResult,
   type ReplayStep,

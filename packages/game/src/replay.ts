@@ -15,11 +15,25 @@ export const moveRecordSchema = z.strictObject({
 const playerName = z.string().trim().min(1).max(64);
 
 /**
- * A saved match: how it was set up, its seed (if dealt randomly), every move in order, and the
- * players' names by seat (optional: records saved before names were recorded have none).
+ * The version of the record format this engine writes. 1 (a record without `version`): every
+ * cube of a Command or Infiltrate step is a placeCube move of its own. 2: a confirmed draft may
+ * be one placeCubes move. A reader of version 2 reads version 1 as it is: its moves are moves of
+ * today's engine.
+ */
+export const RECORD_VERSION = 2;
+
+/**
+ * A saved match: the format's version, how it was set up, its seed (if dealt randomly), every
+ * move in order, and the players' names by seat (optional: records saved before names were
+ * recorded have none).
  */
 export const matchRecordSchema = z
   .strictObject({
+    version: z
+      .union([z.literal(1), z.literal(RECORD_VERSION)], {
+        error: `a record of version 1 or ${RECORD_VERSION} (this app reads no newer one)`,
+      })
+      .optional(),
     setupData: setupDataSchema,
     seed: z.string().optional(),
     moves: z.array(moveRecordSchema),
@@ -28,6 +42,10 @@ export const matchRecordSchema = z
   .refine((r) => r.seed !== undefined || r.setupData.deal !== undefined, {
     message: 'a record needs a seed or a fixed deal to be replayable',
     path: ['seed'],
+  })
+  .refine((r) => (r.version ?? 1) >= 2 || r.moves.every((m) => m.move !== 'placeCubes'), {
+    message: `placeCubes moves need record version ${RECORD_VERSION}`,
+    path: ['version'],
   });
 export type MatchRecord = z.input<typeof matchRecordSchema>;
 

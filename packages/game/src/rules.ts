@@ -177,7 +177,10 @@ function placeCube(
 
 /** Cubes of a placement step chosen but not yet played: what the step would look like after them. */
 export interface PlacementDraft {
-  /** A copy of the state after the drafted cubes; the step is left open, nothing after it resolves. */
+  /**
+   * A copy of the state after the drafted cubes (sharing what cubes leave alone with the state
+   * it was drafted on: read it, do not change it); the step is left open, nothing after it resolves.
+   */
   state: State;
   /** The drafted placeCube arguments the rules accept, in order: the rest, from the first refused, are left out. */
   accepted: unknown[][];
@@ -185,12 +188,52 @@ export interface PlacementDraft {
   complete: boolean;
 }
 
+/** The drafted cubes played on a copy, and the first one the rules refused, if any. */
+interface PlayedDraft {
+  draft: State;
+  accepted: unknown[][];
+  refused?: { index: number; reason: string };
+}
+
+/**
+ * Plays `placements` (placeCube arguments) on a copy of `state`, whose decision is a placement
+ * step, one cube after another with the rules applyMove uses, without advancing past the step;
+ * stops at the first cube refused. The copy shares with `state` what cubes leave alone.
+ */
+function playDraft(rules: RulesContext, state: State, placements: readonly unknown[]): PlayedDraft {
+  // Cubes change only the table's cubes and the step: the rest is shared, not copied (and a
+  // copy made by reading works on boardgame.io's immer draft, where structuredClone fails).
+  const step = state.decision as PlaceCubesDecision;
+  const d: PlaceCubesDecision = { ...step, placed: { ...step.placed } };
+  const draft: State = {
+    ...state,
+    table: state.table.map((p) => ({ ...p, cubes: { ...p.cubes } })),
+    decision: d,
+  };
+  const accepted: unknown[][] = [];
+  for (const [index, args] of placements.entries()) {
+    if (stepIsOver(rules, draft))
+      return { draft, accepted, refused: { index, reason: 'the step has nothing left to place' } };
+    if (!Array.isArray(args) || args.length < 1 || args.length > 2)
+      return {
+        draft,
+        accepted,
+        refused: { index, reason: 'a cube is [card] or [card, card to take it from]' },
+      };
+    const placed = placeCube(draft, d, args[0], args[1]);
+    if (!placed.ok) return { draft, accepted, refused: { index, reason: placed.error } };
+    accepted.push(args);
+  }
+  return { draft, accepted };
+}
+
 /**
  * The current Command or Infiltrate step of `seat` after `placements` (each the arguments of a
  * placeCube move), played on a copy with the same rules applyMove uses, without advancing past
  * the step. legalMoves on the draft's state lists what may be drafted next (nothing but
- * finishStep once it is complete); playing the accepted placements with applyMove, in order,
- * reaches the same table. Null when `seat` has no placement step to decide.
+ * finishStep once it is complete); the accepted placements, sent as one placeCubes move (or
+ * played one by one with placeCube), reach the same table. Null when `seat` has no placement
+ * step to decide.
  */
 export function draftPlacements(
   rules: RulesContext,
@@ -200,16 +243,39 @@ export function draftPlacements(
 ): PlacementDraft | null {
   if (state.result || state.decision?.kind !== 'placeCubes' || state.decision.seat !== seat)
     return null;
-  const draft = structuredClone(state);
-  const d = draft.decision as PlaceCubesDecision;
-  const accepted: unknown[][] = [];
-  for (const args of placements) {
-    if (stepIsOver(rules, draft) || !Array.isArray(args) || args.length < 1 || args.length > 2)
-      break;
-    if (!placeCube(draft, d, args[0], args[1]).ok) break;
-    accepted.push(args);
-  }
+  const { draft, accepted } = playDraft(rules, state, placements);
   return { state: draft, accepted, complete: stepIsOver(rules, draft) };
+}
+
+/**
+ * A confirmed draft: every cube of `placements` is checked in order on a copy first, and only
+ * when all are accepted are they placed; the step then ends (finishStep when cubes are left to
+ * spend). A refusal names the first cube refused and changes nothing.
+ */
+function placeDraft(
+  rules: RulesContext,
+  state: State,
+  d: PlaceCubesDecision,
+  placements: unknown,
+  log: LogEntry[],
+): MoveOutcome {
+  if (!Array.isArray(placements) || placements.length === 0)
+    return refuse('placeCubes takes a list of one or more cubes');
+  const { refused } = playDraft(rules, state, placements);
+  if (refused) {
+    const cube = placements[refused.index];
+    return refuse(
+      `cube ${refused.index + 1} of ${placements.length} (${JSON.stringify(cube)}): ${refused.reason}; nothing was placed`,
+    );
+  }
+  for (const args of placements as unknown[][]) {
+    const placed = placeCube(state, d, args[0], args[1]);
+    if (!placed.ok) throw new Error(`a checked cube was refused: ${placed.error}`);
+    log.push(...placed.log);
+  }
+  if (!stepIsOver(rules, state)) log.push({ type: 'finishStep', side: d.side });
+  state.decision = null;
+  return { ok: true, log };
 }
 
 /** Begins one queued step: a gain resolves at once, an interactive step becomes the decision. */
@@ -441,6 +507,12 @@ function resolveMove(
       log.push(...placed.log);
       break;
     }
+    case 'placeCubes': {
+      if (d.kind !== 'placeCubes') return refuse('there is no cube to place now');
+      const placed = placeDraft(rules, state, d, a, log);
+      if (!placed.ok) return placed;
+      break;
+    }
     case 'removeCube': {
       if (d.kind !== 'removeCubes') return refuse('there is no cube to remove now');
       if (typeof a !== 'string' || !removalTargets(state, d).includes(a))
@@ -474,7 +546,12 @@ function resolveMove(
 
 // ------------------------------------------------------------- legal moves
 
-/** Every legal move for `seat` now, exactly the set applyMove accepts (none when it is not that seat's decision). */
+/**
+ * Every legal move for `seat` now (none when it is not that seat's decision): exactly the moves
+ * applyMove accepts, but for placeCubes. A confirmed draft is not listed (its lists of cubes
+ * are too many to list); applyMove accepts one exactly when its cubes are, one after another,
+ * placeCube moves this lists on the draft (draftPlacements) before the step is complete.
+ */
 export function legalMoves(rules: RulesContext, state: State, seat: unknown): Move[] {
   const d = state.decision;
   if (state.result || !d || d.seat !== seat) return [];

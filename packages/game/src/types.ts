@@ -40,6 +40,7 @@ export type MoveName =
   | 'chooseAction'
   | 'decideEvent'
   | 'placeCube'
+  | 'placeCubes'
   | 'removeCube'
   | 'moveCard'
   | 'finishStep';
@@ -50,19 +51,28 @@ export const MOVE_NAMES: readonly MoveName[] = [
   'chooseAction',
   'decideEvent',
   'placeCube',
+  'placeCubes',
   'removeCube',
   'moveCard',
   'finishStep',
 ];
 
-/** What one argument of a move is: a side, a card's id, a cell {x, y}, 'event' or 'command', true or false. */
-export type MoveArgument = 'side' | 'card' | 'cell' | 'action' | 'yesNo';
+/**
+ * What one argument of a move is: a side, a card's id, a cell {x, y}, 'event' or 'command', true
+ * or false, or the cubes of a confirmed draft (a list of placeCube arguments: [card] or
+ * [card, card]).
+ */
+export type MoveArgument = 'side' | 'card' | 'cell' | 'action' | 'yesNo' | 'placements';
+
+/** The most cubes one confirmed draft may name: more than any step can place. */
+export const MAX_DRAFTED_CUBES = 32;
 
 /**
  * The arguments each move takes, in every form it may take them: the one table of them. The
  * engine checks how many were sent; the wire schema (packages/protocol) builds each argument's
  * check from it. placeCube's second card names the card to take a cube back from when the
- * supply is empty.
+ * supply is empty. placeCubes is a confirmed draft: the cubes of the step, each as placeCube's
+ * arguments, played all or none, and the step ends with them.
  */
 export const MOVE_ARGUMENTS: Record<MoveName, readonly (readonly MoveArgument[])[]> = {
   chooseFirstPlayer: [['side']],
@@ -70,6 +80,7 @@ export const MOVE_ARGUMENTS: Record<MoveName, readonly (readonly MoveArgument[])
   chooseAction: [['action']],
   decideEvent: [['yesNo']],
   placeCube: [['card'], ['card', 'card']],
+  placeCubes: [['placements']],
   removeCube: [['card']],
   moveCard: [['card', 'cell']],
   finishStep: [[]],
@@ -98,7 +109,7 @@ export const DECISION_MOVES: Record<DecisionKind, readonly MoveName[]> = {
   playCard: ['playCard'],
   chooseAction: ['chooseAction'],
   decideEvent: ['decideEvent'],
-  placeCubes: ['placeCube', 'finishStep'],
+  placeCubes: ['placeCube', 'placeCubes', 'finishStep'],
   removeCubes: ['removeCube', 'finishStep'],
   moveCard: ['moveCard', 'finishStep'],
 };

@@ -5,6 +5,7 @@ import {
   CUBES_PER_SIDE,
   createState,
   DEFAULT_DECK,
+  draftPlacements,
   HIDDEN_CARD,
   indexDeck,
   legalMoves,
@@ -149,6 +150,68 @@ function checkLegalMovesAgree(rules: RulesContext, state: State): void {
   }
 }
 
+/**
+ * At every placement step, drafts of random cubes (the legal ones and near misses, any number):
+ * placeCubes accepts a draft exactly when each cube, in order, is a placeCube that legalMoves
+ * lists on the draft before it, and then reaches what those cubes one by one and finishStep
+ * reach; a refused draft changes nothing.
+ */
+function checkDraftsAgree(
+  choices: fc.Stream<number>,
+  seen: Record<'accepted' | 'refused', number>,
+) {
+  return (rules: RulesContext, state: State): void => {
+    const d = state.decision;
+    if (d?.kind !== 'placeCubes') return;
+    const seat = d.seat;
+    const near = [...state.table.map((p) => p.cardId), 'atlantis'];
+    for (let draft = 0; draft < 4; draft++) {
+      const singles = structuredClone(state);
+      const cubes: unknown[][] = [];
+      let legal = true;
+      const length = 1 + (choices.next().value % 5);
+      for (let i = 0; i < length; i++) {
+        const listed = legalMoves(rules, singles, seat).filter((m) => m.move === 'placeCube');
+        const pick = choices.next().value;
+        // Mostly a listed cube; now and then any card, or one taken from any card.
+        const cube =
+          pick % 4 !== 0 && listed.length > 0
+            ? (listed[pick % listed.length] as Move).args
+            : pick % 8 === 0
+              ? [near[pick % near.length], near[(pick >> 3) % near.length]]
+              : [near[pick % near.length]];
+        cubes.push(cube);
+        // The step is still open here: the loop stops once a cube ends it.
+        if (!listed.some((m) => JSON.stringify(m.args) === JSON.stringify(cube))) {
+          legal = false;
+          break;
+        }
+        applyMove(rules, singles, seat, 'placeCube', cube);
+        if (singles.decision?.kind !== 'placeCubes' || singles.decision.seat !== seat) {
+          // The step ended with this cube: any cube after it is one too many.
+          if (i < length - 1) {
+            cubes.push(cube);
+            legal = false;
+          }
+          break;
+        }
+      }
+      if (legal && singles.decision?.kind === 'placeCubes' && singles.decision.seat === seat)
+        applyMove(rules, singles, seat, 'finishStep', []);
+      const confirmed = structuredClone(state);
+      const outcome = applyMove(rules, confirmed, seat, 'placeCubes', [cubes]);
+      seen[outcome.ok ? 'accepted' : 'refused'] += 1;
+      if (outcome.ok !== legal) {
+        throw new Error(
+          `${JSON.stringify(cubes)}: one by one ${legal ? 'legal' : 'refused'}, as a draft ${outcome.ok ? 'accepted' : outcome.error}`,
+        );
+      }
+      expect(confirmed).toEqual(legal ? singles : state);
+      if (legal) expect(draftPlacements(rules, state, seat, cubes)?.accepted).toEqual(cubes);
+    }
+  };
+}
+
 describe('random legal playouts', () => {
   test('never throw, always end, conserve 24 cubes a side and every card, keep the marker in -8..8', () => {
     fc.assert(
@@ -170,6 +233,24 @@ describe('random legal playouts', () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  test('a confirmed draft is accepted exactly when its cubes are legal one after another', () => {
+    const seen = { accepted: 0, refused: 0 };
+    fc.assert(
+      fc.property(
+        arbitrarySetup,
+        fc.infiniteStream(fc.nat()),
+        fc.infiniteStream(fc.nat()),
+        (setup, choices, drafts) => {
+          playout(setup, choices, checkDraftsAgree(drafts, seen));
+        },
+      ),
+      { numRuns: 40 },
+    );
+    // Both answers were put to the test, many times.
+    expect(seen.accepted).toBeGreaterThan(100);
+    expect(seen.refused).toBeGreaterThan(100);
   });
 
   test('legalMoves agrees exactly with what the moves accept', () => {

@@ -7,10 +7,12 @@ import {
   type MatchRecord,
   matchRecordSchema,
   publicView,
+  RECORD_VERSION,
   ReplayError,
   replay,
   replaySteps,
 } from '../src/index.ts';
+import { asConfirmedDrafts } from './drafted-records.ts';
 import { DECK_VERSION_1 } from './support.ts';
 
 const dir = join(import.meta.dirname, 'records');
@@ -30,6 +32,69 @@ describe('recorded games replay to the same end (regression snapshots)', () => {
       finalScoring: state.finalScoring,
       log: log.map((entry) => describeLogEntry(entry, rules.deck)),
     }).toMatchSnapshot();
+  });
+});
+
+const recordNamed = (file: string): MatchRecord => {
+  const found = records.find((r) => r.file === file);
+  if (!found) throw new Error(`no record ${file}`);
+  return found.record;
+};
+
+describe('the record format’s version', () => {
+  const v1 = recordNamed('fixed-deal-standard.json');
+  const v2 = recordNamed('fixed-deal-standard-v2.json');
+
+  test('a version 1 record (no version, a move per cube) still replays to its end', () => {
+    expect('version' in v1).toBe(false);
+    expect(v1.moves.some((m) => m.move === 'placeCube')).toBe(true);
+    expect(replay(v1).final.ctx.gameover).toBeDefined();
+  });
+
+  test('a version 2 record with confirmed drafts replays to the same end and log as its version 1 twin', () => {
+    expect(v2.version).toBe(RECORD_VERSION);
+    const drafts = v2.moves.filter((m) => m.move === 'placeCubes');
+    expect(drafts.length).toBeGreaterThan(10);
+    expect(v2.moves.length).toBeLessThan(v1.moves.length);
+    const one = replay(v1);
+    const two = replay(v2);
+    expect(two.final.G).toEqual(one.final.G);
+    expect(two.final.ctx.gameover).toEqual(one.final.ctx.gameover);
+    expect(two.log).toEqual(one.log);
+  });
+
+  test.each(records.filter((r) => !('version' in r.record)))(
+    'every version 1 record, its drafts joined into placeCubes moves, replays to the same end: $file',
+    ({ record }) => {
+      const drafted = asConfirmedDrafts(record);
+      expect(replay(drafted).final.G).toEqual(replay(record).final.G);
+      expect(replay(drafted).log).toEqual(replay(record).log);
+    },
+  );
+
+  test('a record without a version or of version 1 may not hold a placeCubes move', () => {
+    const { version: _, ...unversioned } = v2;
+    for (const old of [unversioned, { ...v2, version: 1 }]) {
+      const parsed = matchRecordSchema.safeParse(old);
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues[0]?.message).toBe('placeCubes moves need record version 2');
+    }
+  });
+
+  test('a record of a version newer than this app reads is refused, saying so', () => {
+    const parsed = matchRecordSchema.safeParse({ ...v2, version: 3 });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toMatch(/this app reads no newer one/);
+  });
+
+  test('an illegal cube inside a confirmed draft names the move and the cube', () => {
+    const at = v2.moves.findIndex((m) => m.move === 'placeCubes');
+    const moves = [...v2.moves];
+    const draft = moves[at] as (typeof moves)[number];
+    moves[at] = { ...draft, args: [[...(draft.args[0] as unknown[][]), ['atlantis']]] };
+    expect(() => replay({ ...v2, moves })).toThrow(
+      new RegExp(`^move ${at}: cube \\d+ of \\d+ \\(\\["atlantis"\\]\\)`),
+    );
   });
 });
 

@@ -1,5 +1,6 @@
 import {
   type LogEntry,
+  MAX_DRAFTED_CUBES,
   MOVE_ARGUMENTS,
   MOVE_NAMES,
   type MoveArgument,
@@ -48,13 +49,19 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 const nonNegative = z.int().check(z.nonnegative());
 const coordinate = z.int().check(z.minimum(-100), z.maximum(100));
 
+const cardArgument = z.string().check(z.minLength(1), z.maxLength(64));
+
 /** How each kind of move argument looks on the wire: the bounds a message may not pass. */
 const argumentSchemas = {
   side: sideSchema,
-  card: z.string().check(z.minLength(1), z.maxLength(64)),
+  card: cardArgument,
   cell: z.strictObject({ x: coordinate, y: coordinate }),
   action: z.enum(['event', 'command']),
   yesNo: z.boolean(),
+  // The cubes of a confirmed draft: each placeCube's arguments, [card] or [card, card].
+  placements: z
+    .array(z.union([z.tuple([cardArgument]), z.tuple([cardArgument, cardArgument])]))
+    .check(z.minLength(1), z.maxLength(MAX_DRAFTED_CUBES)),
 } satisfies Record<MoveArgument, z.ZodMiniType>;
 
 /** A move's arguments in any of the forms the game's table allows it. */

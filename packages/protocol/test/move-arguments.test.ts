@@ -1,7 +1,9 @@
 import {
   applyMove,
   createState,
+  draftPlacements,
   legalMoves,
+  MAX_DRAFTED_CUBES,
   MOVE_ARGUMENTS,
   MOVE_NAMES,
   type MoveArgument,
@@ -38,6 +40,7 @@ const SAMPLE: Record<MoveArgument, unknown> = {
   cell: { x: 1, y: -1 },
   action: 'command',
   yesNo: false,
+  placements: [['poland'], ['poland', 'cuba']],
 };
 
 describe('move arguments on the wire and in the engine', () => {
@@ -62,6 +65,25 @@ describe('move arguments on the wire and in the engine', () => {
           if (!parsed.success) throw new Error(`${move} ${JSON.stringify(args)}: ${parsed.error}`);
           seen.add(`${move}/${args.length}`);
         }
+        if (state.decision.kind === 'placeCubes') {
+          // A confirmed draft: random cubes, each one the engine lists on the draft so far.
+          const cubes: unknown[][] = [];
+          for (;;) {
+            const draft = draftPlacements(rules, state, seat, cubes);
+            const next = legalMoves(rules, draft?.state ?? state, seat).filter(
+              (m) => m.move === 'placeCube',
+            );
+            const cube = next[Math.floor(random() * next.length)];
+            if (!cube || draft?.complete || (cubes.length > 0 && random() < 0.3)) break;
+            cubes.push(cube.args);
+          }
+          if (cubes.length > 0) {
+            const parsed = onTheWire('placeCubes', [cubes], seat);
+            if (!parsed.success)
+              throw new Error(`placeCubes ${JSON.stringify(cubes)}: ${parsed.error}`);
+            seen.add('placeCubes/1');
+          }
+        }
         const chosen = moves[Math.floor(random() * moves.length)];
         if (!chosen || !applyMove(rules, state, seat, chosen.move, chosen.args).ok)
           throw new Error('stuck');
@@ -85,5 +107,14 @@ describe('move arguments on the wire and in the engine', () => {
         expect(onTheWire(move, args, '0').success, `${move} with ${count}`).toBe(false);
       }
     }
+  });
+
+  it('refuses a confirmed draft that is empty, too long or has a malformed cube', () => {
+    const cubes = (n: number) => Array.from({ length: n }, () => ['poland']);
+    expect(onTheWire('placeCubes', [cubes(MAX_DRAFTED_CUBES)], '0').success).toBe(true);
+    expect(onTheWire('placeCubes', [[]], '0').success).toBe(false);
+    expect(onTheWire('placeCubes', [cubes(MAX_DRAFTED_CUBES + 1)], '0').success).toBe(false);
+    for (const bad of [[[]], [['poland', 'cuba', 'iran']], ['poland'], [[7]], [['']]])
+      expect(onTheWire('placeCubes', [bad], '0').success, JSON.stringify(bad)).toBe(false);
   });
 });

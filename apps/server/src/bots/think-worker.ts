@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { chooseMove } from '@iron-curtain/bots';
+import { chooseDraftedMove } from '@iron-curtain/bots';
 import { type RulesContext, rulesKey } from '@iron-curtain/game';
 import type { ThinkJob, ThinkResult } from './thinker.ts';
 
@@ -19,7 +19,8 @@ parentPort?.on('message', (job: ThinkJob) => {
   try {
     result = {
       id: job.id,
-      move: chooseMove(interned(job.rules), job.view, job.seat, job.level, {
+      // A placement step's cubes drafted and sent as one move, as a person's client sends them.
+      move: chooseDraftedMove(interned(job.rules), job.view, job.seat, job.level, {
         seed: job.seed,
       }),
     };

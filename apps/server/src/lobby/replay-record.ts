@@ -1,11 +1,12 @@
-import type { MatchRecord as ReplayRecord } from '@iron-curtain/game';
+import { RECORD_VERSION, type MatchRecord as ReplayRecord } from '@iron-curtain/game';
 import { deckFileOfMatch } from '../decks/built-in-decks.ts';
 import { LobbyError } from '../edge/lobby-error.ts';
 import type { MatchStore } from '../storage/index.ts';
 
 /**
- * The replay record of a finished match: setupData with its deck file, the seed, every move
- * and the players' names. Never for a match in play: the seed would reveal the deal.
+ * The replay record of a finished match: the format's version, setupData with its deck file,
+ * the seed, every move and the players' names. Never for a match in play: the seed would
+ * reveal the deal.
  */
 export async function replayRecordOf(
   matches: Pick<MatchStore, 'getMatch' | 'readMoves'>,
@@ -20,6 +21,7 @@ export async function replayRecordOf(
   const moves = await matches.readMoves(matchID);
   const [first, second] = match.players;
   return {
+    version: RECORD_VERSION,
     setupData: { ...setupData, deck: deckFileOfMatch(match) },
     seed: match.seed,
     moves: moves.map((m) => ({ playerID: m.seat, move: m.move, args: m.args })),

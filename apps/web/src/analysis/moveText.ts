@@ -12,6 +12,10 @@ export function moveText(words: GameWords, deck: Deck, move: MoveWords): string 
   const card = (id: string) => words.cardName(deck, id);
   const where = (beside: Beside[]) =>
     words.list(beside.map((b) => t(`analysisWords.${b.direction}`, { card: card(b.card) })));
+  const cube = ({ card: on, from }: { card: string; from: string | null }) =>
+    from
+      ? t('analysis.words.placeFrom', { card: card(on), from: card(from) })
+      : t('analysis.words.place', { card: card(on) });
   switch (move.kind) {
     case 'first':
       return t('analysis.words.first', { side: words.theSide(move.side) });
@@ -26,9 +30,9 @@ export function moveText(words: GameWords, deck: Deck, move: MoveWords): string 
     case 'declineEvent':
       return t('analysis.words.declineEvent', { card: card(move.card) });
     case 'place':
-      return move.from
-        ? t('analysis.words.placeFrom', { card: card(move.card), from: card(move.from) })
-        : t('analysis.words.place', { card: card(move.card) });
+      return cube(move);
+    case 'placeAll':
+      return words.list(move.cubes.map(cube));
     case 'remove':
       return t('analysis.words.remove', { card: card(move.card) });
     case 'move':
@@ -48,6 +52,8 @@ export function moveMarks(move: MoveWords): TableMarks {
     case 'first':
     case 'finish':
       return { cells: [], cards: [] };
+    case 'placeAll':
+      return { cells: [], cards: [...new Set(move.cubes.map((c) => c.card))] };
     default:
       return { cells: [], cards: [move.card] };
   }

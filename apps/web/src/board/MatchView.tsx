@@ -4,7 +4,6 @@ import {
   type Cell,
   isReconstructed,
   type LogEntry,
-  type Move,
   type MoveName,
   PLAYS_PER_ROUND,
   type RulesContext,
@@ -68,9 +67,8 @@ export interface MatchViewProps {
   aside?: ReactNode;
   /** The connection's bar, at the top of the side column. */
   bar?: ReactNode;
+  /** Sends one move (a confirmed draft of cubes is one placeCubes move). */
   onMove: (move: MoveName, args: unknown[]) => void;
-  /** Sends moves in order (the cubes of a confirmed draft); by default one onMove after another. */
-  onMoves?: (moves: Move[]) => void;
   /** Cells and cards the table points at (the analysis's better move, a tutorial's step). */
   marks?: TableMarks;
 }
@@ -91,9 +89,6 @@ export function MatchView({
   aside,
   bar,
   onMove,
-  onMoves = (moves) => {
-    for (const { move, args } of moves) onMove(move, args);
-  },
   marks,
 }: MatchViewProps) {
   const { t } = useTranslation();
@@ -213,8 +208,8 @@ export function MatchView({
       onCancel={cancel}
       draft={draft}
       onConfirmDraft={() => {
-        setPickFrom(null);
-        onMoves(draft.moves());
+        const { move, args } = draft.move();
+        send(move, args);
       }}
     />
   );

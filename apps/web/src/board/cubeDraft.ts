@@ -34,8 +34,11 @@ export interface CubeDraft {
   add: (args: unknown[]) => void;
   /** Takes the last drafted cube back, from `cardId` when given. */
   takeBack: (cardId?: CardId) => void;
-  /** The moves that commit the draft: its cubes, then finishStep unless the last cube ends the step. */
-  moves: () => Move[];
+  /**
+   * The one move that commits the draft: its cubes as placeCubes (which ends the step), or
+   * finishStep when none is drafted.
+   */
+  move: () => Move;
 }
 
 const NONE: unknown[][] = [];
@@ -82,9 +85,9 @@ export function useCubeDraft(
       // The cubes after it are drafted again: the engine drops any that no longer fit.
       setDraft({ on: view, cubes: accepted.filter((_, i) => i !== at) });
     },
-    moves: () => [
-      ...accepted.map((args) => ({ move: 'placeCube' as const, args })),
-      ...(complete ? [] : [{ move: 'finishStep' as const, args: [] }]),
-    ],
+    move: () =>
+      accepted.length > 0
+        ? { move: 'placeCubes', args: [accepted] }
+        : { move: 'finishStep', args: [] },
   };
 }

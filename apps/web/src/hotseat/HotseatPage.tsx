@@ -1,4 +1,4 @@
-import { type Move, SEATS, type Seat, type Side, viewFor } from '@iron-curtain/game';
+import { type MoveName, SEATS, type Seat, type Side, viewFor } from '@iron-curtain/game';
 import { type FormEvent, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MatchView } from '../board/MatchView.tsx';
@@ -86,11 +86,10 @@ function HotseatTable({
     );
   }
 
-  // A batch (the cubes of a confirmed draft) is what this seat just did, as one.
-  const onMoves = (moves: Move[]) => {
+  const onMove = (move: MoveName, args: unknown[]) => {
     if (seat === null) return;
     const before = match.getSnapshot().log.length;
-    if (!moves.every(({ move, args }) => match.move(seat, move, args))) return;
+    if (!match.move(seat, move, args)) return;
     setRecentFrom(before);
     setLastSeen((seen) => ({ ...seen, [seat]: match.getSnapshot().log.length }));
   };
@@ -106,8 +105,7 @@ function HotseatTable({
         recent={log.slice(over ? lastSeenOverall(lastSeen) : recentFrom)}
         pending={false}
         connected
-        onMove={(move, args) => onMoves([{ move, args }])}
-        onMoves={onMoves}
+        onMove={onMove}
       />
       {over && (
         <button type="button" className="primary" onClick={onNew}>

@@ -1,6 +1,6 @@
 import './tutorial.css';
 import { chooseMove } from '@iron-curtain/bots';
-import { type Move, type Seat, type SetupData, viewFor } from '@iron-curtain/game';
+import { type Move, type MoveName, type Seat, type SetupData, viewFor } from '@iron-curtain/game';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MatchView } from '../board/MatchView.tsx';
@@ -77,10 +77,9 @@ export function TutorialPage() {
     return () => clearTimeout(timer);
   }, [botToMove, match, state, version]);
 
-  // A batch (the cubes of a confirmed draft) is what the learner just did, as one.
-  const onMoves = (moves: Move[]) => {
+  const onMove = (move: MoveName, args: unknown[]) => {
     const before = match.getSnapshot().log.length;
-    if (moves.every((move) => play(LEARNER, move))) setRecentFrom(before);
+    if (play(LEARNER, { move, args })) setRecentFrom(before);
   };
 
   const coach = next?.seat === LEARNER ? next.coach : undefined;
@@ -145,8 +144,7 @@ export function TutorialPage() {
             recent={log.slice(recentFrom)}
             pending={false}
             connected
-            onMove={(move, args) => onMoves([{ move, args }])}
-            onMoves={onMoves}
+            onMove={onMove}
           />
         </div>
       </div>

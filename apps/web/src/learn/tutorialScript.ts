@@ -27,9 +27,9 @@ const CONFIRM = '[data-confirm-cubes]';
 
 /**
  * The first turns of the tutorial's game, both sides' moves in order: the learner (the US, seat 0)
- * is led through playing a card, Command with a draft of cubes, a card of the other flag and an
- * event of their own flag played by the computer. Off the script (another move), the hints go on
- * by decision and the easy bot plays.
+ * is led through playing a card, Command with a draft of cubes (confirmed as one move), a card
+ * of the other flag and an event of their own flag played by the computer. Off the script
+ * (another move), the hints go on by decision and the easy bot plays.
  */
 export const TUTORIAL_SCRIPT: ScriptedMove[] = [
   { seat: '1', move: 'chooseFirstPlayer', args: ['US'] },
@@ -50,8 +50,8 @@ export const TUTORIAL_SCRIPT: ScriptedMove[] = [
   },
   {
     seat: '0',
-    move: 'placeCube',
-    args: ['west-germany'],
+    move: 'placeCubes',
+    args: [[['west-germany'], ['west-germany'], ['europe']]],
     coach: {
       hint: 'cubes',
       point: [
@@ -61,8 +61,6 @@ export const TUTORIAL_SCRIPT: ScriptedMove[] = [
       ],
     },
   },
-  { seat: '0', move: 'placeCube', args: ['west-germany'] },
-  { seat: '0', move: 'placeCube', args: ['europe'] },
   { seat: '1', move: 'playCard', args: ['east-germany', { x: -1, y: 0 }] },
   { seat: '1', move: 'chooseAction', args: ['event'] },
   { seat: '1', move: 'placeCube', args: ['west-germany'] },
@@ -79,14 +77,13 @@ export const TUTORIAL_SCRIPT: ScriptedMove[] = [
   { seat: '1', move: 'decideEvent', args: [false] },
   {
     seat: '0',
-    move: 'placeCube',
-    args: ['west-germany'],
+    move: 'placeCubes',
+    args: [[['west-germany'], ['west-germany']]],
     coach: {
       hint: 'winBack',
       point: [{ when: ALL_SPENT, at: CONFIRM }, { at: target('west-germany') }],
     },
   },
-  { seat: '0', move: 'placeCube', args: ['west-germany'] },
   { seat: '1', move: 'playCard', args: ['iran', { x: 2, y: 0 }] },
   {
     seat: '0',
@@ -96,15 +93,13 @@ export const TUTORIAL_SCRIPT: ScriptedMove[] = [
   },
   {
     seat: '0',
-    move: 'placeCube',
-    args: ['iran'],
+    move: 'placeCubes',
+    args: [[['iran'], ['iran'], ['iran']]],
     coach: {
       hint: 'eventCubes',
       point: [{ when: ALL_SPENT, at: CONFIRM }, { at: target('iran') }],
     },
   },
-  { seat: '0', move: 'placeCube', args: ['iran'] },
-  { seat: '0', move: 'placeCube', args: ['iran'] },
 ];
 
 /** Where the hint points off the script, by decision: what the learner acts on now. */

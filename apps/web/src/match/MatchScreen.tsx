@@ -165,7 +165,6 @@ export function MatchScreen({
             />
           }
           onMove={(move: MoveName, args: unknown[]) => client.makeMove(move, args)}
-          onMoves={(moves) => client.makeMoves(moves)}
           panels={[
             {
               id: 'chat',

@@ -1,4 +1,4 @@
-import type { LogEntry, Move, MoveName, RulesContext, Seat, State } from '@iron-curtain/game';
+import type { LogEntry, MoveName, RulesContext, Seat, State } from '@iron-curtain/game';
 import {
   applyUpdate,
   type ClockState,
@@ -79,8 +79,6 @@ export class GameClient {
   private started = false;
   /** Runs out when a move sent has had no answer; cleared as soon as nothing is pending. */
   private moveTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The rest of a batch of moves: each is sent once the one before it is accepted. */
-  private queued: Move[] = [];
   /** The match chat, on the same socket. */
   readonly chat: MatchChat;
 
@@ -142,28 +140,14 @@ export class GameClient {
   }
 
   /**
-   * Sends one move for this seat; ignored while another is on its way or before the first sync.
-   * The move asks for no acknowledgement: its answer is the update (or the refusal) every
-   * seat's socket is sent anyway, so an acknowledgement would be one more frame per move.
+   * Sends one move for this seat (a confirmed draft of cubes is one placeCubes move); ignored
+   * while another is on its way or before the first sync. The move asks for no
+   * acknowledgement: its answer is the update (or the refusal) every seat's socket is sent
+   * anyway, so an acknowledgement would be one more frame per move.
    */
   makeMove(move: MoveName, args: unknown[]): void {
-    this.makeMoves([{ move, args }]);
-  }
-
-  /**
-   * Sends moves for this seat in order (the cubes of a confirmed draft), each on the state its
-   * predecessor's update made: the server takes one move at a time. Pending stays set until the
-   * last is answered; a refusal, a lost connection or a new sync drops the rest.
-   */
-  makeMoves(moves: Move[]): void {
     const { synced, pending } = this.snapshot;
-    const [first, ...rest] = moves;
-    if (this.seat === null || !synced || pending || !first) return;
-    this.send(first);
-    this.queued = rest;
-  }
-
-  private send({ move, args }: Move): void {
+    if (this.seat === null || !synced || pending) return;
     const request: UpdateRequest = {
       matchID: this.matchID,
       stateID: this.snapshot.stateID,
@@ -247,16 +231,14 @@ export class GameClient {
       void this.sync();
       return;
     }
-    const more = this.queued.shift();
     this.set({
       view: next.G,
       stateID: next.stateID,
       log: [...this.snapshot.log, ...update.entries],
       recent: update.entries,
       ...(update.clock ? { clock: update.clock, clockAt: Date.now() } : {}),
-      pending: more !== undefined,
+      pending: false,
     });
-    if (more) this.send(more);
   }
 
   private onRefused(payload: unknown): void {
@@ -270,10 +252,7 @@ export class GameClient {
 
   private set(change: Partial<GameSnapshot>): void {
     this.snapshot = { ...this.snapshot, ...change };
-    if (!this.snapshot.pending) {
-      clearTimeout(this.moveTimer);
-      this.queued = [];
-    }
+    if (!this.snapshot.pending) clearTimeout(this.moveTimer);
     for (const listener of this.listeners) listener();
   }
 }
