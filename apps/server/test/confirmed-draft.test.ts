@@ -6,8 +6,9 @@ import {
   type Seat,
 } from '@iron-curtain/game';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSqliteStore } from '../src/storage/sqlite.ts';
-import type { Store } from '../src/storage/store.ts';
+import type { MatchStore } from '../src/storage/index.ts';
+import { openSqliteStores } from '../src/storage/sqlite.ts';
+import type { Stores } from '../src/storage/stores.ts';
 import {
   createAndJoin,
   decider,
@@ -21,10 +22,10 @@ import {
 /** Store methods that only read: any other call writes. */
 const READS = /^(get|load|list|read|ping)/;
 
-/** The store, with every writing call counted by method name. */
-function countingWrites(store: Store): { store: Store; writes: string[] } {
+/** The stores, with every writing call to the match store counted by method name. */
+function countingWrites(stores: Stores): { stores: Stores; writes: string[] } {
   const writes: string[] = [];
-  const counted = new Proxy(store, {
+  const matches = new Proxy(stores.matches, {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver);
       if (typeof value !== 'function' || typeof key !== 'string' || READS.test(key)) return value;
@@ -33,8 +34,12 @@ function countingWrites(store: Store): { store: Store; writes: string[] } {
         return value.apply(target, args);
       };
     },
+  }) as MatchStore;
+  const counted = new Proxy(stores, {
+    get: (target, key, receiver) =>
+      key === 'matches' ? matches : Reflect.get(target, key, receiver),
   });
-  return { store: counted, writes };
+  return { stores: counted, writes };
 }
 
 /** The 'update' frames a client was sent, as they crossed the wire. */
@@ -48,9 +53,9 @@ describe('a confirmed draft on the server', () => {
   let spectator: GameClient;
 
   beforeAll(async () => {
-    const counting = countingWrites(openSqliteStore(tempDir(), { snapshots: true }));
+    const counting = countingWrites(openSqliteStores(tempDir(), { snapshots: true }));
     writes = counting.writes;
-    server = await startServer({ store: counting.store });
+    server = await startServer({ stores: counting.stores });
     const { created, joined } = await createAndJoin(server.url);
     seats = {
       '0': await seatClient(server.url, created.matchID, '0', created.credentials),
