@@ -26,7 +26,7 @@ export function freePort(): Promise<number> {
  * says otherwise: an address no client of these tests uses, so that nginx believes nobody's
  * X-Forwarded-For.
  */
-export const CADDY_ADDRESS = '127.0.0.2';
+export const CADDY_ADDRESS = '127.254.0.1';
 
 /**
  * deploy/nginx.conf as shipped, with only the upstream servers' addresses (`app-1` is
