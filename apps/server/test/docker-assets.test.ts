@@ -251,7 +251,8 @@ describe('docker-compose.yml', () => {
 
   it('behind Caddy, nginx knows its servers and Caddy by their fixed addresses', () => {
     const s = compose.services as Record<string, Service>;
-    for (const env of [{}, { SCALE_NETWORK: '10.9.8' }]) {
+    const settings: Record<string, string>[] = [{}, { SCALE_NETWORK: '10.9.8' }];
+    for (const env of settings) {
       const address = (service: string) =>
         interpolate(String(s[service]?.networks?.default?.ipv4_address), env);
       const all = ['app-1', 'app-2', 'app-tls-1', 'app-tls-2', 'caddy-scale'].map(address);
