@@ -8,6 +8,7 @@
 # Each stand-in is built from Debian's packages and keeps what this project relies on: the
 # same command, entrypoint behaviour, environment, user, ports and volume, and the tools the
 # compose file's health checks run (pg_isready, redis-cli, wget). Versions are Debian's.
+# Besides those, Pebble (an ACME server) for the test of the compose file's https profile.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 podman="${PODMAN:-podman}"
@@ -16,6 +17,9 @@ NODE_IMAGE=docker.io/library/node:26-bookworm-slim
 POSTGRES_IMAGE=docker.io/library/postgres:16-alpine
 REDIS_IMAGE=docker.io/library/redis:7-alpine
 NGINX_IMAGE=docker.io/library/nginx:1.28-alpine
+CADDY_IMAGE=docker.io/library/caddy:2
+# Not named by the compose file: the ACME server the container test runs in place of Let's Encrypt.
+PEBBLE_IMAGE=localhost/iron-curtain-test/pebble:latest
 # Debian roots the stand-ins start from: bookworm, as node:26-bookworm-slim is; nginx from
 # unstable, whose nginx is a current line as the image's 1.28 is (bookworm's is 1.22).
 BOOKWORM_ROOT=localhost/iron-curtain-test/debian:bookworm
@@ -80,4 +84,14 @@ fi
 if ! exists "$NGINX_IMAGE"; then
   root "$SID_ROOT" sid
   build "$NGINX_IMAGE" nginx
+fi
+
+if ! exists "$CADDY_IMAGE"; then
+  root "$BOOKWORM_ROOT" bookworm
+  build "$CADDY_IMAGE" caddy
+fi
+
+if ! exists "$PEBBLE_IMAGE"; then
+  root "$BOOKWORM_ROOT" bookworm
+  build "$PEBBLE_IMAGE" pebble
 fi

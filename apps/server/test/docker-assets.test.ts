@@ -40,6 +40,12 @@ interface Compose {
   networks?: Record<string, { ipam?: { config?: { subnet?: string }[] } }>;
 }
 
+/**
+ * Set by the https profile for what the server is about to read (the site's address for the
+ * links it writes, issue 47), not in its schema yet.
+ */
+const NOT_READ_YET = ['PUBLIC_URL'];
+
 const composeText = readRoot('docker-compose.yml');
 const compose = parse(composeText, { merge: true }) as Compose;
 const services = Object.entries(compose.services);
@@ -106,7 +112,11 @@ describe('docker-compose.yml', () => {
     ]);
     // Postgres keeps its data in a named volume.
     expect(postgres?.volumes).toEqual(['postgres-data:/var/lib/postgresql/data']);
-    expect(Object.keys(compose.volumes ?? {})).toEqual(['postgres-data']);
+    expect(Object.keys(compose.volumes ?? {})).toEqual([
+      'postgres-data',
+      'caddy-data',
+      'caddy-config',
+    ]);
     expect(app?.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
   });
 
@@ -117,9 +127,13 @@ describe('docker-compose.yml', () => {
         expect(dependency, `${name} -> ${target}`).toBeDefined();
         expect(condition, `${name} -> ${target}`).toBe('service_healthy');
         expect(dependency?.healthcheck, target).toBeDefined();
-        // A service that always runs cannot wait for one that only runs with a profile.
+        // A service that always runs cannot wait for one that only runs with a profile; one
+        // that runs with a profile, only for one that runs with it too (Redis serves two).
         if (dependency?.profiles) {
-          expect(service.profiles, `${name} -> ${target}`).toEqual(dependency.profiles);
+          expect(service.profiles, `${name} -> ${target}`).toBeDefined();
+          for (const profile of service.profiles ?? []) {
+            expect(dependency.profiles, `${name} -> ${target}`).toContain(profile);
+          }
         }
       }
     }
@@ -167,16 +181,100 @@ describe('docker-compose.yml', () => {
       );
       for (const address of addresses) expect(address.startsWith(prefix)).toBe(true);
       expect(new Set(addresses).size).toBe(2);
+      const caddy = interpolate(String(s['caddy-scale']?.networks?.default?.ipv4_address), env);
       expect(s.proxy?.extra_hosts?.map((h) => interpolate(h, env))).toEqual([
         `app-1:${addresses[0]}`,
         `app-2:${addresses[1]}`,
+        `caddy:${caddy}`,
+      ]);
+    }
+  });
+
+  it('the `https` profile: Caddy from the official image on ports 80 and 443, in front of servers that publish none', () => {
+    const s = compose.services as Record<string, Service>;
+    const https = services.filter(([, x]) => x.profiles?.includes('https')).map(([n]) => n);
+    expect(https.sort()).toEqual([
+      'app-tls',
+      'app-tls-1',
+      'app-tls-2',
+      'caddy',
+      'caddy-scale',
+      'proxy-tls',
+      'redis',
+    ]);
+    const upstreams = { caddy: 'app-tls:8000', 'caddy-scale': 'proxy-tls:8080' };
+    for (const [front, upstream] of Object.entries(upstreams)) {
+      const caddy = s[front] as Service;
+      expect(caddy.image, front).toBe('caddy:2');
+      expect(caddy.profiles, front).toEqual(['https']);
+      expect(caddy.ports?.map((p) => interpolate(p))).toEqual(['80:80', '443:443', '443:443/udp']);
+      // The certificates and the ACME account in a named volume (README, "Back up and restore").
+      expect(caddy.volumes).toEqual([
+        './deploy/Caddyfile:/etc/caddy/Caddyfile:ro',
+        'caddy-data:/data',
+        'caddy-config:/config',
+      ]);
+      expect(envOfService(caddy)).toEqual({
+        SITE_ADDRESS: 'localhost',
+        ACME_CA: 'https://acme-v02.api.letsencrypt.org/directory',
+        UPSTREAM: upstream,
+      });
+      const [name] = upstream.split(':') as [string];
+      expect(caddy.depends_on).toEqual({ [name]: { condition: 'service_healthy' } });
+    }
+    expect(s['proxy-tls']?.image).toBe(s.proxy?.image);
+    expect(s['proxy-tls']?.volumes).toEqual(s.proxy?.volumes);
+    expect(s['proxy-tls']?.ports).toBeUndefined();
+    expect(s['proxy-tls']?.depends_on).toEqual({
+      'app-tls-1': { condition: 'service_healthy' },
+      'app-tls-2': { condition: 'service_healthy' },
+    });
+    for (const server of ['app-tls', 'app-tls-1', 'app-tls-2']) {
+      const service = s[server] as Service;
+      expect(service.image, server).toBe(s.app?.image);
+      expect(service.ports, server).toBeUndefined();
+      expect(envOfService(service), server).toMatchObject({
+        TRUST_PROXY: 'true',
+        SERVED_OVER_TLS: 'true',
+        PUBLIC_URL: 'https://localhost',
+        DATABASE_URL: envOfService(s.app as Service).DATABASE_URL,
+      });
+      expect(
+        interpolate(String(service.environment?.PUBLIC_URL), { SITE_ADDRESS: 'games.example.org' }),
+      ).toBe('https://games.example.org');
+    }
+    for (const replica of ['app-tls-1', 'app-tls-2']) {
+      expect(envOfService(s[replica] as Service).REDIS_URL).toBe('redis://redis:6379');
+      expect(s[replica]?.depends_on).toEqual(s['app-1']?.depends_on);
+    }
+  });
+
+  it('behind Caddy, nginx knows its servers and Caddy by their fixed addresses', () => {
+    const s = compose.services as Record<string, Service>;
+    const settings: Record<string, string>[] = [{}, { SCALE_NETWORK: '10.9.8' }];
+    for (const env of settings) {
+      const address = (service: string) =>
+        interpolate(String(s[service]?.networks?.default?.ipv4_address), env);
+      const all = ['app-1', 'app-2', 'app-tls-1', 'app-tls-2', 'caddy-scale'].map(address);
+      expect(new Set(all).size).toBe(all.length);
+      expect(s['proxy-tls']?.extra_hosts?.map((h) => interpolate(h, env))).toEqual([
+        `app-1:${address('app-tls-1')}`,
+        `app-2:${address('app-tls-2')}`,
+        `caddy:${address('caddy-scale')}`,
       ]);
     }
   });
 
   it('sets only variables the server reads, and values it accepts', () => {
-    const known = Object.keys(envSchema.shape);
-    expect(appServices.map(([n]) => n).sort()).toEqual(['app', 'app-1', 'app-2']);
+    const known = [...Object.keys(envSchema.shape), ...NOT_READ_YET];
+    expect(appServices.map(([n]) => n).sort()).toEqual([
+      'app',
+      'app-1',
+      'app-2',
+      'app-tls',
+      'app-tls-1',
+      'app-tls-2',
+    ]);
     for (const [name, service] of appServices) {
       const env = envOfService(service);
       for (const key of Object.keys(env)) expect(known, `${name}: ${key}`).toContain(key);
@@ -228,6 +326,12 @@ describe('deploy/nginx.conf', () => {
     const replicas = scaleOnly.filter((n) => n.startsWith('app-')).map((n) => `${n}:8000`);
     expect(servers('game_sockets')).toEqual(replicas);
     expect(servers('lobby')).toEqual(replicas);
+  });
+
+  it('believes X-Forwarded-For from Caddy alone, one entry deep: a client cannot choose the address counted', () => {
+    expect([...conf.matchAll(/set_real_ip_from\s+([^;]+);/g)].map((m) => m[1])).toEqual(['caddy']);
+    expect(conf).toMatch(/^\s*real_ip_header X-Forwarded-For;$/m);
+    expect(conf).not.toMatch(/real_ip_recursive\s+on/);
   });
 
   it('sends socket.io (with the WebSocket upgrade) to the hashed upstream, the rest to the lobby', () => {

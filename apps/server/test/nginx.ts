@@ -22,13 +22,31 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * deploy/nginx.conf as shipped, with only the upstream servers' addresses (`app-1` is
- * `servers[0]`, ...) and the listen port changed, and where this instance keeps its pid,
- * logs and buffers (the system's paths belong to the system's nginx).
+ * Where the proxy in front of nginx (the compose file's `caddy`) connects from, unless a test
+ * says otherwise: an address no client of these tests uses, so that nginx believes nobody's
+ * X-Forwarded-For.
  */
-export function nginxConfig(source: string, servers: string[], listen: string, prefix: string) {
+export const CADDY_ADDRESS = '127.254.0.1';
+
+/**
+ * deploy/nginx.conf as shipped, with only the upstream servers' addresses (`app-1` is
+ * `servers[0]`, ...), the address of the one peer whose X-Forwarded-For it believes (`caddy`)
+ * and the listen port changed, and where this instance keeps its pid, logs and buffers (the
+ * system's paths belong to the system's nginx).
+ */
+export function nginxConfig(
+  source: string,
+  servers: string[],
+  listen: string,
+  prefix: string,
+  caddy = CADDY_ADDRESS,
+) {
   let replaced = 0;
+  if (!/^\s*set_real_ip_from caddy;$/m.test(source)) {
+    throw new Error('deploy/nginx.conf believes no `caddy`');
+  }
   const http = source
+    .replace(/^(\s*)set_real_ip_from caddy;$/m, `$1set_real_ip_from ${caddy};`)
     .replace(/server\s+app-(\d+):8000([^;]*);/g, (_, n: string, params: string) => {
       const address = servers[Number(n) - 1];
       if (!address) throw new Error(`no address for app-${n}`);
@@ -70,13 +88,14 @@ export interface Nginx {
 export async function startNginx(
   servers: string[],
   edit: (config: string) => string = (config) => config,
+  caddy = CADDY_ADDRESS,
 ): Promise<Nginx> {
   const prefix = fs.mkdtempSync(path.join(os.tmpdir(), 'ic-nginx-'));
   // Workers run as an unprivileged user when started as root: they must reach their buffers.
   fs.chmodSync(prefix, 0o755);
   const port = await freePort();
   const config = edit(
-    nginxConfig(readRoot('deploy/nginx.conf'), servers, `127.0.0.1:${port}`, prefix),
+    nginxConfig(readRoot('deploy/nginx.conf'), servers, `127.0.0.1:${port}`, prefix, caddy),
   );
   const file = path.join(prefix, 'nginx.conf');
   fs.writeFileSync(file, config);
@@ -120,7 +139,8 @@ export async function startNginx(
   };
 }
 
-function accepts(port: number): Promise<boolean> {
+/** Whether something accepts connections on `port` of 127.0.0.1 right now. */
+export function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
     socket.once('connect', () => {

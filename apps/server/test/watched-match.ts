@@ -42,9 +42,8 @@ export class Player {
     matchID: string,
     readonly seat: Seat | null,
     credentials?: string,
-    from?: string,
+    options: ConnectOptions = {},
   ) {
-    const options: ConnectOptions = from ? { localAddress: from } : {};
     this.client = new WebGameClient(
       socketTransport(matchID, url, options),
       matchID,
@@ -87,15 +86,19 @@ export interface Match {
  * A match created and joined through the lobby at `url`, both seats and a spectator synced.
  * With `ownAddresses`, each of them connects from a loopback address of its own, as real
  * players do (a proxy's per-address limits then count each alone); otherwise all from 127.0.0.1.
+ * `agent` (an https.Agent) is what their sockets connect through.
  */
 export async function openMatch(
   url: string,
   seed: number,
-  { ownAddresses = false }: { ownAddresses?: boolean } = {},
+  { ownAddresses = false, agent }: { ownAddresses?: boolean; agent?: object } = {},
 ): Promise<Match> {
   const { created, joined } = await createAndJoin(url);
   const { matchID } = created;
-  const from = () => (ownAddresses ? ownAddress() : undefined);
+  const from = (): ConnectOptions => ({
+    ...(ownAddresses ? { localAddress: ownAddress() } : {}),
+    ...(agent ? { agent } : {}),
+  });
   const match: Match = {
     matchID,
     seats: {

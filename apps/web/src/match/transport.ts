@@ -20,10 +20,15 @@ export interface Transport {
   close(): void;
 }
 
-/** What a client outside the browser adds: in Node, the local address to connect from. */
+/** What a client outside the browser adds, in Node; engine.io passes both on to ws. */
 export interface ConnectOptions {
-  /** engine.io passes it on to ws: a test's players each bring an address of their own. */
+  /** The local address to connect from: a test's players each bring an address of their own. */
   localAddress?: string;
+  /**
+   * An https.Agent: a test's client that trusts only its own ACME server's root and finds the
+   * site's name by itself.
+   */
+  agent?: object;
 }
 
 /**
@@ -35,8 +40,11 @@ export function socketTransport(
   origin = '',
   options: ConnectOptions = {},
 ): Transport {
+  const { agent, ...rest } = options;
   const socket = io(`${origin}${GAME_NAMESPACE}`, {
-    ...options,
+    ...rest,
+    // engine.io's type is its browser build's (a string or a flag); ws takes an Agent.
+    ...(agent ? { agent: agent as unknown as string } : {}),
     autoConnect: false,
     transports: ['websocket'],
     query: { matchID },
