@@ -5,7 +5,7 @@ import {
   type MyGameRefused,
   type MyGamesResponse,
 } from '@iron-curtain/protocol';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { hashSecret, newCredentials } from '../src/ops/secrets.ts';
 import {
   createAndJoin,
@@ -209,12 +209,97 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('my games on the %s store',
     expect(tooMany.text).toContain(`at most ${MAX_MY_GAMES} matches`);
     const most = await ask(Array.from({ length: MAX_MY_GAMES }, () => held));
     expect(most.status).toBe(200);
-    expect(most.body.games).toHaveLength(MAX_MY_GAMES);
+    expect(most.body.games).toEqual([
+      expect.objectContaining({ matchID: created.matchID, seat: '0', status: 'playing' }),
+    ]);
 
     const bad = await ask([{ matchID: created.matchID, seat: '2', credentials: 'x' }]);
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('BAD_REQUEST');
     const get = await request(`${server().url}/api/my-games`, 'GET');
     expect(get.status).toBe(405);
+  });
+
+  it('a seat named again is answered once, and each match read once', async () => {
+    const { created, joined } = await createAndJoin(server().url);
+    const ann: Held = { matchID: created.matchID, seat: '0', credentials: created.credentials };
+    const boris: Held = { matchID: created.matchID, seat: '1', credentials: joined.credentials };
+    const other = await createAndJoin(server().url);
+    const carl: Held = {
+      matchID: other.created.matchID,
+      seat: '0',
+      credentials: other.created.credentials,
+    };
+    const forged: Held = { ...carl, credentials: newCredentials() };
+    const reads = vi.spyOn(server().stores.matches, 'getMatchProgress');
+    try {
+      const answer = await ask([
+        ...Array.from({ length: 100 }, () => ann),
+        forged,
+        boris,
+        ...Array.from({ length: 96 }, () => ann),
+        forged,
+        carl,
+      ]);
+      expect(answer.status).toBe(200);
+      // In the order first named; the same seat named with other credentials is answered for those.
+      expect(answer.body.games).toEqual([
+        expect.objectContaining({ matchID: ann.matchID, seat: '0', side: 'US' }),
+        {
+          matchID: carl.matchID,
+          seat: '0',
+          error: { code: 'BAD_CREDENTIALS', message: expect.any(String) },
+        },
+        expect.objectContaining({ matchID: boris.matchID, seat: '1', side: 'USSR' }),
+        expect.objectContaining({ matchID: carl.matchID, seat: '0', status: 'playing' }),
+      ]);
+      expect(reads.mock.calls.map(([matchID]) => matchID).sort()).toEqual(
+        [ann.matchID, carl.matchID].sort(),
+      );
+    } finally {
+      reads.mockRestore();
+    }
+  });
+
+  it('reads neither a state nor a move log, however long the match', async () => {
+    const { created, joined } = await createAndJoin(server().url);
+    const { matchID } = created;
+    const seats: Record<Seat, GameClient> = {
+      '0': await seatClient(server().url, matchID, '0', created.credentials),
+      '1': await seatClient(server().url, matchID, '1', joined.credentials),
+    };
+    const random = prng(50);
+    // Past a snapshot's interval, so a state load would replay the moves since.
+    for (let target = 1; target <= 20 && seats['0'].gameover === undefined; target += 1) {
+      const mover = seats[decider(seats['0']) as Seat];
+      expect((await mover.move(pickMove(mover, random))).ok).toBe(true);
+      for (const seat of ['0', '1'] as const) {
+        await seats[seat].until(
+          () => (seats[seat].state?.stateID ?? 0) >= target,
+          `state ${target}`,
+        );
+      }
+    }
+    const { matches } = server().stores;
+    const loads = vi.spyOn(matches, 'loadState');
+    const logs = vi.spyOn(matches, 'readMoves');
+    try {
+      const game = await gameOf({ matchID, seat: '1', credentials: joined.credentials });
+      const moves = await matches.readMoves(matchID);
+      const last = moves.at(-1);
+      expect(game.lastMove).toMatchObject({
+        seat: last?.seat,
+        entries: last?.entries,
+        at: last?.at,
+      });
+      expect(game.turn).toBe(decider(seats['0']) === '1' ? 'you' : 'opponent');
+      expect(loads).not.toHaveBeenCalled();
+      expect(logs).toHaveBeenCalledTimes(1);
+    } finally {
+      loads.mockRestore();
+      logs.mockRestore();
+    }
+    seats['0'].close();
+    seats['1'].close();
   });
 });

@@ -28,7 +28,8 @@ export const OUT_DIR = path.join(BENCH_DIR, 'out');
 export const SERVER_DIR = path.resolve(
   process.env.BENCH_SERVER_DIR ?? path.join(REPO, 'apps/server'),
 );
-const BUILD_DIR = path.join(BENCH_DIR, 'dist', path.basename(SERVER_DIR));
+/** Where the bundle of one server directory goes. */
+const buildDirOf = (serverDir: string) => path.join(BENCH_DIR, 'dist', path.basename(serverDir));
 
 /** Postgres for the 'postgres' target; each run uses a schema of its own and drops it. */
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -67,7 +68,8 @@ export interface Target {
   dispose(): Promise<void>;
 }
 
-let built = false;
+/** The server directories bundled so far in this run. */
+const built = new Set<string>();
 
 /** Server processes still running; killed if the benchmark exits early. */
 const live = new Set<ChildProcess>();
@@ -86,10 +88,10 @@ export function cpuSecondsOf(pid: number | undefined): number {
 }
 
 /** Bundles our server the way it ships (its own scripts/bundle.ts) into bench/server/dist. */
-function buildOurServer(): void {
-  if (built) return;
-  const bundle = pathToFileURL(path.join(SERVER_DIR, 'scripts/bundle.ts')).href;
-  const outfile = path.join(BUILD_DIR, 'main.js');
+function buildOurServer(serverDir: string): void {
+  if (built.has(serverDir)) return;
+  const bundle = pathToFileURL(path.join(serverDir, 'scripts/bundle.ts')).href;
+  const outfile = path.join(buildDirOf(serverDir), 'main.js');
   execFileSync(
     process.execPath,
     [
@@ -99,9 +101,9 @@ function buildOurServer(): void {
       '-e',
       `const { bundleServer } = await import(${JSON.stringify(bundle)}); await bundleServer(${JSON.stringify(outfile)});`,
     ],
-    { cwd: SERVER_DIR, stdio: 'inherit' },
+    { cwd: serverDir, stdio: 'inherit' },
   );
-  built = true;
+  built.add(serverDir);
 }
 
 interface Launch {
@@ -111,7 +113,13 @@ interface Launch {
   portFrom(line: string): number | undefined;
 }
 
-function launchFor(kind: TargetKind, port: number, dataDir: string, schema: string): Launch {
+function launchFor(
+  kind: TargetKind,
+  port: number,
+  dataDir: string,
+  schema: string,
+  serverDir: string,
+): Launch {
   const tsx = ['--import', 'tsx'];
   const jsonPort = (line: string) => {
     const m = /^BENCH_PORT (\d+)$/.exec(line.trim());
@@ -155,7 +163,7 @@ function launchFor(kind: TargetKind, port: number, dataDir: string, schema: stri
         env.DATABASE_SCHEMA = schema;
       }
       return {
-        args: [path.join(BUILD_DIR, 'main.js')],
+        args: [path.join(buildDirOf(serverDir), 'main.js')],
         env,
         portFrom: (line) => {
           const m = /"port":(\d+).*"msg":"listening"/.exec(line);
@@ -177,16 +185,25 @@ export interface StartedTarget extends Target {
 /**
  * Starts one server process on 127.0.0.1 and resolves once it listens. `env`: settings of our
  * server that differ from the benchmarks' (see launchFor); `schema` names its Postgres schema
- * (several servers sharing one store).
+ * (several servers sharing one store); `dataDir` its DATA_DIR (a fresh one by default);
+ * `serverDir` our server's sources (SERVER_DIR by default), to run two versions in one run.
  */
 export async function startTarget(
   kind: TargetKind,
-  opts: { cpuProf: boolean; collect?: boolean; env?: NodeJS.ProcessEnv; schema?: string },
+  opts: {
+    cpuProf: boolean;
+    collect?: boolean;
+    env?: NodeJS.ProcessEnv;
+    schema?: string;
+    dataDir?: string;
+    serverDir?: string;
+  },
 ): Promise<StartedTarget> {
-  if (kind === 'sqlite' || kind === 'postgres') buildOurServer();
+  const serverDir = path.resolve(opts.serverDir ?? SERVER_DIR);
+  if (kind === 'sqlite' || kind === 'postgres') buildOurServer(serverDir);
   fs.mkdirSync(OUT_DIR, { recursive: true });
   const runID = `${kind}-${process.pid}-${Date.now()}`;
-  const dataDir = path.join(OUT_DIR, 'data', runID);
+  const dataDir = opts.dataDir ?? path.join(OUT_DIR, 'data', runID);
   fs.mkdirSync(dataDir, { recursive: true });
   const schema = opts.schema ?? `bench_server_${process.pid}_${Date.now()}`;
   const logFile = path.join(OUT_DIR, `${runID}.log`);
@@ -196,7 +213,7 @@ export async function startTarget(
   let collected: ((memory: CollectedMemory) => void) | undefined;
 
   const spawnOnce = async (): Promise<void> => {
-    const launch = launchFor(kind, port, dataDir, schema);
+    const launch = launchFor(kind, port, dataDir, schema, serverDir);
     const prof = opts.cpuProf
       ? [
           '--cpu-prof',

@@ -70,7 +70,10 @@ const myGameRefusedSchema = z.object({
 });
 export type MyGameRefused = z.infer<typeof myGameRefusedSchema>;
 
-/** The answer: one entry per seat asked about, in the request's order, and the server's time. */
+/**
+ * The answer: one entry per seat asked about, in the request's order, a seat named again with
+ * the same credentials answered once; and the server's time.
+ */
 export const myGamesResponseSchema = z.object({
   games: z.array(z.union([myGameSchema, myGameRefusedSchema])),
   at: z.string(),

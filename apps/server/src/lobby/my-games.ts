@@ -1,4 +1,4 @@
-import { opponentOf, otherSeat, type State } from '@iron-curtain/game';
+import { opponentOf, otherSeat } from '@iron-curtain/game';
 import {
   apiRoutes,
   type HeldSeat,
@@ -12,27 +12,37 @@ import { clockState } from '../match/clock-record.ts';
 import { secretMatches } from '../ops/secrets.ts';
 import type { TimeSource } from '../ops/time.ts';
 import { deadlineOf, type MatchStore } from '../storage/index.ts';
-
-/** What My games reads of a match: its record, state and moves. */
-type MyGamesMatches = Pick<MatchStore, 'getMatch' | 'loadState' | 'readMoves'>;
-
 import { jsonBody, parse } from './lobby-routes.ts';
+
+/** What My games reads of a match: its record and progress, never its state or move log. */
+type MyGamesMatches = Pick<MatchStore, 'getMatchProgress'>;
 
 /** Largest My games body: MAX_MY_GAMES seats with the longest ids and credentials fit. */
 const MAX_BODY_BYTES = 64 * 1024;
 
+type Stored = Awaited<ReturnType<MatchStore['getMatchProgress']>>;
+
 /**
- * The status of one match for the seat that holds it, or why it cannot be given. The
- * credentials are checked before anything of the match is read beyond its record.
+ * The seats a request names, each once, in the order first named: a seat named again with the
+ * same credentials adds nothing (named with others, it is answered for each).
  */
-async function myGameOf(
-  matches: MyGamesMatches,
-  held: HeldSeat,
-  now: number,
-): Promise<MyGame | MyGameRefused> {
+function distinctSeats(seats: readonly HeldSeat[]): HeldSeat[] {
+  const named = new Map<string, HeldSeat>();
+  for (const held of seats) {
+    const key = JSON.stringify([held.matchID, held.seat, held.credentials]);
+    if (!named.has(key)) named.set(key, held);
+  }
+  return [...named.values()];
+}
+
+/**
+ * The status of one match for the seat that holds it, or why it cannot be given: nothing of
+ * the match is answered unless the credentials hold the seat.
+ */
+function myGameOf(stored: Stored, held: HeldSeat, now: number): MyGame | MyGameRefused {
   const { matchID, seat } = held;
-  const match = await matches.getMatch(matchID);
-  if (!match) return { matchID, seat, error: { code: 'NOT_FOUND', message: 'no such match' } };
+  if (!stored) return { matchID, seat, error: { code: 'NOT_FOUND', message: 'no such match' } };
+  const { match, progress } = stored;
   const mine = match.players.find((p) => p.seat === seat);
   if (!mine || !secretMatches(held.credentials, mine.credentialsHash)) {
     return {
@@ -42,12 +52,7 @@ async function myGameOf(
     };
   }
   const other = match.players.find((p) => p.seat === otherSeat(seat));
-  const [state, moves] = await Promise.all([
-    matches.loadState(matchID),
-    matches.readMoves(matchID),
-  ]);
-  const decider = (state?.G as State | undefined)?.decision?.seat;
-  const last = moves.at(-1);
+  const { deciding, lastMove } = progress;
   const correspondence = !!match.daysPerTurn && match.status === 'playing';
   const deadline = deadlineOf(match.clock);
   return {
@@ -57,20 +62,20 @@ async function myGameOf(
     status: match.status,
     opponent: { name: other?.name ?? null, side: opponentOf(mine.side) },
     turn:
-      match.status !== 'playing' || decider === undefined
+      match.status !== 'playing' || deciding === null
         ? null
-        : decider === seat
+        : deciding === seat
           ? 'you'
           : 'opponent',
     result: match.result,
     clock: match.clock ? clockState(match.clock, now) : null,
     deadline: correspondence && deadline !== null ? new Date(deadline).toISOString() : null,
-    lastMove: last
+    lastMove: lastMove
       ? {
-          seat: last.seat,
-          side: last.seat === seat ? mine.side : opponentOf(mine.side),
-          entries: last.entries,
-          at: last.at,
+          seat: lastMove.seat,
+          side: lastMove.seat === seat ? mine.side : opponentOf(mine.side),
+          entries: lastMove.entries,
+          at: lastMove.at,
         }
       : null,
     deck: match.deck,
@@ -89,9 +94,21 @@ export function myGamesRouter(
   router.use(writeLimit);
   router.post(apiRoutes.myGames, async (ctx) => {
     const { seats } = parse(myGamesRequestSchema, await jsonBody(ctx, MAX_BODY_BYTES));
+    const asked = distinctSeats(seats);
+    // Each match read once, however many of its seats and credentials are asked about.
+    const reads = new Map<string, Promise<Stored>>();
+    const read = (matchID: string) => {
+      let stored = reads.get(matchID);
+      if (!stored) {
+        stored = matches.getMatchProgress(matchID);
+        reads.set(matchID, stored);
+      }
+      return stored;
+    };
+    const stored = await Promise.all(asked.map((a) => read(a.matchID)));
     const now = time.now();
     ctx.body = {
-      games: await Promise.all(seats.map((held) => myGameOf(matches, held, now))),
+      games: asked.map((a, i) => myGameOf(stored[i], a, now)),
       at: new Date(now).toISOString(),
     };
   });

@@ -1,7 +1,71 @@
+import { DatabaseSync } from 'node:sqlite';
+import type { LogEntry, Seat, State } from '@iron-curtain/game';
+import pg from 'pg';
 import { expect, it } from 'vitest';
 import { hashSecret } from '../../src/ops/secrets.ts';
-import { openTestStores } from '../support.ts';
-import { describeContract, newRecord, successor } from './contract.ts';
+import { SQLITE_FILE } from '../../src/storage/database/sqlite-database.ts';
+import type { MoveRecord, StoredState } from '../../src/storage/index.ts';
+import { openTestStores, POSTGRES_URL } from '../support.ts';
+import { type Backend, describeContract, newRecord, successor } from './contract.ts';
+
+/** A successor of `state` that awaits `deciding`'s decision, its move logging `entries`. */
+function movedTo(
+  state: StoredState,
+  deciding: Seat | null,
+  entries: LogEntry[],
+): { next: StoredState; move: MoveRecord } {
+  const { next, move } = successor(state, state._stateID + 1);
+  (next.G as State).decision =
+    deciding === null ? null : { kind: 'chooseFirstPlayer', seat: deciding };
+  return { next, move: { ...move, seat: state._stateID % 2 === 0 ? '0' : '1', entries } };
+}
+
+/** What the store keeps of a move as a match's last. */
+const lastOf = ({ stateID, seat, entries, at }: MoveRecord) => ({ stateID, seat, entries, at });
+
+/**
+ * Takes the store's data back to before its match progress was kept: the column dropped and
+ * its migration not yet run, every row as the server before wrote it. The stores are closed
+ * meanwhile and opened again (running the migration) afterwards.
+ */
+async function beforeProgressWasKept(backend: Backend): Promise<void> {
+  if (backend.kind === 'sqlite') {
+    await backend.stores().close();
+    const db = new DatabaseSync(`${backend.where}/${SQLITE_FILE}`);
+    const version = Number(db.prepare('PRAGMA user_version').get()?.user_version);
+    db.exec(`ALTER TABLE matches DROP COLUMN progress; PRAGMA user_version = ${version - 1}`);
+    db.close();
+    await backend.reopen(true);
+    return;
+  }
+  const S = `"${backend.where}"`;
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  await client.query(`ALTER TABLE ${S}.matches DROP COLUMN progress;
+    DELETE FROM ${S}.schema_version WHERE version = (SELECT max(version) FROM ${S}.schema_version)`);
+  await client.end();
+  await backend.reopen();
+}
+
+/** The progress column of a match as stored (read with the SQLite stores closed). */
+async function storedProgress(backend: Backend, matchID: string): Promise<unknown> {
+  if (backend.kind === 'sqlite') {
+    await backend.stores().close();
+    const db = new DatabaseSync(`${backend.where}/${SQLITE_FILE}`);
+    const row = db.prepare('SELECT progress FROM matches WHERE match_id = ?').get(matchID);
+    db.close();
+    await backend.reopen(true);
+    return row?.progress == null ? null : JSON.parse(String(row.progress));
+  }
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  const { rows } = await client.query(
+    `SELECT progress FROM "${backend.where}".matches WHERE match_id = $1`,
+    [matchID],
+  );
+  await client.end();
+  return rows[0]?.progress ?? null;
+}
 
 describeContract('the match store', (backend) => {
   const { kind, where } = backend;
@@ -238,5 +302,98 @@ describeContract('the match store', (backend) => {
     }
     expect(await matches().getMatch(match.matchID)).toEqual(match);
     await backend.stores().ping();
+  });
+
+  it('keeps whose decision it is and the last move with the match, written with each move and only then', async () => {
+    const { match, initial } = newRecord();
+    await matches().createMatch(match, initial);
+    const deciding = (initial.G as State).decision?.seat;
+    expect(deciding).toBeDefined();
+    expect(await twinMatches().getMatchProgress(match.matchID)).toEqual({
+      match,
+      progress: { deciding, lastMove: null },
+    });
+    expect(await matches().getMatchProgress('nosuchmatch')).toBeUndefined();
+
+    const entries = [{ type: 'firstPlayer', side: 'US' }] as unknown as LogEntry[];
+    const first = movedTo(initial, '0', entries);
+    expect(await matches().commitMove(match.matchID, 0, first.next, first.move, null)).toBe(true);
+    const stale = movedTo(initial, '1', []);
+    expect(await twinMatches().commitMove(match.matchID, 0, stale.next, stale.move, null)).toBe(
+      false,
+    );
+    expect(await twinMatches().getMatchProgress(match.matchID)).toEqual({
+      match: { ...match, updatedAt: first.move.at },
+      progress: { deciding: '0', lastMove: lastOf(first.move) },
+    });
+
+    const last = movedTo(first.next, null, []);
+    const result = { winner: '0', winnerSide: 'US', reason: 'track' } as const;
+    expect(await matches().commitMove(match.matchID, 1, last.next, last.move, result)).toBe(true);
+    const ended = await matches().getMatchProgress(match.matchID);
+    expect(ended?.match).toMatchObject({ status: 'finished', result });
+    expect(ended?.progress).toEqual({ deciding: null, lastMove: lastOf(last.move) });
+  });
+
+  it("a rematch starts with its own progress, not the finished match's", async () => {
+    const { match, initial } = newRecord();
+    await matches().createMatch(match, initial);
+    const { next, move } = movedTo(initial, '0', []);
+    const result = { winner: '0', winnerSide: 'US', reason: 'track' } as const;
+    expect(await matches().commitMove(match.matchID, 0, next, move, result)).toBe(true);
+    const rematch = newRecord();
+    const linked = { ...rematch.match, rematchOf: match.matchID };
+    expect(await matches().linkRematch(match.matchID, linked, rematch.initial)).toBe(true);
+    expect((await twinMatches().getMatchProgress(linked.matchID))?.progress).toEqual({
+      deciding: (rematch.initial.G as State).decision?.seat,
+      lastMove: null,
+    });
+  });
+
+  it('a match stored before progress was kept shows its last move and whose decision it is, worked out once', async () => {
+    const played = newRecord();
+    const fresh = newRecord('waiting');
+    await matches().createMatch(played.match, played.initial);
+    await matches().createMatch(fresh.match, fresh.initial);
+    let state = played.initial;
+    let move: MoveRecord | undefined;
+    for (let i = 0; i < 5; i++) {
+      const step = movedTo(state, i === 4 ? '1' : '0', [
+        { type: 'marker', at: i } as unknown as LogEntry,
+      ]);
+      expect(
+        await matches().commitMove(
+          played.match.matchID,
+          state._stateID,
+          step.next,
+          step.move,
+          null,
+        ),
+      ).toBe(true);
+      state = step.next;
+      move = step.move;
+    }
+    if (!move) throw new Error('no move was made');
+
+    await beforeProgressWasKept(backend);
+    expect(await storedProgress(backend, played.match.matchID)).toBeNull();
+    const expected = { deciding: '1', lastMove: lastOf(move) };
+    expect((await matches().getMatchProgress(played.match.matchID))?.progress).toEqual(expected);
+    expect((await twinMatches().getMatchProgress(fresh.match.matchID))?.progress).toEqual({
+      deciding: (fresh.initial.G as State).decision?.seat,
+      lastMove: null,
+    });
+    // Kept once worked out: the next read takes it from the match's row.
+    expect(await storedProgress(backend, played.match.matchID)).toEqual(expected);
+
+    // The next move writes its own.
+    const next = movedTo(state, '0', []);
+    expect(
+      await matches().commitMove(played.match.matchID, state._stateID, next.next, next.move, null),
+    ).toBe(true);
+    expect((await twinMatches().getMatchProgress(played.match.matchID))?.progress).toEqual({
+      deciding: '0',
+      lastMove: lastOf(next.move),
+    });
   });
 });

@@ -121,4 +121,8 @@ export const MIGRATIONS: readonly ((S: string) => string)[] = [
    DELETE FROM ${S}.handovers;
    ALTER TABLE ${S}.handovers ADD COLUMN tries integer NOT NULL DEFAULT 0;
    ALTER TABLE ${S}.handovers ADD COLUMN used_at timestamptz;`,
+  // Each match's progress (whose decision, its last move) kept with it, written with each move:
+  // My games reads no move log. Rows written before have none until first read (MatchStore).
+  (S) => `
+   ALTER TABLE ${S}.matches ADD COLUMN progress json;`,
 ];

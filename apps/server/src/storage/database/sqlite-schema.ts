@@ -112,4 +112,7 @@ export const MIGRATIONS: readonly string[] = [
   `DELETE FROM handovers;
    ALTER TABLE handovers ADD COLUMN tries INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE handovers ADD COLUMN used_at TEXT;`,
+  // Each match's progress (whose decision, its last move) kept with it, written with each move:
+  // My games reads no move log. Rows written before have none until first read (MatchStore).
+  `ALTER TABLE matches ADD COLUMN progress TEXT;`,
 ];

@@ -104,6 +104,21 @@ export interface MoveRecord {
   at: string;
 }
 
+/** The last move as My games shows it: who made it, when, and its public log entries. */
+export type LastMove = Pick<MoveRecord, 'stateID' | 'seat' | 'entries' | 'at'>;
+
+/**
+ * Where a match stands, kept with its record and written with each move: the seat whose
+ * decision its state awaits, and the move that produced that state. Reading it costs the same
+ * whatever the match's length (no state is replayed, no move log read).
+ */
+export interface MatchProgress {
+  /** null: no decision is awaited (the game is over). */
+  deciding: Seat | null;
+  /** null before the first move. */
+  lastMove: LastMove | null;
+}
+
 export interface MatchListQuery {
   status?: MatchStatus | undefined;
   limit: number;
@@ -120,6 +135,13 @@ export interface MatchStore {
   /** Stores a new match with its initial state (state id 0). */
   createMatch(match: MatchRecord, initial: StoredState): Promise<void>;
   getMatch(matchID: string): Promise<MatchRecord | undefined>;
+  /**
+   * A match's record with its progress, in one read. A match stored before its progress was
+   * kept has it worked out from its state and last move once, then kept.
+   */
+  getMatchProgress(
+    matchID: string,
+  ): Promise<{ match: MatchRecord; progress: MatchProgress } | undefined>;
   /** Public matches, newest first. */
   listPublicMatches(query: MatchListQuery): Promise<MatchRecord[]>;
   /**

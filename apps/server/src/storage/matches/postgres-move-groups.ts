@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { deadlineColumns } from './deadlines.ts';
 import type { MoveWrite, PendingMove } from './move-write.ts';
+import { progressOf } from './progress.ts';
 
 /** How many group statements may run at once; the moves that arrive meanwhile wait for one. */
 const GROUPS_IN_FLIGHT = 2;
@@ -100,6 +101,7 @@ export class MoveGroups {
       at: m.move.at,
       result: m.result,
       clock: m.clock ?? null,
+      progress: progressOf(m.next, m.move),
       ...(m.clock ? deadlineColumns(m.clock) : { deadline: null, warnAt: null }),
     }));
     // Matches are locked in one order (by id), so two groups never wait on each other.
@@ -109,7 +111,7 @@ export class MoveGroups {
          SELECT * FROM json_to_recordset($1::json) AS b(
            i integer, match_id text, expected integer, state_id integer, state json,
            move_state_id integer, seat text, move text, args json, entries json,
-           at timestamptz, result json, clock json, deadline timestamptz,
+           at timestamptz, result json, clock json, progress json, deadline timestamptz,
            "warnAt" timestamptz)
        ), playing AS (
          SELECT match_id FROM ${S}.matches
@@ -128,6 +130,7 @@ export class MoveGroups {
        ), touched AS (
          UPDATE ${S}.matches m
          SET updated_at = b.at,
+             progress = b.progress,
              status = CASE WHEN b.result IS NULL THEN m.status ELSE 'finished' END,
              result = COALESCE(b.result, m.result),
              clock = COALESCE(b.clock, m.clock),

@@ -9,6 +9,7 @@ import type {
   ClockRecord,
   DueWarning,
   MatchListQuery,
+  MatchProgress,
   MatchRecord,
   MatchResult,
   MatchStatus,
@@ -17,6 +18,7 @@ import type {
   StoredState,
 } from './match-store.ts';
 import { MoveGroups } from './postgres-move-groups.ts';
+import { progressFromColumn, progressOf } from './progress.ts';
 import { MATCH_COLUMNS, matchFromRows, matchRowValues, moveFromRow } from './rows.ts';
 
 /** Matches in the Postgres schema; moves are committed in groups (see MoveGroups). */
@@ -41,8 +43,8 @@ export function postgresMatchStore(db: PostgresDatabase): MatchStore {
   const insertMatch = async (c: pg.PoolClient, match: MatchRecord, initial: StoredState) => {
     await c.query(
       `INSERT INTO ${S}.matches (${MATCH_COLUMNS})
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-      matchRowValues(match),
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+      matchRowValues(match, initial),
     );
     for (const p of match.players) {
       await c.query(
@@ -58,6 +60,45 @@ export function postgresMatchStore(db: PostgresDatabase): MatchStore {
     ]);
   };
 
+  /** A match's row with its seats (`seats`): read on every move, prepared once per connection. */
+  const matchRow = async (matchID: string): Promise<Row | undefined> => {
+    const { rows } = await pool.query({
+      name: `${schema}:get-match`,
+      text: `SELECT m.*, (SELECT json_agg(s) FROM ${S}.seats s WHERE s.match_id = m.match_id) AS seats
+             FROM ${S}.matches m WHERE m.match_id = $1`,
+      values: [matchID],
+    });
+    return rows[0] as Row | undefined;
+  };
+
+  /**
+   * The progress of a match stored before progress was kept, from its state and last move (read
+   * together), kept from then on unless a move has written its own meanwhile (every move
+   * writes its own, with the match's row locked).
+   */
+  const workOutProgress = async (matchID: string): Promise<MatchProgress> => {
+    const { rows } = await pool.query(
+      `SELECT s.state, m.deck, m.setup_data, v.state_id, v.seat, v.move, v.args, v.entries, v.at
+       FROM ${S}.states s JOIN ${S}.matches m USING (match_id)
+       LEFT JOIN LATERAL (SELECT * FROM ${S}.moves WHERE match_id = s.match_id
+                          ORDER BY state_id DESC LIMIT 1) v ON true
+       WHERE s.match_id = $1`,
+      [matchID],
+    );
+    const row = rows[0] as Row | undefined;
+    if (!row) throw new Error(`match ${matchID} has no state`);
+    const state = upgradeState(row.state as StoredState, {
+      deck: row.deck as MatchRecord['deck'],
+      setupData: row.setup_data,
+    });
+    const progress = progressOf(state, row.state_id == null ? null : moveFromRow(row));
+    await pool.query(
+      `UPDATE ${S}.matches SET progress = $1 WHERE match_id = $2 AND progress IS NULL`,
+      [JSON.stringify(progress), matchID],
+    );
+    return progress;
+  };
+
   const moveGroups = new MoveGroups(pool, S);
   db.beforeClose(() => moveGroups.settled());
 
@@ -67,15 +108,17 @@ export function postgresMatchStore(db: PostgresDatabase): MatchStore {
     },
 
     async getMatch(matchID) {
-      // Read on every move: one round trip with its seats, prepared once per connection.
-      const { rows } = await pool.query({
-        name: `${schema}:get-match`,
-        text: `SELECT m.*, (SELECT json_agg(s) FROM ${S}.seats s WHERE s.match_id = m.match_id) AS seats
-               FROM ${S}.matches m WHERE m.match_id = $1`,
-        values: [matchID],
-      });
-      const row = rows[0] as Row | undefined;
+      const row = await matchRow(matchID);
       return row && matchFromRows(row, row.seats as Row[]);
+    },
+
+    async getMatchProgress(matchID) {
+      const row = await matchRow(matchID);
+      if (!row) return undefined;
+      return {
+        match: matchFromRows(row, row.seats as Row[]),
+        progress: progressFromColumn(row.progress) ?? (await workOutProgress(matchID)),
+      };
     },
 
     async listPublicMatches({ status, limit, openOnly = false }: MatchListQuery) {

@@ -13,8 +13,10 @@ import type {
   MoveRecord,
   RematchState,
   SeatRecord,
+  StoredState,
   Visibility,
 } from './match-store.ts';
+import { progressColumn } from './progress.ts';
 
 /** How many distinct shared values `sharedJson` keeps (an uploaded deck's setup is a few kB). */
 const SHARED_VALUES = 256;
@@ -40,9 +42,13 @@ function sharedJson<T>(value: unknown): T {
 
 /** The columns of a new match row, in the order of `matchRowValues`. */
 export const MATCH_COLUMNS =
-  'match_id, visibility, status, variants, deck, setup_data, seed, invite_hash, created_at, updated_at, result, clock, rematch, rematch_of, days_per_turn';
+  'match_id, visibility, status, variants, deck, setup_data, seed, invite_hash, created_at, updated_at, result, clock, rematch, rematch_of, days_per_turn, progress';
 
-export function matchRowValues(match: MatchRecord): (string | number | null)[] {
+/** A new match's row: its record, and its progress at its initial state. */
+export function matchRowValues(
+  match: MatchRecord,
+  initial: StoredState,
+): (string | number | null)[] {
   return [
     match.matchID,
     match.visibility,
@@ -59,6 +65,7 @@ export function matchRowValues(match: MatchRecord): (string | number | null)[] {
     jsonOrNull(match.rematch),
     match.rematchOf ?? null,
     match.daysPerTurn ?? null,
+    progressColumn(initial, null),
   ];
 }
 

@@ -2,6 +2,7 @@ import { jsonOrNull } from '../database/columns.ts';
 import type { SqliteDatabase } from '../database/sqlite-database.ts';
 import { deadlineColumns } from './deadlines.ts';
 import type { MoveWrite, PendingMove } from './move-write.ts';
+import { progressColumn } from './progress.ts';
 
 /** How one move of a group fared: stored or stale (`ok`), or failed. */
 type MoveOutcome = { ok: boolean } | { error: unknown };
@@ -63,7 +64,7 @@ export function sqliteMoveGroups(
     // Every right-hand side reads the row as it was. The same seat deciding again keeps its
     // turn's deadline, and its warning.
     db.run(
-      `UPDATE matches SET updated_at = ?, clock = coalesce(?, clock),
+      `UPDATE matches SET updated_at = ?, progress = ?, clock = coalesce(?, clock),
          deadline = CASE WHEN ? THEN ? ELSE deadline END,
          warn_at = CASE WHEN ? AND ? IS NOT deadline THEN ? ELSE warn_at END,
          status = CASE WHEN ? IS NULL THEN status ELSE 'finished' END,
@@ -71,6 +72,7 @@ export function sqliteMoveGroups(
        WHERE match_id = ?`,
       [
         m.move.at,
+        progressColumn(m.next, m.move),
         jsonOrNull(m.clock),
         clocked,
         deadline,

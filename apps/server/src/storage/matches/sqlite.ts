@@ -8,6 +8,7 @@ import type {
   ClockRecord,
   DueWarning,
   MatchListQuery,
+  MatchProgress,
   MatchRecord,
   MatchResult,
   MatchStatus,
@@ -15,6 +16,7 @@ import type {
   RematchState,
   StoredState,
 } from './match-store.ts';
+import { progressFromColumn, progressOf } from './progress.ts';
 import { replayMoves } from './replay.ts';
 import { MATCH_COLUMNS, matchFromRows, matchRowValues, moveFromRow } from './rows.ts';
 import { sqliteMoveGroups } from './sqlite-move-groups.ts';
@@ -43,8 +45,8 @@ export function sqliteMatchStore(
   const insertMatch = (match: MatchRecord, initial: StoredState) => {
     db.run(
       `INSERT INTO matches (${MATCH_COLUMNS})
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      matchRowValues(match),
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      matchRowValues(match, initial),
     );
     for (const p of match.players) {
       db.run(
@@ -59,6 +61,57 @@ export function sqliteMatchStore(
     ]);
   };
 
+  /** The match's state: its snapshot, and the moves logged since replayed. */
+  const readState = (matchID: string): StoredState | undefined => {
+    const row = db.one(
+      `SELECT s.state, s.state_id, s.snapshot_id, m.deck, m.setup_data
+       FROM states s JOIN matches m USING (match_id) WHERE match_id = ?`,
+      [matchID],
+    );
+    if (!row) return undefined;
+    const match = {
+      deck: JSON.parse(String(row.deck)),
+      setupData: JSON.parse(String(row.setup_data)),
+    };
+    const snapshot = upgradeState(JSON.parse(String(row.state)) as StoredState, match);
+    if (row.snapshot_id === null) return snapshot;
+    const since = db
+      .all(
+        `SELECT state_id, seat, move, args, entries, at FROM moves
+       WHERE match_id = ? AND state_id > ? AND state_id <= ? ORDER BY state_id`,
+        [matchID, Number(row.snapshot_id), Number(row.state_id)],
+      )
+      .map(moveFromRow);
+    const state = replayMoves(match, snapshot, since);
+    if (state._stateID !== Number(row.state_id)) {
+      throw new Error(`match ${matchID}: its log replays to state ${state._stateID}`);
+    }
+    return state;
+  };
+
+  /**
+   * The progress of a match stored before progress was kept, from its state and last move,
+   * kept from then on unless a move has written its own meanwhile. Read and written in one
+   * turn of the event loop: no move lands in between.
+   */
+  const workOutProgress = (matchID: string): Promise<MatchProgress> => {
+    const state = readState(matchID);
+    if (!state) throw new Error(`match ${matchID} has no state`);
+    const last = db.one(
+      `SELECT state_id, seat, move, args, entries, at FROM moves WHERE match_id = ?
+       ORDER BY state_id DESC LIMIT 1`,
+      [matchID],
+    );
+    const progress = progressOf(state, last ? moveFromRow(last) : null);
+    return db.write(() => {
+      db.run('UPDATE matches SET progress = ? WHERE match_id = ? AND progress IS NULL', [
+        JSON.stringify(progress),
+        matchID,
+      ]);
+      return progress;
+    });
+  };
+
   return {
     createMatch(match: MatchRecord, initial: StoredState) {
       return db.write(() => db.transaction(() => insertMatch(match, initial)));
@@ -67,6 +120,15 @@ export function sqliteMatchStore(
     async getMatch(matchID) {
       const row = db.one('SELECT * FROM matches WHERE match_id = ?', [matchID]);
       return row ? matchFromRows(row, seatsOf(matchID)) : undefined;
+    },
+
+    async getMatchProgress(matchID) {
+      const row = db.one('SELECT * FROM matches WHERE match_id = ?', [matchID]);
+      if (!row) return undefined;
+      return {
+        match: matchFromRows(row, seatsOf(matchID)),
+        progress: progressFromColumn(row.progress) ?? (await workOutProgress(matchID)),
+      };
     },
 
     async listPublicMatches({ status, limit, openOnly = false }: MatchListQuery) {
@@ -122,30 +184,7 @@ export function sqliteMatchStore(
     },
 
     async loadState(matchID) {
-      const row = db.one(
-        `SELECT s.state, s.state_id, s.snapshot_id, m.deck, m.setup_data
-         FROM states s JOIN matches m USING (match_id) WHERE match_id = ?`,
-        [matchID],
-      );
-      if (!row) return undefined;
-      const match = {
-        deck: JSON.parse(String(row.deck)),
-        setupData: JSON.parse(String(row.setup_data)),
-      };
-      const snapshot = upgradeState(JSON.parse(String(row.state)) as StoredState, match);
-      if (row.snapshot_id === null) return snapshot;
-      const since = db
-        .all(
-          `SELECT state_id, seat, move, args, entries, at FROM moves
-         WHERE match_id = ? AND state_id > ? AND state_id <= ? ORDER BY state_id`,
-          [matchID, Number(row.snapshot_id), Number(row.state_id)],
-        )
-        .map(moveFromRow);
-      const state = replayMoves(match, snapshot, since);
-      if (state._stateID !== Number(row.state_id)) {
-        throw new Error(`match ${matchID}: its log replays to state ${state._stateID}`);
-      }
-      return state;
+      return readState(matchID);
     },
 
     commitMove(matchID, expectedStateID, next, move, result, clock?) {
