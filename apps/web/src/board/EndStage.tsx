@@ -74,8 +74,10 @@ export function EndStage({
     if (!root) return;
     root.scrollIntoView?.({ block: 'nearest' });
     if (stage === 'table') {
-      const back = before.current?.isConnected ? before.current : resultButton.current;
-      back?.focus({ preventScroll: true });
+      // A control that left or was disabled with the end cannot take it: the bar's button does.
+      before.current?.focus({ preventScroll: true });
+      if (document.activeElement !== before.current)
+        resultButton.current?.focus({ preventScroll: true });
     } else if (stage === 'banner' && from === 'analysis') {
       analysisButton.current?.focus({ preventScroll: true });
     } else {
