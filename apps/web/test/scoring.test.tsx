@@ -206,6 +206,7 @@ function LiveEnd({ over }: { over: boolean }) {
   return (
     <RulesProvider value={RULES}>
       <button type="button">Last move</button>
+      <input aria-label="Message" />
       {over && (
         <EndStage
           view={state}
@@ -263,5 +264,16 @@ describe('the end on the live table', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Skip to the result' }));
     fireEvent.click(screen.getByRole('button', { name: 'Show the table' }));
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Show the result' }));
+  });
+
+  it('leaves the keyboard with a player typing a line of chat when the match ends', () => {
+    reducedMotion(true);
+    const { rerender } = render(<LiveEnd over={false} />);
+    const message = screen.getByRole('textbox', { name: 'Message' });
+    message.focus();
+    rerender(<LiveEnd over />);
+    expect(document.activeElement).toBe(message);
+    fireEvent.click(screen.getByRole('button', { name: 'Skip to the result' }));
+    expect(document.activeElement).toBe(message);
   });
 });

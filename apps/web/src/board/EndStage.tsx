@@ -21,6 +21,10 @@ export interface Ending {
  */
 type Stage = 'show' | 'banner' | 'analysis' | 'table';
 
+/** Fields the keyboard types into. */
+const TYPING =
+  'input:not([type="button"], [type="checkbox"], [type="radio"]), textarea, [contenteditable="true"]';
+
 /** The element the keyboard is on, unless nothing is. */
 const focused = (): HTMLElement | null => {
   const el = document.activeElement;
@@ -73,6 +77,9 @@ export function EndStage({
     const root = here.current;
     if (!root) return;
     root.scrollIntoView?.({ block: 'nearest' });
+    // A player typing (a line of chat) keeps the keyboard: the stage does not take it mid-word.
+    const now = focused();
+    if (now && !root.contains(now) && now.matches(TYPING)) return;
     if (stage === 'table') {
       // A control that left or was disabled with the end cannot take it: the bar's button does.
       before.current?.focus({ preventScroll: true });
