@@ -309,12 +309,13 @@ const keyboardOn = (page: Page) =>
     return `${stage.getAttribute('data-stage')} ${now.tagName.toLowerCase()}`;
   });
 
-/** axe's serious findings with the stage as it is, in the light and the dark theme. */
-async function auditBothThemes(page: Page): Promise<Record<string, string[]>> {
+/** axe's serious findings with the stage as it is, in the light and the dark theme (shot in each). */
+async function auditBothThemes(page: Page, name: string): Promise<Record<string, string[]>> {
   const found: Record<string, string[]> = {};
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     found[colorScheme] = await audit(page);
+    await shot(page, `${name}-${colorScheme}`);
   }
   await page.emulateMedia({ colorScheme: 'light' });
   return found;
@@ -355,7 +356,8 @@ describe('a whole match against the computer on a desktop', () => {
       await page.close();
       await watcher.context().close();
     }
-  });
+    // Up to six whole matches, each about 40 s on a busy machine.
+  }, 600_000);
 });
 
 /**
@@ -375,7 +377,10 @@ async function endStage(page: Page, watcher: Page) {
     const over = await stagePart(page, '.end-stage');
     expect(over.top).toBeLessThanOrEqual(frame.top);
     expect(over.bottom).toBeGreaterThanOrEqual(frame.bottom);
-    expect(await auditBothThemes(page)).toEqual({ light: [], dark: [] });
+    expect(await auditBothThemes(page, 'end-final-scoring-themes')).toEqual({
+      light: [],
+      dark: [],
+    });
     // Escape skips to the result, the keyboard still on the stage.
     await page.keyboard.press('Escape');
   }
@@ -401,8 +406,7 @@ async function endStage(page: Page, watcher: Page) {
   await panel.getByRole('img', { name: /Chart of the US’s chance to win/ }).waitFor({
     timeout: 180_000,
   });
-  await shot(page, 'end-analysis-done');
-  expect(await auditBothThemes(page)).toEqual({ light: [], dark: [] });
+  expect(await auditBothThemes(page, 'end-analysis-done')).toEqual({ light: [], dark: [] });
   await panel.focus();
   await page.keyboard.press('Escape');
   await panel.waitFor({ state: 'hidden' });
