@@ -257,23 +257,185 @@ async function playToTheEnd(page: Page) {
   throw new Error('the match did not end');
 }
 
-describe('a whole match against the computer on a desktop', () => {
-  it('keeps the live table legible at 1366 px to the end', async () => {
-    const page = await (await newContext({ viewport: { width: 1366, height: 768 } })).newPage();
-    await openAgainstComputer(page, suite.server.url);
-    await goFirst(page);
-    await shot(page, 'desktop-start');
-    await playToTheEnd(page);
-    await page.getByRole('region', { name: 'Result' }).waitFor();
-    await page.locator('.board-frame').evaluate((el) => el.scrollIntoView({ block: 'end' }));
-    const legible = await tableLegibility(page);
-    console.log(`e2e: live table at 1366x768: ${JSON.stringify(legible)}`);
-    await shot(page, 'desktop-end-table');
-    expect(legible.name).toBeGreaterThanOrEqual(12);
-    expect(legible.command).toBeGreaterThanOrEqual(12);
-    expect(legible.whole).toBe(true);
+/** The sizes the end of a match is checked at: two desktops and a phone. */
+const END_SIZES = [
+  { width: 1366, height: 768 },
+  { width: 1920, height: 1080 },
+  { width: 390, height: 844 },
+] as const;
+
+/** Where the stage's part is against the window, and whether its own box must scroll to show it all. */
+const stagePart = (page: Page, selector: string) =>
+  page.locator(selector).evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return {
+      top: Math.round(r.top),
+      bottom: Math.round(r.bottom),
+      left: Math.round(r.left),
+      right: Math.round(r.right),
+      scrolls: el.scrollHeight > el.clientHeight + 1,
+    };
   });
+
+/** The stage's part is whole inside the window as the page stands, at each size; shot at each. */
+async function inViewAtEverySize(page: Page, selector: string, name: string, whole: boolean) {
+  for (const size of END_SIZES) {
+    await page.setViewportSize(size);
+    await motionDone(page);
+    const box = await stagePart(page, selector);
+    const where = `${name} at ${size.width}x${size.height}`;
+    console.log(`e2e: ${where}: ${JSON.stringify(box)}`);
+    expect(box.top, `${where}: top`).toBeGreaterThanOrEqual(0);
+    expect(box.left, `${where}: left`).toBeGreaterThanOrEqual(0);
+    expect(box.bottom, `${where}: bottom`).toBeLessThanOrEqual(size.height);
+    expect(box.right, `${where}: right`).toBeLessThanOrEqual(size.width);
+    // Read where it is, not by scrolling the page or hunting inside a box.
+    expect(await page.evaluate(() => scrollY), `${where}: the page not scrolled`).toBe(0);
+    if (whole && size.width > 600) expect(box.scrolls, `${where}: no scroll inside`).toBe(false);
+    await shot(page, `${name}-${size.width}x${size.height}`);
+  }
+  await page.setViewportSize(END_SIZES[0]);
+}
+
+/** What the keyboard is on: inside the stage (and which part), or elsewhere. */
+const keyboardOn = (page: Page) =>
+  page.evaluate(() => {
+    const now = document.activeElement;
+    if (!now || now === document.body) return 'nowhere';
+    const stage = now.closest('.end-stage');
+    if (!stage) return 'outside';
+    if (now.closest('.stage-analysis')) return 'analysis';
+    if (now.hasAttribute('data-open-analysis')) return 'analysis button';
+    return `${stage.getAttribute('data-stage')} ${now.tagName.toLowerCase()}`;
+  });
+
+/** axe's serious findings with the stage as it is, in the light and the dark theme (shot in each). */
+async function auditBothThemes(page: Page, name: string): Promise<Record<string, string[]>> {
+  const found: Record<string, string[]> = {};
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    found[colorScheme] = await audit(page);
+    await shot(page, `${name}-${colorScheme}`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  return found;
+}
+
+/** A match the computer's deal decided on the track has no final scoring: the next one may. */
+const MATCHES_FOR_A_FINAL_SCORING = 6;
+
+describe('a whole match against the computer on a desktop', () => {
+  it('keeps the live table legible at 1366 px to the end, and plays the end over the table in view at 1366x768, 1920x1080 and 390x844: the final scoring, the result, the analysis, the keyboard following', async () => {
+    const context = await newContext({ viewport: { width: 1366, height: 768 } });
+    for (let tries = 1; tries <= MATCHES_FOR_A_FINAL_SCORING; tries++) {
+      const page = await context.newPage();
+      const created = await openAgainstComputer(page, suite.server.url);
+      const watcher = await (await newContext({ viewport: END_SIZES[0] })).newPage();
+      await watcher.goto(created.links.spectate);
+      await synced(watcher);
+      await goFirst(page);
+      if (tries === 1) await shot(page, 'desktop-start');
+      await playToTheEnd(page);
+      await page.getByRole('region', { name: 'Result' }).waitFor();
+      // The show waits for the player from here on, so it is measured where it stands.
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      await page.locator('.board-frame').evaluate((el) => el.scrollIntoView({ block: 'end' }));
+      const legible = await tableLegibility(page);
+      console.log(`e2e: live table at 1366x768: ${JSON.stringify(legible)}`);
+      await shot(page, 'desktop-end-table');
+      expect(legible.name).toBeGreaterThanOrEqual(12);
+      expect(legible.command).toBeGreaterThanOrEqual(12);
+      expect(legible.whole).toBe(true);
+      const played = (await page.locator('.end-stage').getAttribute('data-stage')) === 'show';
+      console.log(`e2e: match ${tries} ended ${played ? 'with' : 'without'} a final scoring`);
+      if (played || tries === MATCHES_FOR_A_FINAL_SCORING) {
+        expect(played, `a final scoring in ${tries} matches`).toBe(true);
+        await endStage(page, watcher);
+        return;
+      }
+      await page.close();
+      await watcher.context().close();
+    }
+    // Up to six whole matches, each about 40 s on a busy machine.
+  }, 600_000);
 });
+
+/**
+ * The end on the table's own area: the final scoring (when there is one) over the table, which
+ * stays whole behind it, with the keyboard in it; Escape skips to the result's banner; the
+ * analysis opens over the table and closes back to its button; Show the table gives the table
+ * back, legible; the spectator's end is the same without the rematch. All in view at every size,
+ * with no serious axe finding in either theme.
+ */
+async function endStage(page: Page, watcher: Page) {
+  const result = page.getByRole('region', { name: 'Result' });
+  const stage = page.locator('.end-stage');
+  if ((await stage.getAttribute('data-stage')) === 'show') {
+    expect(await keyboardOn(page)).toBe('show h2');
+    await inViewAtEverySize(page, '.end-stage .stage-panel', 'end-final-scoring', true);
+    const frame = await stagePart(page, '.board-frame');
+    const over = await stagePart(page, '.end-stage');
+    expect(over.top).toBeLessThanOrEqual(frame.top);
+    expect(over.bottom).toBeGreaterThanOrEqual(frame.bottom);
+    expect(await auditBothThemes(page, 'end-final-scoring-themes')).toEqual({
+      light: [],
+      dark: [],
+    });
+    // Escape skips to the result, the keyboard still on the stage.
+    await page.keyboard.press('Escape');
+  }
+  await page.locator('.end-stage[data-stage="banner"]').waitFor();
+  expect(await result.getAttribute('data-revealed')).toBe('true');
+  expect(await keyboardOn(page)).toBe('banner h2');
+  expect(await result.locator('h2').textContent()).toMatch(/\) wins$/);
+  await inViewAtEverySize(page, '.end-stage .stage-banner', 'end-result', true);
+  for (const name of ['Analysis', 'Rematch', 'Show the table'])
+    expect(await result.getByRole('button', { name, exact: true }).count(), name).toBe(1);
+
+  // The analysis opens over the table from the keyboard, and closes back to its button.
+  await page.keyboard.press('Tab');
+  expect(await keyboardOn(page)).toBe('analysis button');
+  await page.keyboard.press('Enter');
+  const panel = page.getByRole('dialog', { name: 'Analysis of the match' });
+  await panel.waitFor();
+  expect(await keyboardOn(page)).toBe('analysis');
+  await panel.getByRole('button', { name: 'Analyse the match' }).waitFor();
+  await inViewAtEverySize(page, '.end-stage .stage-analysis', 'end-analysis', false);
+  await panel.getByLabel('Depth').selectOption('quick');
+  await panel.getByRole('button', { name: 'Analyse the match' }).click();
+  await panel.getByRole('img', { name: /Chart of the US’s chance to win/ }).waitFor({
+    timeout: 180_000,
+  });
+  expect(await auditBothThemes(page, 'end-analysis-done')).toEqual({ light: [], dark: [] });
+  await panel.focus();
+  await page.keyboard.press('Escape');
+  await panel.waitFor({ state: 'hidden' });
+  expect(await keyboardOn(page)).toBe('analysis button');
+
+  // Show the table: the banner goes, the keyboard leaves the stage's banner, the table legible.
+  await result.getByRole('button', { name: 'Show the table' }).focus();
+  await page.keyboard.press('Enter');
+  await page.locator('.end-stage[data-stage="table"]').waitFor();
+  expect(['outside', 'table button']).toContain(await keyboardOn(page));
+  await expect.poll(async () => (await tableLegibility(page)).whole, { timeout: 5_000 }).toBe(true);
+  const shown = await tableLegibility(page);
+  expect(shown.name).toBeGreaterThanOrEqual(12);
+  expect(shown.command).toBeGreaterThanOrEqual(12);
+  await shot(page, 'end-table-shown');
+  // The result comes back, and the analysis already run is still there.
+  await page.getByRole('button', { name: 'Show the result' }).click();
+  expect(await keyboardOn(page)).toBe('banner h2');
+  await result.getByRole('button', { name: 'Analysis', exact: true }).click();
+  await panel.getByRole('img', { name: /Chart of the US’s chance to win/ }).waitFor();
+
+  // A spectator's table ends the same way, without the players' rematch.
+  const seen = watcher.getByRole('region', { name: 'Result' });
+  await seen.waitFor();
+  await watcher.locator('.end-stage[data-stage="banner"]').waitFor({ timeout: 60_000 });
+  expect(await seen.getByRole('button', { name: 'Analysis', exact: true }).count()).toBe(1);
+  expect(await seen.getByRole('button', { name: 'Rematch' }).count()).toBe(0);
+  await shot(watcher, 'end-spectator');
+}
 
 describe('the final scoring', () => {
   it('is shown step by step over the finished table of a record', async () => {

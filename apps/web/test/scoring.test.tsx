@@ -2,6 +2,7 @@ import { indexDeck, type Seat, type State } from '@iron-curtain/game';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EndScreen } from '../src/board/EndScreen.tsx';
+import { EndStage } from '../src/board/EndStage.tsx';
 import { MatchView } from '../src/board/MatchView.tsx';
 import { RulesProvider } from '../src/board/rules.tsx';
 import { MARKER_BEAT_MS, useScoringShow } from '../src/board/scoringShow.ts';
@@ -196,5 +197,83 @@ describe('a show that begins during a match', () => {
     expect(beats()).toHaveLength(1);
     await act(() => vi.advanceTimersByTimeAsync(MARKER_BEAT_MS));
     expect(beats()).toHaveLength(2);
+  });
+});
+
+/** A live table's end: a control the player last used, then the stage once the match is over. */
+function LiveEnd({ over }: { over: boolean }) {
+  const show = useScoringShow(RULES, state);
+  return (
+    <RulesProvider value={RULES}>
+      <button type="button">Last move</button>
+      <input aria-label="Message" />
+      {over && (
+        <EndStage
+          view={state}
+          names={names}
+          show={show}
+          ending={{ analysis: <p>The analysis</p> }}
+        />
+      )}
+    </RulesProvider>
+  );
+}
+
+const focusedText = () => document.activeElement?.textContent ?? '';
+const pressEscape = () =>
+  fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
+
+describe('the end on the live table', () => {
+  it('takes the keyboard into the final scoring, and back to where it was once the table is shown', () => {
+    reducedMotion(true);
+    const { rerender } = render(<LiveEnd over={false} />);
+    const last = screen.getByRole('button', { name: 'Last move' });
+    last.focus();
+    rerender(<LiveEnd over />);
+    expect(focusedText()).toBe('Round 2 is over: the final scoring decides');
+    const stage = screen.getByRole('region', { name: 'Result' });
+    expect(stage.getAttribute('data-stage')).toBe('show');
+    // Escape skips the show to the banner, whose heading takes the keyboard.
+    pressEscape();
+    expect(stage.getAttribute('data-stage')).toBe('banner');
+    expect(focusedText()).toMatch(/\) wins$/);
+    // The analysis over the table: the keyboard in it, Escape back to its button.
+    fireEvent.click(screen.getByRole('button', { name: 'Analysis' }));
+    const panel = screen.getByRole('dialog', { name: 'Analysis of the match' });
+    expect(document.activeElement).toBe(panel);
+    pressEscape();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Analysis' }));
+    // The table shown: the keyboard back on the control it was on.
+    fireEvent.click(screen.getByRole('button', { name: 'Show the table' }));
+    expect(stage.getAttribute('data-stage')).toBe('table');
+    expect(document.activeElement).toBe(last);
+    fireEvent.click(screen.getByRole('button', { name: 'Show the result' }));
+    expect(focusedText()).toMatch(/\) wins$/);
+  });
+
+  it('leaves an Escape pressed elsewhere to that control; an end that came with nothing focused gives the keyboard to the bar’s button', () => {
+    reducedMotion(true);
+    const { rerender } = render(<LiveEnd over={false} />);
+    rerender(<LiveEnd over />);
+    const stage = screen.getByRole('region', { name: 'Result' });
+    screen.getByRole('button', { name: 'Last move' }).focus();
+    pressEscape();
+    expect(stage.getAttribute('data-stage')).toBe('show');
+    // The end came with nothing focused: Show the table leaves the keyboard on the bar's button.
+    fireEvent.click(screen.getByRole('button', { name: 'Skip to the result' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Show the table' }));
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Show the result' }));
+  });
+
+  it('leaves the keyboard with a player typing a line of chat when the match ends', () => {
+    reducedMotion(true);
+    const { rerender } = render(<LiveEnd over={false} />);
+    const message = screen.getByRole('textbox', { name: 'Message' });
+    message.focus();
+    rerender(<LiveEnd over />);
+    expect(document.activeElement).toBe(message);
+    fireEvent.click(screen.getByRole('button', { name: 'Skip to the result' }));
+    expect(document.activeElement).toBe(message);
   });
 });

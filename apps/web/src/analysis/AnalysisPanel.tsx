@@ -32,16 +32,20 @@ interface Props {
   record: MatchRecord;
   steps: ReplayStep[];
   /** The replay's position: 0 before the first move, i + 1 after move i. */
-  at: number;
-  onJump: (at: number) => void;
+  at?: number;
+  /**
+   * Jumps the replay to a move. Without a replay beside it (the live table's end), moves are
+   * named by their number and shown nowhere.
+   */
+  onJump?: (at: number) => void;
   /** Shows a move on the replay's table: the position before it, with where it happens marked. */
-  onShow: (at: number, marks: TableMarks) => void;
+  onShow?: (at: number, marks: TableMarks) => void;
   /** An analysis saved with the record file. */
   saved: MatchAnalysis | null;
 }
 
 /** The computer's analysis of every decision, run in a Web Worker on demand. */
-export function AnalysisPanel({ record, steps, at, onJump, onShow, saved }: Props) {
+export function AnalysisPanel({ record, steps, at = 0, onJump, onShow, saved }: Props) {
   const { t } = useTranslation();
   const words = useGameWords();
   const [analysis, setAnalysis] = useState<MatchAnalysis | null>(saved);
@@ -149,9 +153,13 @@ export function AnalysisPanel({ record, steps, at, onJump, onShow, saved }: Prop
           <ol className="analysis-marks">
             {marked.map((d) => (
               <li key={d.index} data-mark={d.mark}>
-                <button type="button" onClick={() => onJump(d.index + 1)}>
-                  {t('analysis.goTo', { index: d.index + 1 })}
-                </button>{' '}
+                {onJump ? (
+                  <button type="button" onClick={() => onJump(d.index + 1)}>
+                    {t('analysis.goTo', { index: d.index + 1 })}
+                  </button>
+                ) : (
+                  <strong>{t('analysis.goTo', { index: d.index + 1 })}</strong>
+                )}{' '}
                 <span className="mark-symbol" aria-hidden="true">
                   {SYMBOL[d.mark as keyof typeof SYMBOL]}
                 </span>{' '}
@@ -160,18 +168,24 @@ export function AnalysisPanel({ record, steps, at, onJump, onShow, saved }: Prop
                   mark: t(`analysis.mark_${d.mark}`),
                   loss: percent(d.loss),
                 })}{' '}
-                {t('analysis.better', { best: describe(d, d.best), played: describe(d, d.played) })}{' '}
-                <button
-                  type="button"
-                  className="secondary"
-                  data-show-better={d.index}
-                  onClick={() => {
-                    const said = wordsOf(d, d.best);
-                    if (said) onShow(d.index, { ...moveMarks(said), label: describe(d, d.best) });
-                  }}
-                >
-                  {t('analysisWords.show')}
-                </button>
+                {t('analysis.better', { best: describe(d, d.best), played: describe(d, d.played) })}
+                {onShow && (
+                  <>
+                    {' '}
+                    <button
+                      type="button"
+                      className="secondary"
+                      data-show-better={d.index}
+                      onClick={() => {
+                        const said = wordsOf(d, d.best);
+                        if (said)
+                          onShow(d.index, { ...moveMarks(said), label: describe(d, d.best) });
+                      }}
+                    >
+                      {t('analysisWords.show')}
+                    </button>
+                  </>
+                )}
               </li>
             ))}
           </ol>
@@ -246,7 +260,7 @@ function ChanceChart({
 }: {
   analysis: MatchAnalysis;
   at: number;
-  onJump: (at: number) => void;
+  onJump?: (at: number) => void;
 }) {
   const { t } = useTranslation();
   const n = analysis.usChance.length;
@@ -254,6 +268,7 @@ function ChanceChart({
   const y = (chance: number) => (1 - chance) * HEIGHT;
   const points = analysis.usChance.map((c, i) => `${x(i).toFixed(1)},${y(c).toFixed(1)}`).join(' ');
   const jump = (event: React.MouseEvent<SVGSVGElement>) => {
+    if (!onJump) return;
     const box = event.currentTarget.getBoundingClientRect();
     const share = (event.clientX - box.left) / box.width;
     onJump(Math.max(0, Math.min(n - 1, Math.floor(share * n))) + 1);

@@ -66,6 +66,42 @@ function StepLine({ step }: { step: FinalScoringStep }) {
   );
 }
 
+/** Who won (a heading, with the flag) and why: the result as the side column and the stage tell it. */
+export function ResultWords({
+  view,
+  names,
+  focusTarget = false,
+}: {
+  view: State;
+  names: Record<Seat, string>;
+  /** The heading takes the keyboard when the result is told on the live table's stage. */
+  focusTarget?: boolean;
+}) {
+  const { t } = useTranslation();
+  const words = useGameWords();
+  const result = view.result;
+  if (!result) return null;
+  const winnerSeat: Seat = view.sides['0'] === result.winnerSide ? '0' : '1';
+  const steps = view.finalScoring ?? [];
+  return (
+    <>
+      <h2 tabIndex={focusTarget ? -1 : undefined} data-stage-focus={focusTarget || undefined}>
+        <Flag side={result.winnerSide} size={32} />{' '}
+        {t('end.wins', { side: words.TheSide(result.winnerSide), name: names[winnerSeat] })}
+      </h2>
+      <p className="end-reason" data-reason={result.reason}>
+        {result.reason === 'track'
+          ? t(steps.length > 0 ? 'end.byTrackFinal' : 'end.byTrack', {
+              side: words.side(result.winnerSide),
+            })
+          : view.marker === 0
+            ? t('end.tie')
+            : t('end.afterFinal', { where: words.marker(view.marker) })}
+      </p>
+    </>
+  );
+}
+
 /**
  * The final scoring step by step, then the winner and why, with the steps kept as a list. The
  * winner is told once the show has ended or been skipped.
@@ -80,12 +116,10 @@ export function EndScreen({
   show: ScoringShow;
 }) {
   const { t } = useTranslation();
-  const words = useGameWords();
   // Told the winner, the result comes up again: a skip may have left its box scrolled down.
   const here = useBringIntoView<HTMLElement>(show.revealed);
   const result = view.result;
   if (!result) return null;
-  const winnerSeat: Seat = view.sides['0'] === result.winnerSide ? '0' : '1';
   const steps = view.finalScoring ?? [];
   if (!show.revealed) {
     return (
@@ -109,19 +143,7 @@ export function EndScreen({
       data-winner={result.winnerSide}
       data-revealed="true"
     >
-      <h2>
-        <Flag side={result.winnerSide} size={32} />{' '}
-        {t('end.wins', { side: words.TheSide(result.winnerSide), name: names[winnerSeat] })}
-      </h2>
-      <p className="end-reason" data-reason={result.reason}>
-        {result.reason === 'track'
-          ? t(steps.length > 0 ? 'end.byTrackFinal' : 'end.byTrack', {
-              side: words.side(result.winnerSide),
-            })
-          : view.marker === 0
-            ? t('end.tie')
-            : t('end.afterFinal', { where: words.marker(view.marker) })}
-      </p>
+      <ResultWords view={view} names={names} />
       {steps.length > 0 && (
         <>
           <FinalScoringShow view={view} show={show} />

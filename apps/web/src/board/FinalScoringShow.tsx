@@ -9,9 +9,19 @@ import { Track } from './Track.tsx';
 /**
  * Final scoring as a show: one beat at a time, the reason for every point (which card, who
  * dominates it, the bonus), the marker moving after each step. Skippable; with reduced motion
- * it waits for "Next step" instead of advancing by itself. Its pace is useScoringShow's.
+ * it waits for "Next step" instead of advancing by itself. Its pace is useScoringShow's. On the
+ * live table's stage (`stepOnly`) it shows the beats of the step on screen alone, in large type,
+ * so a step never scrolls; the side column of a replay keeps every beat so far.
  */
-export function FinalScoringShow({ view, show }: { view: State; show: ScoringShow }) {
+export function FinalScoringShow({
+  view,
+  show,
+  stepOnly = false,
+}: {
+  view: State;
+  show: ScoringShow;
+  stepOnly?: boolean;
+}) {
   const { t } = useTranslation();
   const words = useGameWords();
   const rules = useRules();
@@ -39,16 +49,18 @@ export function FinalScoringShow({ view, show }: { view: State; show: ScoringSho
       )}
       <Track marker={show.marker} label={t('scoring.title')} />
       <ol className="scoring-beats" aria-live="polite">
-        {beats.slice(0, shown).map((beat, i) => (
-          <li
-            // biome-ignore lint/suspicious/noArrayIndexKey: the beats of one finished game never change
-            key={i}
-            data-beat={i}
-            className={`scoring-beat${beat.side ? ` gain ${beat.side.toLowerCase()}` : ''}`}
-          >
-            {beat.side && <Flag side={beat.side} />} {beat.text}
-          </li>
-        ))}
+        {beats.slice(0, shown).map((beat, i) =>
+          stepOnly && beat.step !== current?.step ? null : (
+            <li
+              // biome-ignore lint/suspicious/noArrayIndexKey: the beats of one finished game never change
+              key={i}
+              data-beat={i}
+              className={`scoring-beat${beat.side ? ` gain ${beat.side.toLowerCase()}` : ''}`}
+            >
+              {beat.side && <Flag side={beat.side} />} {beat.text}
+            </li>
+          ),
+        )}
       </ol>
       <div className="choices">
         {!done && (

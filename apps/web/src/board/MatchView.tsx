@@ -27,6 +27,7 @@ import { choicesFor, noChoices } from './choices.ts';
 import { useCubeDraft } from './cubeDraft.ts';
 import { DecisionPrompt } from './DecisionPrompt.tsx';
 import { EndScreen } from './EndScreen.tsx';
+import { type Ending, EndStage } from './EndStage.tsx';
 import { OwnHand } from './Hands.tsx';
 import { MoveLog, RecentEntries } from './MoveLog.tsx';
 import { PlayerPanel, type SeatsLive } from './PlayerPanel.tsx';
@@ -71,6 +72,11 @@ export interface MatchViewProps {
   onMove: (move: MoveName, args: unknown[]) => void;
   /** Cells and cards the table points at (the analysis's better move, a tutorial's step). */
   marks?: TableMarks;
+  /**
+   * A live match ends on the table's own area (EndStage), with what it offers then; without it
+   * (a replay, the hot-seat table, the tutorial) the result comes in the side column.
+   */
+  ending?: Ending;
 }
 
 /** The whole table for one viewer. It renders the view and offers only what legalMoves allows. */
@@ -90,6 +96,7 @@ export function MatchView({
   bar,
   onMove,
   marks,
+  ending,
 }: MatchViewProps) {
   const { t } = useTranslation();
   const choices = useMemo(
@@ -257,6 +264,9 @@ export function MatchView({
               onCard={onCard}
             />
             <TableKey />
+            {ending && view.result && (
+              <EndStage view={view} names={names} show={show} ending={ending} />
+            )}
           </div>
           {(prompt || (seat !== null && !view.result)) && (
             <div className="match-dock">
@@ -278,7 +288,7 @@ export function MatchView({
         <div className="match-side">
           {bar}
           <PlayerPanel view={view} seat={above} viewer={seat} names={names} live={live} />
-          {view.result && (
+          {view.result && !ending && (
             <div className="match-result">
               <EndScreen view={view} names={names} show={show} />
             </div>

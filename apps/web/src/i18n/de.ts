@@ -806,6 +806,15 @@ export const de: Resources = {
   finalReveal: {
     heading: 'Runde 2 ist vorbei: die Schlusswertung entscheidet',
   },
+  endStage: {
+    analysis: 'Analyse',
+    analysisLabel: 'Analyse der Partie',
+    closeAnalysis: 'Analyse schließen',
+    rematch: 'Revanche',
+    showTable: 'Tisch zeigen',
+    showResult: 'Ergebnis zeigen',
+    stepThrough: 'Um die Züge am Tisch durchzugehen:',
+  },
   coach: {
     firstCard:
       'Der Computer lässt dich beginnen. Westdeutschland ist eine europäische Karte mit deiner Flagge: klicke sie in deiner Hand an. Eine Karte muss neben ihre eigene Region, wenn das geht, darum leuchten ihre Felder um Europa auf: lege sie rechts neben Europa.',

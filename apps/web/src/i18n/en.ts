@@ -803,6 +803,15 @@ export const en: Resources = {
   finalReveal: {
     heading: 'Round 2 is over: the final scoring decides',
   },
+  endStage: {
+    analysis: 'Analysis',
+    analysisLabel: 'Analysis of the match',
+    closeAnalysis: 'Close the analysis',
+    rematch: 'Rematch',
+    showTable: 'Show the table',
+    showResult: 'Show the result',
+    stepThrough: 'To step through the moves on the table:',
+  },
   coach: {
     firstCard:
       'The computer let you go first. West Germany is a European card with your flag: click it in your hand. A card must go next to its own region when it can, so its cells light up around Europe: put it right of Europe.',

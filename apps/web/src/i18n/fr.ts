@@ -818,6 +818,15 @@ export const fr: Resources = {
   finalReveal: {
     heading: 'La manche 2 est finie : le décompte final décide',
   },
+  endStage: {
+    analysis: 'Analyse',
+    analysisLabel: 'Analyse de la partie',
+    closeAnalysis: 'Fermer l’analyse',
+    rematch: 'Revanche',
+    showTable: 'Voir la table',
+    showResult: 'Voir le résultat',
+    stepThrough: 'Pour revoir les coups un à un sur la table :',
+  },
   coach: {
     firstCard:
       "L'ordinateur vous laisse commencer. L'Allemagne de l'Ouest est une carte européenne à votre drapeau : cliquez-la dans votre main. Une carte doit aller à côté de sa région quand c'est possible, donc ses cases s'allument autour de l'Europe : posez-la à droite de l'Europe.",

@@ -824,6 +824,15 @@ export const pl: Resources = {
   finalReveal: {
     heading: 'Runda 2 dobiegła końca: rozstrzyga punktacja końcowa',
   },
+  endStage: {
+    analysis: 'Analiza',
+    analysisLabel: 'Analiza partii',
+    closeAnalysis: 'Zamknij analizę',
+    rematch: 'Rewanż',
+    showTable: 'Pokaż stół',
+    showResult: 'Pokaż wynik',
+    stepThrough: 'Aby przejść ruch po ruchu na stole:',
+  },
   coach: {
     firstCard:
       'Komputer pozwolił ci zacząć. Niemcy Zachodnie to europejska karta z twoją flagą: kliknij ją w ręce. Karta musi leżeć obok swojego regionu, jeśli to możliwe, dlatego jej pola świecą wokół Europy: połóż ją na prawo od Europy.',

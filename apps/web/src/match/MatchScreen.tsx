@@ -29,6 +29,14 @@ const ChatPanel = lazy(() =>
   import('../chat/ChatPanel.tsx').then((m) => ({ default: m.ChatPanel })),
 );
 
+// What the end offers on the table: each loads once a match ends there.
+const MatchAnalysis = lazy(() =>
+  import('../features/replay/MatchAnalysis.tsx').then((m) => ({ default: m.MatchAnalysis })),
+);
+const RematchButton = lazy(() =>
+  import('../features/rematch/Rematch.tsx').then((m) => ({ default: m.RematchButton })),
+);
+
 export interface MatchScreenProps {
   matchID: string;
   seat: Seat | null;
@@ -164,6 +172,27 @@ export function MatchScreen({
               deck={game.rules?.deck ?? null}
             />
           }
+          ending={{
+            actions: seat !== null &&
+              credentials &&
+              presence?.status === 'finished' &&
+              presence.result && (
+                <Suspense fallback={null}>
+                  <RematchButton
+                    matchID={matchID}
+                    seat={seat}
+                    credentials={credentials}
+                    side={view.sides[seat]}
+                    presence={presence}
+                  />
+                </Suspense>
+              ),
+            analysis: (
+              <Suspense fallback={<p className="loading">{t('replay.loading')}</p>}>
+                <MatchAnalysis matchID={matchID} />
+              </Suspense>
+            ),
+          }}
           onMove={(move: MoveName, args: unknown[]) => client.makeMove(move, args)}
           panels={[
             {

@@ -19,25 +19,13 @@ export interface RematchOfferProps {
   presence: Presence;
 }
 
-/**
- * After the end: offer a rematch, or accept the opponent's. Once both agreed, this browser
- * keeps its seat of the new match (same credentials, the other side) and goes to it.
- */
-export function RematchOffer({ matchID, seat, credentials, side, presence }: RematchOfferProps) {
-  const { t } = useTranslation();
+/** A seat's side of the rematch: the offers so far and the one action, offering or accepting. */
+function useRematchOffer({ matchID, seat, credentials, presence }: RematchOfferProps) {
   const errorText = useErrorWords();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const rematch = presence.rematch ?? { offers: [], matchID: null };
   const name = presence.players[seat].name ?? '';
-
-  useEffect(() => {
-    if (!rematch.matchID) return;
-    const grant: SeatGrant = { matchID: rematch.matchID, seat, side: swapped(side), credentials };
-    saveSeat(grant, { name });
-    navigate(paths.match(rematch.matchID));
-  }, [rematch.matchID, seat, side, credentials, name]);
-
   const offer = async () => {
     setBusy(true);
     setError(null);
@@ -53,9 +41,33 @@ export function RematchOffer({ matchID, seat, credentials, side, presence }: Rem
       setBusy(false);
     }
   };
+  return {
+    rematch,
+    name,
+    busy,
+    error,
+    offer,
+    mine: rematch.offers.includes(seat),
+    theirs: rematch.offers.includes(seat === '0' ? '1' : '0'),
+  };
+}
 
-  const mine = rematch.offers.includes(seat);
-  const theirs = rematch.offers.includes(seat === '0' ? '1' : '0');
+/**
+ * After the end: offer a rematch, or accept the opponent's. Once both agreed, this browser
+ * keeps its seat of the new match (same credentials, the other side) and goes to it.
+ */
+export function RematchOffer(props: RematchOfferProps) {
+  const { seat, credentials, side } = props;
+  const { t } = useTranslation();
+  const { rematch, name, busy, error, offer, mine, theirs } = useRematchOffer(props);
+
+  useEffect(() => {
+    if (!rematch.matchID) return;
+    const grant: SeatGrant = { matchID: rematch.matchID, seat, side: swapped(side), credentials };
+    saveSeat(grant, { name });
+    navigate(paths.match(rematch.matchID));
+  }, [rematch.matchID, seat, side, credentials, name]);
+
   return (
     <section className="panel rematch" aria-label={t('rematch.title')} aria-live="polite">
       <h2>{t('rematch.title')}</h2>
@@ -77,6 +89,33 @@ export function RematchOffer({ matchID, seat, credentials, side, presence }: Rem
         </p>
       )}
     </section>
+  );
+}
+
+/**
+ * The rematch as one control of the result's banner on the table: the same offer as the side
+ * column's (which follows an agreed rematch to its table), or where it stands once offered.
+ */
+export function RematchButton(props: RematchOfferProps) {
+  const { t } = useTranslation();
+  const { rematch, busy, error, offer, mine, theirs } = useRematchOffer(props);
+  if (rematch.matchID || mine)
+    return (
+      <span className="rematch-state">
+        {rematch.matchID ? t('rematch.starting') : t('rematch.offered')}
+      </span>
+    );
+  return (
+    <>
+      <button type="button" data-rematch disabled={busy} onClick={offer}>
+        {theirs ? t('rematch.accept') : t('endStage.rematch')}
+      </button>
+      {error && (
+        <span className="error" role="alert">
+          {error}
+        </span>
+      )}
+    </>
   );
 }
 
