@@ -8,7 +8,9 @@ import './styles.css';
 import { preloadPage } from './app/pages.ts';
 import { parseRoute } from './app/routes.ts';
 import { SiteNav } from './app/SiteNav.tsx';
+import { registerServiceWorkerAtLoad } from './app/serviceWorker.ts';
 
+registerServiceWorkerAtLoad();
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 const { pathname, hash } = window.location;
