@@ -5,6 +5,7 @@ import { App } from './app/App.tsx';
 import { detectLanguage, setLanguage } from './i18n/i18n.ts';
 import './fonts.css';
 import './styles.css';
+import { OfflineNotice } from './app/OfflineNotice.tsx';
 import { preloadPage } from './app/pages.ts';
 import { parseRoute } from './app/routes.ts';
 import { SiteNav } from './app/SiteNav.tsx';
@@ -28,6 +29,7 @@ await setLanguage(language, { remember: false }).catch(() => undefined);
 createRoot(root).render(
   <StrictMode>
     <SiteNav />
+    <OfflineNotice />
     <App />
   </StrictMode>,
 );
