@@ -227,13 +227,13 @@ export function MyGames() {
       {(list.length > 0 || error !== null) && (
         <section className="panel my-games" aria-labelledby="my-games-title">
           <h2 id="my-games-title">{t('myGames.title')}</h2>
-          {waiting > 0 && (
-            <p className="my-games-count">{t('myGames.waitingForYou', { count: waiting })}</p>
-          )}
           {games?.kept && (
             <p className="my-games-kept" role="status">
               {t('myGames.kept', { when: formatWhen(games.receivedAt) })}
             </p>
+          )}
+          {waiting > 0 && (
+            <p className="my-games-count">{t('myGames.waitingForYou', { count: waiting })}</p>
           )}
           {error !== null && <p className="error">{error}</p>}
           <ul>
