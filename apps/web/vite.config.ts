@@ -1,6 +1,6 @@
 import { constants as zlibConstants } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type LogLevel, type Plugin } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
 
@@ -37,8 +37,25 @@ function preloadEnglishTexts(): Plugin {
   };
 }
 
+/**
+ * The page build's log level, for the service worker's own build (vite-plugin-pwa runs a second
+ * Vite build for it, which would otherwise print its files under `npm start`'s `--logLevel warn`).
+ */
+let logLevel: LogLevel | undefined;
+const pageLogLevel: Plugin = {
+  name: 'page-log-level',
+  configResolved(config) {
+    logLevel = config.logLevel;
+  },
+};
+const workerLogLevel: Plugin = {
+  name: 'worker-log-level',
+  config: () => (logLevel ? { logLevel } : {}),
+};
+
 export default defineConfig({
   plugins: [
+    pageLogLevel,
     react(),
     preloadEnglishTexts(),
     // A .br and a .gz copy beside each script and style, compressed once at build time as hard
@@ -61,6 +78,7 @@ export default defineConfig({
       manifest: false,
       injectManifest: {
         rollupFormat: 'iife',
+        buildPlugins: { vite: [workerLogLevel] },
         // Every page's code (the hot seat, the tutorial and the rules work offline too), the
         // styles, fonts and icons; not the source maps, the compressed copies or Vite's manifest.
         globPatterns: [
