@@ -11,11 +11,11 @@ import { parseRoute } from './app/routes.ts';
 import { SiteNav } from './app/SiteNav.tsx';
 import { registerServiceWorkerAtLoad } from './app/serviceWorker.ts';
 
-registerServiceWorkerAtLoad();
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 const { pathname, hash } = window.location;
 const route = parseRoute(pathname, hash);
+registerServiceWorkerAtLoad({ afterTable: route.page === 'match' || route.page === 'watch' });
 preloadPage(route);
 // A match page's connection opens as soon as the match code is here, before React mounts.
 if (route.page === 'match' || route.page === 'watch') {
