@@ -54,6 +54,9 @@ describe('the installed app offline', () => {
     await shot(page, 'home-1920x1080', { fullPage: false });
     await page.setViewportSize({ width: 390, height: 844 });
     await shot(page, 'home-390x844', { fullPage: false });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot(page, 'home-390x844-dark', { fullPage: false });
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 1366, height: 768 });
 
     // What needs the server says so.
