@@ -1,7 +1,8 @@
 import { constants as zlibConstants } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type LogLevel, type Plugin } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
+import { VitePWA } from 'vite-plugin-pwa';
 
 // The server serves dist/ on its own port, so the client uses relative URLs (/api, /socket.io).
 // In `npm run dev`, Vite forwards those to a running server (IRON_CURTAIN_SERVER, default port 8000).
@@ -36,8 +37,25 @@ function preloadEnglishTexts(): Plugin {
   };
 }
 
+/**
+ * The page build's log level, for the service worker's own build (vite-plugin-pwa runs a second
+ * Vite build for it, which would otherwise print its files under `npm start`'s `--logLevel warn`).
+ */
+let logLevel: LogLevel | undefined;
+const pageLogLevel: Plugin = {
+  name: 'page-log-level',
+  configResolved(config) {
+    logLevel = config.logLevel;
+  },
+};
+const workerLogLevel: Plugin = {
+  name: 'worker-log-level',
+  config: () => (logLevel ? { logLevel } : {}),
+};
+
 export default defineConfig({
   plugins: [
+    pageLogLevel,
     react(),
     preloadEnglishTexts(),
     // A .br and a .gz copy beside each script and style, compressed once at build time as hard
@@ -48,6 +66,28 @@ export default defineConfig({
         defineAlgorithm('brotliCompress', { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }),
         defineAlgorithm('gzip', { level: 9 }),
       ],
+    }),
+    // The service worker (src/worker/sw.ts) built to dist/sw.js as one classic script, with the
+    // build's files to keep for offline written into it. The page registers it itself
+    // (src/app/serviceWorker.ts, no inline script) and the manifest is public/manifest.webmanifest.
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src/worker',
+      filename: 'sw.ts',
+      injectRegister: false,
+      manifest: false,
+      injectManifest: {
+        rollupFormat: 'iife',
+        buildPlugins: { vite: [workerLogLevel] },
+        // Every page's code (the hot seat, the tutorial and the rules work offline too), the
+        // styles, fonts and icons; not the source maps, the compressed copies or Vite's manifest.
+        globPatterns: [
+          'index.html',
+          'manifest.webmanifest',
+          '*.{png,svg,ico}',
+          'assets/*.{js,css,woff2,svg}',
+        ],
+      },
     }),
   ],
   build: {

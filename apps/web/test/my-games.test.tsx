@@ -1,6 +1,6 @@
 import { DEFAULT_DECK, type LogEntry } from '@iron-curtain/game';
 import type { MyGame, MyGameRefused } from '@iron-curtain/protocol';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setLanguage } from '../src/i18n/i18n.ts';
 import { MyGames, orderMyGames } from '../src/lobby/MyGames.tsx';
@@ -59,8 +59,23 @@ const hold = (matchID: string, n: number) =>
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  Reflect.deleteProperty(navigator, 'onLine');
   document.title = '';
 });
+
+/** The browser offline: navigator.onLine false and every request failing, as fetch fails then. */
+function goOffline() {
+  Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
+  const calls: string[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      calls.push(url);
+      throw new TypeError('Failed to fetch');
+    }),
+  );
+  return calls;
+}
 
 describe('the seats this browser holds', () => {
   it('are every stored seat, and nothing else in the storage', () => {
@@ -198,5 +213,101 @@ describe('My games', () => {
     expect(screen.queryByRole('heading', { name: 'My games' })).toBeNull();
     expect(calls).toHaveLength(0);
     expect(document.title).toBe('');
+  });
+
+  it('offline, shows the last list received, marked with its time, rather than nothing', async () => {
+    hold('match-mine1', 1);
+    hold('match-theirs', 2);
+    answerWith([
+      game('match-mine1', { turn: 'you' }),
+      game('match-theirs', { opponent: { name: 'Carla', side: 'USSR' } }),
+    ]);
+    const received = Date.now();
+    const online = render(<MyGames />);
+    await screen.findByText('Your turn');
+    online.unmount();
+
+    // The app opened again without a network; one match was handed over in between.
+    localStorage.removeItem(seatStorageKey('match-theirs'));
+    const calls = goOffline();
+    render(<MyGames />);
+    const kept = await screen.findByText(/^Offline, as of /);
+    expect(calls).toEqual(['/api/my-games']);
+    expect(kept.getAttribute('role')).toBe('status');
+    const time = new Date(received).toLocaleTimeString('en', {
+      hour: 'numeric',
+      minute: '2-digit',
+    });
+    expect(kept.textContent).toContain(time);
+    const rows = screen.getAllByRole('listitem');
+    expect(rows.map((r) => r.getAttribute('data-match'))).toEqual(['match-mine1']);
+    expect(within(rows[0] as HTMLElement).getByText('Your turn')).toBeTruthy();
+    // Not an error on top of it: the mark says what holds.
+    expect(document.querySelector('.my-games .error')).toBeNull();
+  });
+
+  it('back online, asks again at once and drops the offline mark', async () => {
+    hold('match-mine1', 1);
+    answerWith([game('match-mine1', { turn: 'you' })]);
+    const online = render(<MyGames />);
+    await screen.findByText('Your turn');
+    online.unmount();
+    goOffline();
+    render(<MyGames />);
+    await screen.findByText(/^Offline, as of /);
+
+    Reflect.deleteProperty(navigator, 'onLine');
+    const calls = answerWith([game('match-mine1', { turn: 'opponent' })]);
+    act(() => {
+      window.dispatchEvent(new Event('online'));
+    });
+    await screen.findByText('Boris to play');
+    expect(calls).toHaveLength(1);
+    expect(screen.queryByText(/^Offline, as of /)).toBeNull();
+  });
+
+  it('with no list kept, says that refreshing needs the connection', async () => {
+    hold('match-mine1', 1);
+    goOffline();
+    render(<MyGames />);
+    expect(
+      await screen.findByText(
+        'You are offline: this needs the connection. Try again once you are back online.',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryAllByRole('listitem')).toEqual([]);
+  });
+
+  it('shows the server’s refusal, not the kept list, when the server answers with an error', async () => {
+    hold('match-mine1', 1);
+    answerWith([game('match-mine1', { turn: 'you' })]);
+    const online = render(<MyGames />);
+    await screen.findByText('Your turn');
+    online.unmount();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('{}', { status: 500 })),
+    );
+    render(<MyGames />);
+    expect(await screen.findByText('The server answered with an error: try again.')).toBeTruthy();
+    expect(screen.queryByText(/^Offline, as of /)).toBeNull();
+    expect(screen.queryAllByRole('listitem')).toEqual([]);
+  });
+
+  it('ignores a kept list that cannot be read', async () => {
+    hold('match-mine1', 1);
+    localStorage.setItem('iron-curtain:my-games', '{"receivedAt":"yesterday","answer":{}}');
+    Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => true });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
+    render(<MyGames />);
+    expect(
+      await screen.findByText('The server cannot be reached. Check your connection.'),
+    ).toBeTruthy();
+    expect(screen.queryAllByRole('listitem')).toEqual([]);
   });
 });

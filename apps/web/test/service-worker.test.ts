@@ -1,14 +1,12 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { NOT_PAGES, pageOrShell } from '../src/worker/pages.ts';
+import { handlePushes } from '../src/worker/push.ts';
 
-const SCRIPT = fs.readFileSync(path.join(import.meta.dirname, '../public/sw.js'), 'utf8');
 const MATCH = 'Abc123_-xyz';
 
 type Listener = (event: unknown) => void;
 
-/** The worker's script run in a scope of its own, with what it touches recorded. */
+/** The push handlers added to a stand-in for the worker's scope, with what they touch recorded. */
 function loadWorker(windows: { url: string }[] = []) {
   const listeners = new Map<string, Listener>();
   const shown: { title: string; options: Record<string, unknown> }[] = [];
@@ -34,7 +32,7 @@ function loadWorker(windows: { url: string }[] = []) {
       },
     },
   };
-  vm.runInNewContext(SCRIPT, { self, URL, encodeURIComponent });
+  handlePushes(self as unknown as ServiceWorkerGlobalScope);
   /** Fires an event and waits for what it handed to waitUntil. */
   const fire = async (type: string, event: Record<string, unknown>) => {
     const waits: Promise<unknown>[] = [];
@@ -62,7 +60,7 @@ function loadWorker(windows: { url: string }[] = []) {
   return { listeners, shown, focused, opened, push, click };
 }
 
-describe('the service worker', () => {
+describe('the service worker’s notifications', () => {
   it('shows a pushed sentence as a notification tagged with its match, and only that', async () => {
     const worker = loadWorker();
     await worker.push({ matchID: MATCH, text: 'It is your turn in Iron Curtain.' });
@@ -107,7 +105,43 @@ describe('the service worker', () => {
     expect(worker.opened).toEqual([`/match/${MATCH}`]);
   });
 
-  it('handles nothing but pushes and clicks: no fetch handler, so pages load as without it', () => {
+  it('handle pushes and clicks only: the pages are the offline part’s (./pages.ts)', () => {
     expect([...loadWorker().listeners.keys()].sort()).toEqual(['notificationclick', 'push']);
+  });
+});
+
+describe('the service worker’s pages', () => {
+  const SHELL = new Response('the shell kept at install');
+  const shell = async () => SHELL;
+
+  it('answers the server’s page whenever the server answers, its refusals too', async () => {
+    const page = new Response('the server’s page');
+    expect(await pageOrShell(async () => page, shell)).toBe(page);
+    const missing = new Response('no such page', { status: 404 });
+    expect(await pageOrShell(async () => missing, shell)).toBe(missing);
+  });
+
+  it('opens the kept shell offline (no answer, or the network timed out) rather than nothing', async () => {
+    const offline = async (): Promise<Response> => {
+      throw new TypeError('Failed to fetch');
+    };
+    expect(await pageOrShell(offline, shell)).toBe(SHELL);
+  });
+
+  it('opens the kept shell when a proxy answers for a server that is down (5xx)', async () => {
+    const down = async () => new Response('Bad Gateway', { status: 502 });
+    expect(await pageOrShell(down, shell)).toBe(SHELL);
+  });
+
+  it('never answers the shell for the server’s own paths or for files', () => {
+    const notPage = (path: string) => NOT_PAGES.some((pattern) => pattern.test(path));
+    for (const path of ['/api/my-games', '/socket.io/', '/metrics', '/healthz', '/readyz']) {
+      expect(notPage(path), path).toBe(true);
+    }
+    expect(notPage('/sw.js')).toBe(true);
+    expect(notPage('/assets/shell-abc.js')).toBe(true);
+    for (const path of ['/', '/rules', '/match/Abc123_-xyz', '/join/Abc123_-xyz', '/apiary']) {
+      expect(notPage(path), path).toBe(false);
+    }
   });
 });

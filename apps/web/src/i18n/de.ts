@@ -37,6 +37,8 @@ export const de: Resources = {
     notFound: '{{path}} ist keine Seite dieser Website.',
     startPage: 'Startseite',
     yourTurnTitle: '● Du bist dran · Eiserner Vorhang',
+    offline:
+      'Du bist offline. Online spielen wartet auf die Verbindung; Regeln, Einführung und „Zu zweit an einem Gerät“ gehen auch ohne.',
   },
   sides: {
     US: 'USA',
@@ -124,6 +126,7 @@ export const de: Resources = {
     turnLeft: 'Restzeit für diesen Zug: {{time}}, bis {{when}}',
     lastMove: 'Letzter Zug: {{move}}',
     updated: 'Aktualisiert {{when}}',
+    kept: 'Offline, Stand {{when}}: die Liste wird aktualisiert, sobald der Server erreichbar ist.',
     refresh: 'Aktualisieren',
   },
   push: {
@@ -252,6 +255,8 @@ export const de: Resources = {
     HTTP: 'Der Server hat mit einem Fehler geantwortet: versuch es noch einmal.',
     BAD_RESPONSE:
       'Der Server hat eine Antwort geschickt, die diese Seite nicht versteht: lade die Seite neu.',
+    OFFLINE:
+      'Du bist offline: dafür braucht es die Verbindung. Versuch es wieder, sobald du online bist.',
     NETWORK: 'Der Server ist nicht erreichbar. Prüfe deine Verbindung.',
     generic: 'Etwas ist schiefgegangen.',
     CHAT_TOO_LONG: 'Eine Chatnachricht hat höchstens 200 Zeichen.',

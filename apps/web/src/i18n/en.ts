@@ -43,6 +43,8 @@ export const en: Resources = {
     notFound: '{{path}} is not a page of this site.',
     startPage: 'Start page',
     yourTurnTitle: '● Your turn · Iron Curtain',
+    offline:
+      'You are offline. Playing online waits for the connection; the rules, the tutorial and two on one device work without it.',
   },
   sides: {
     US: 'US',
@@ -129,6 +131,7 @@ export const en: Resources = {
     turnLeft: 'Time left for this turn: {{time}}, until {{when}}',
     lastMove: 'Last move: {{move}}',
     updated: 'Updated {{when}}',
+    kept: 'Offline, as of {{when}}: this list is refreshed once the server can be reached.',
     refresh: 'Refresh',
   },
   push: {
@@ -249,6 +252,7 @@ export const en: Resources = {
     STORE_UNAVAILABLE: 'The server cannot reach its storage: try again in a moment.',
     HTTP: 'The server answered with an error: try again.',
     BAD_RESPONSE: 'The server sent an answer this page does not understand: reload the page.',
+    OFFLINE: 'You are offline: this needs the connection. Try again once you are back online.',
     NETWORK: 'The server cannot be reached. Check your connection.',
     generic: 'Something went wrong.',
     CHAT_TOO_LONG: 'A chat message can be at most 200 characters.',

@@ -3,7 +3,7 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** Codes the page itself raises when no answer of the server arrives or makes sense. */
-export const clientErrorCodes = ['NETWORK', 'HTTP', 'BAD_RESPONSE'] as const;
+export const clientErrorCodes = ['OFFLINE', 'NETWORK', 'HTTP', 'BAD_RESPONSE'] as const;
 
 /**
  * An error as a sentence in the reader's language: the text of its code (the protocol's

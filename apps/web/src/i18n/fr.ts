@@ -37,6 +37,8 @@ export const fr: Resources = {
     notFound: "{{path}} n'est pas une page de ce site.",
     startPage: "Page d'accueil",
     yourTurnTitle: '● À vous · Rideau de fer',
+    offline:
+      'Vous êtes hors ligne. Le jeu en ligne attend la connexion ; les règles, le didacticiel et le jeu à deux sur un appareil fonctionnent sans elle.',
   },
   sides: {
     US: 'USA',
@@ -126,6 +128,7 @@ export const fr: Resources = {
     turnLeft: 'Temps restant pour ce tour : {{time}}, jusqu’au {{when}}',
     lastMove: 'Dernier coup : {{move}}',
     updated: 'Mise à jour {{when}}',
+    kept: 'Hors ligne, état au {{when}} : la liste sera mise à jour dès que le serveur sera joignable.',
     refresh: 'Actualiser',
   },
   push: {
@@ -254,6 +257,8 @@ export const fr: Resources = {
     HTTP: 'Le serveur a répondu par une erreur : réessayez.',
     BAD_RESPONSE:
       'Le serveur a envoyé une réponse que cette page ne comprend pas : rechargez la page.',
+    OFFLINE:
+      'Vous êtes hors ligne : il faut la connexion pour cela. Réessayez une fois de retour en ligne.',
     NETWORK: 'Le serveur est injoignable. Vérifiez votre connexion.',
     generic: "Quelque chose s'est mal passé.",
     CHAT_TOO_LONG: 'Un message de discussion compte au plus 200 caractères.',

@@ -37,6 +37,8 @@ export const pl: Resources = {
     notFound: '{{path}} nie jest stroną tej witryny.',
     startPage: 'Strona główna',
     yourTurnTitle: '● Twój ruch · Żelazna Kurtyna',
+    offline:
+      'Jesteś offline. Gra online czeka na połączenie; zasady, samouczek i gra we dwoje na jednym urządzeniu działają bez niego.',
   },
   sides: {
     US: 'USA',
@@ -127,6 +129,7 @@ export const pl: Resources = {
     turnLeft: 'Czas na ten ruch: {{time}}, do {{when}}',
     lastMove: 'Ostatni ruch: {{move}}',
     updated: 'Zaktualizowano {{when}}',
+    kept: 'Offline, stan na {{when}}: lista odświeży się, gdy serwer będzie osiągalny.',
     refresh: 'Odśwież',
   },
   push: {
@@ -256,6 +259,7 @@ export const pl: Resources = {
     STORE_UNAVAILABLE: 'Serwer nie ma dostępu do swojej bazy: spróbuj za chwilę.',
     HTTP: 'Serwer odpowiedział błędem: spróbuj ponownie.',
     BAD_RESPONSE: 'Serwer wysłał odpowiedź, której ta strona nie rozumie: odśwież stronę.',
+    OFFLINE: 'Jesteś offline: to wymaga połączenia. Spróbuj ponownie, gdy wrócisz do sieci.',
     NETWORK: 'Nie można połączyć się z serwerem. Sprawdź połączenie.',
     generic: 'Coś poszło nie tak.',
     CHAT_TOO_LONG: 'Wiadomość na czacie może mieć najwyżej 200 znaków.',

@@ -10,8 +10,9 @@ import { useNow } from '../features/useNow.ts';
 import { errorWords } from '../i18n/errorWords.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { heldSeats } from '../match/seatStore.ts';
-import { lobby } from './api.ts';
+import { LobbyError, lobby } from './api.ts';
 import { GiveGames, TakeGames } from './Handover.tsx';
+import { savedMyGames, saveMyGames } from './myGamesStore.ts';
 import './my-games.css';
 
 /** How often the list is asked for again while the page is shown. */
@@ -145,27 +146,45 @@ function GameRow({
   );
 }
 
+/** A request that got no answer at all: the browser is offline, or the server out of reach. */
+const unanswered = (error: unknown) =>
+  error instanceof LobbyError && (error.code === 'OFFLINE' || error.code === 'NETWORK');
+
 /**
  * Every match this browser holds a seat in, the ones waiting for the reader first, with their
  * count in the page's title. One request asks for all of them; nothing shows when there are none.
+ * Each answer is kept (./myGamesStore.ts): when a request gets none, the last one shows, marked
+ * with its time, until the server answers again.
  */
 export function MyGames() {
   const { t } = useTranslation();
-  const [games, setGames] = useState<{ list: MyGame[]; receivedAt: number } | null>(null);
+  const formatWhen = useFormatDeadline();
+  const [games, setGames] = useState<{
+    list: MyGame[];
+    receivedAt: number;
+    kept: boolean;
+  } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(async () => {
-    const seats = heldSeats().map(({ matchID, seat, credentials }) => ({
-      matchID,
-      seat,
-      credentials,
-    }));
-    if (seats.length === 0) return setGames({ list: [], receivedAt: Date.now() });
+    const held = heldSeats();
+    const seats = held.map(({ matchID, seat, credentials }) => ({ matchID, seat, credentials }));
+    if (seats.length === 0) return setGames({ list: [], receivedAt: Date.now(), kept: false });
     try {
       const answer = await lobby.myGames({ seats });
-      setGames({ list: orderMyGames(answer.games), receivedAt: Date.now() });
+      const receivedAt = Date.now();
+      saveMyGames({ receivedAt, answer });
+      setGames({ list: orderMyGames(answer.games), receivedAt, kept: false });
       setError(null);
     } catch (e) {
-      setError(errorWords(t, e));
+      const kept = unanswered(e) ? savedMyGames(new Set(held.map((h) => h.matchID))) : null;
+      if (kept) {
+        setGames({
+          list: orderMyGames(kept.answer.games),
+          receivedAt: kept.receivedAt,
+          kept: true,
+        });
+        setError(null);
+      } else setError(errorWords(t, e));
     }
   }, [t]);
   useEffect(() => {
@@ -175,9 +194,12 @@ export function MyGames() {
     };
     const timer = setInterval(again, REFRESH_MS);
     document.addEventListener('visibilitychange', again);
+    // Back online: the list as it is now, at once.
+    window.addEventListener('online', again);
     return () => {
       clearInterval(timer);
       document.removeEventListener('visibilitychange', again);
+      window.removeEventListener('online', again);
     };
   }, [load]);
   const list = games?.list ?? [];
@@ -205,6 +227,11 @@ export function MyGames() {
       {(list.length > 0 || error !== null) && (
         <section className="panel my-games" aria-labelledby="my-games-title">
           <h2 id="my-games-title">{t('myGames.title')}</h2>
+          {games?.kept && (
+            <p className="my-games-kept" role="status">
+              {t('myGames.kept', { when: formatWhen(games.receivedAt) })}
+            </p>
+          )}
           {waiting > 0 && (
             <p className="my-games-count">{t('myGames.waitingForYou', { count: waiting })}</p>
           )}

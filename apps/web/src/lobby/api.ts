@@ -51,7 +51,7 @@ export interface FieldIssue {
 }
 
 /**
- * A request that did not succeed: the server's code (or the page's own: NETWORK, HTTP,
+ * A request that did not succeed: the server's code (or the page's own: OFFLINE, NETWORK, HTTP,
  * BAD_RESPONSE), its English message for logs, the HTTP status, and each bad field if any.
  * Pages show `errorWords(t, error)`, the code's text in the reader's language.
  */
@@ -82,6 +82,8 @@ async function call<S extends z.core.$ZodType>(
       body: body === undefined ? null : JSON.stringify(body),
     });
   } catch {
+    // Offline, the reader is told that this needs the connection; online, that the server is out of reach.
+    if (navigator.onLine === false) throw new LobbyError('OFFLINE', 'The browser is offline.');
     throw new LobbyError('NETWORK', 'The server cannot be reached.');
   }
   const json: unknown = await response.json().catch(() => undefined);

@@ -14,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { useBringIntoView } from '../app/motion.ts';
 import { Link } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
+import { liveTableShown } from '../app/serviceWorker.ts';
 import { MatchView } from '../board/MatchView.tsx';
 import { MatchExtras } from '../features/MatchExtras.tsx';
 import { errorWords } from '../i18n/errorWords.ts';
@@ -73,6 +74,10 @@ export function MatchScreen({
   );
   const { view, presence } = game;
   const { t } = useTranslation();
+  const tableShows = Boolean(view && game.rules);
+  useEffect(() => {
+    if (tableShows) liveTableShown();
+  }, [tableShows]);
 
   const names: Record<Seat, string> = {
     '0': presence?.players['0'].name ?? t('match.waitingForPlayer'),

@@ -1,8 +1,6 @@
 import type { HeldSeat, PushLanguage } from '@iron-curtain/protocol';
+import { registerServiceWorker, WORKER_URL } from '../../app/serviceWorker.ts';
 import { lobby } from '../../lobby/api.ts';
-
-/** Where the worker is served: the site's root, so that its scope is every page. */
-const WORKER_URL = '/sw.js';
 
 /** The localStorage key remembering that this browser asked for a match's notifications. */
 const storageKey = (matchID: string) => `iron-curtain:push:${matchID}`;
@@ -71,7 +69,7 @@ export class PushDenied extends Error {
 export async function enablePush(seats: HeldSeat[], language: PushLanguage): Promise<void> {
   const permission = await Notification.requestPermission();
   if (permission !== 'granted') throw new PushDenied(permission);
-  await navigator.serviceWorker.register(WORKER_URL);
+  await registerServiceWorker();
   const registration = await navigator.serviceWorker.ready;
   const key = keyBytes((await lobby.pushKey()).publicKey);
   let subscription = await registration.pushManager.getSubscription();
