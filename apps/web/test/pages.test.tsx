@@ -428,7 +428,8 @@ describe('the match screen', () => {
           result: { winner: '1', winnerSide: 'USSR', reason },
         }),
       );
-      expect(screen.getAllByText(sentence)).toHaveLength(1);
+      // Awaited with findAllByText's deadline: under a loaded machine the full run once read the page before the result was drawn.
+      expect(await screen.findAllByText(sentence)).toHaveLength(1);
       expect(document.body.textContent).not.toContain(`(${reason})`);
     }
   });
