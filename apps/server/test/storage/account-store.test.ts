@@ -1,0 +1,86 @@
+import { expect, it } from 'vitest';
+import { signUpOf } from './accounts.ts';
+import { describeContract } from './contract.ts';
+
+const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
+
+describeContract('the account store', (backend) => {
+  const store = () => backend.stores().accounts;
+  const twin = () => backend.twin().accounts;
+
+  it('keeps a sign-up whole: account, passkey, recovery codes and session, read from the other instance', async () => {
+    const up = signUpOf('Alice', 'alice', 'allce');
+    expect(await store().signUp(up)).toBeUndefined();
+    expect(await twin().account(up.account.accountID)).toEqual(up.account);
+    expect(await twin().passkey(up.passkey.credentialID)).toEqual(up.passkey);
+    expect(
+      await backend.twin().sessions.touchSession(up.session.sessionHash, at(1), at(0)),
+    ).toBeUndefined();
+    expect(
+      await backend.twin().sessions.touchSession(up.session.sessionHash, at(1), at(-1)),
+    ).toEqual({
+      accountID: up.account.accountID,
+      username: 'Alice',
+    });
+    expect(await twin().useRecoveryCode('alice', up.recoveryCodeHashes[3] as string, at(2))).toBe(
+      up.account.accountID,
+    );
+  });
+
+  it('refuses a taken key and a skeleton held by another name, naming the name, and writes nothing', async () => {
+    await store().signUp(signUpOf('Bob', 'bob', 'bob'));
+    const taken = signUpOf('BOB', 'bob', 'BOB-skeleton');
+    expect(await twin().signUp(taken)).toEqual({ clash: 'taken', username: 'Bob' });
+    const close = signUpOf('B0b', 'b0b', 'bob');
+    expect(await twin().signUp(close)).toEqual({ clash: 'too-close', username: 'Bob' });
+    expect(await store().account(close.account.accountID)).toBeUndefined();
+    expect(await store().passkey(close.passkey.credentialID)).toBeUndefined();
+    expect(await store().nameClash('b0b', 'bob')).toEqual({ clash: 'too-close', username: 'Bob' });
+    expect(await store().nameClash('bobby', 'bobby')).toBeUndefined();
+  });
+
+  it('keeps one of two sign-ups of confusable names sent to two instances at the same time', async () => {
+    const results = await Promise.all([
+      store().signUp(signUpOf('carol', 'carol', 'caro1-skel')),
+      twin().signUp(signUpOf('caro1', 'caro1', 'caro1-skel')),
+    ]);
+    expect(results.filter((r) => r === undefined)).toHaveLength(1);
+    expect(results.find((r) => r !== undefined)).toMatchObject({ clash: 'too-close' });
+  });
+
+  it('refuses a passkey counter that does not move forward, and keeps the stored one', async () => {
+    const up = signUpOf('dave', 'dave', 'dave');
+    up.passkey.counter = 5;
+    await store().signUp(up);
+    const id = up.passkey.credentialID;
+    expect(await store().usePasskey(id, 5, at(1))).toBe(false);
+    expect(await store().usePasskey(id, 4, at(1))).toBe(false);
+    const both = await Promise.all([
+      store().usePasskey(id, 6, at(2)),
+      twin().usePasskey(id, 6, at(2)),
+    ]);
+    expect(both.filter(Boolean)).toHaveLength(1);
+    expect(await store().passkey(id)).toMatchObject({ counter: 6, lastUsedAt: at(2) });
+  });
+
+  it('takes an authenticator that keeps no counter (zero each time)', async () => {
+    const up = signUpOf('erin', 'erin', 'erin');
+    await store().signUp(up);
+    expect(await store().usePasskey(up.passkey.credentialID, 0, at(1))).toBe(true);
+    expect(await store().usePasskey(up.passkey.credentialID, 0, at(2))).toBe(true);
+  });
+
+  it('uses a recovery code once, of two instances using it at once, and never for another name', async () => {
+    const up = signUpOf('frank', 'frank', 'frank');
+    await store().signUp(up);
+    const code = up.recoveryCodeHashes[0] as string;
+    expect(await store().useRecoveryCode('erin', code, at(1))).toBeUndefined();
+    const both = await Promise.all([
+      store().useRecoveryCode('frank', code, at(1)),
+      twin().useRecoveryCode('frank', code, at(1)),
+    ]);
+    expect(both.filter((a) => a === up.account.accountID)).toHaveLength(1);
+    expect(await store().useRecoveryCode('frank', code, at(2))).toBeUndefined();
+    expect(await store().useRecoveryCode('frank', 'not-a-code', at(2))).toBeUndefined();
+  });
+});
