@@ -97,6 +97,21 @@ export const envSchema = z.object({
     .optional(),
   /** Comma-separated origins allowed besides the server's own (for example a Vite dev server). */
   ALLOWED_ORIGINS: origins.default([]),
+  /**
+   * The address players reach (scheme, host, optional port): passkeys are bound to its host
+   * (the relying party's ID) and taken only from it (the origin). Unset: the request's own.
+   */
+  PUBLIC_URL: z
+    .string()
+    .transform((value) => value.replace(/\/$/, ''))
+    .refine((value) => {
+      try {
+        return new URL(value).origin === value && /^https?:$/.test(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    }, 'must look like https://example.org (scheme, host, optional port; no path)')
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** The built web client; served at / when the folder exists. */
   WEB_DIST: z.string().min(1).optional(),
