@@ -67,7 +67,7 @@ export function acceptableName(
 ): { ok: true; name: AcceptableName } | { ok: false; reason: 'form' | 'reserved' } {
   if (!USERNAME_PATTERN.test(username)) return { ok: false, reason: 'form' };
   const name = { username, nameKey: nameKey(username), skeleton: nameSkeleton(username) };
-  return reservedSkeletons.has(name.skeleton)
+  return reservedKeys.has(name.nameKey) || reservedSkeletons.has(name.skeleton)
     ? { ok: false, reason: 'reserved' }
     : { ok: true, name };
 }

@@ -166,6 +166,8 @@ export const envSchema = z.object({
   CHAT_FREE_TEXT: flagOn,
   /** Chat lines one client address may say per minute, however many sockets it opens (shared through Redis). */
   CHAT_LINES_PER_ADDRESS_PER_MINUTE: positiveInt.default(60),
+  /** Sign-ups and sign-in attempts (each request of a ceremony, and recovery codes) one client address may make per minute (shared through Redis). */
+  ACCOUNT_ATTEMPTS_PER_ADDRESS_PER_MINUTE: positiveInt.default(20),
   /** Unfinished matches nobody touched (no join, move or end) for this many days are removed. */
   UNFINISHED_MATCH_DAYS: positiveInt.default(7),
   /** Finished matches are removed this many days after they ended; unset: kept for replays. */
