@@ -1,6 +1,7 @@
 import { apiRoutes, type SignUpResponse } from '@iron-curtain/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHALLENGE_TTL_MS } from '../src/accounts/account-routes.ts';
+import { setAccountDisabled } from '../src/accounts/disable-account.ts';
 import { openPostgresStores } from '../src/storage/postgres.ts';
 import { Browser } from './accounts/browser.ts';
 import { ManualTime } from './manual-time.ts';
@@ -177,6 +178,32 @@ describe('passkey accounts on two instances sharing Postgres', () => {
     expect(out.body).toEqual({ ended: 2 });
     expect(hana.cookie).toBeUndefined();
     expect((await laptop.account(a.url)).body.error?.code).toBe('NOT_SIGNED_IN');
+  });
+
+  it('ends every session of an account the operator disables, refuses its sign-in, and takes it back once enabled', async () => {
+    const jana = browser();
+    await jana.signUp(a.url, 'Jana');
+    const stores = { accounts: a.stores.accounts, sessions: a.stores.sessions };
+    expect(await setAccountDisabled(stores, 'JANA', true, new Date(time.now()).toISOString())).toBe(
+      true,
+    );
+    expect((await jana.account(b.url)).body.error?.code).toBe('NOT_SIGNED_IN');
+    const refused = await jana.signIn(
+      b.url,
+      jana.authenticator.authenticate(await jana.signInOptions(b.url)),
+    );
+    expect([refused.status, refused.body.error?.code]).toEqual([401, 'PASSKEY_NOT_RECOGNISED']);
+    expect(
+      await setAccountDisabled(stores, 'jana', false, new Date(time.now()).toISOString()),
+    ).toBe(true);
+    const back = await jana.signIn(
+      b.url,
+      jana.authenticator.authenticate(await jana.signInOptions(b.url)),
+    );
+    expect(back.status).toBe(200);
+    expect(
+      await setAccountDisabled(stores, 'nobody-at-all', true, new Date(time.now()).toISOString()),
+    ).toBe(false);
   });
 
   it('refuses a signed-in request from another origin, and the session stays', async () => {

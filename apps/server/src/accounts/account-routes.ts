@@ -66,6 +66,12 @@ export interface AccountRouteDeps {
   attemptLimit: Middleware;
 }
 
+/** A ceremony's challenge as its verification took it: its data, or the store's failure. */
+interface Taken {
+  data?: unknown;
+  failure?: unknown;
+}
+
 /** What a sign-up's challenge carries to its second request. */
 interface SignUpChallenge {
   username: string;
@@ -119,17 +125,25 @@ export function accountRouter(deps: AccountRouteDeps): Router {
   };
 
   /** Takes the challenge a ceremony's answer signed, once; its data lands in `taken`. */
-  const taker =
-    (purpose: ChallengePurpose, taken: { data?: unknown }) => async (challenge: string) => {
+  const taker = (purpose: ChallengePurpose, taken: Taken) => async (challenge: string) => {
+    try {
       taken.data = await challenges.takeChallenge(challenge, purpose, iso());
-      return taken.data !== undefined;
-    };
+    } catch (error) {
+      taken.failure = error;
+      throw error;
+    }
+    return taken.data !== undefined;
+  };
 
-  /** Runs a verification; a refusal is CEREMONY_EXPIRED when its challenge was not live, else PASSKEY_NOT_RECOGNISED. */
-  const verified = async <T>(taken: { data?: unknown }, verify: () => Promise<T>): Promise<T> => {
+  /**
+   * Runs a verification; its refusal is CEREMONY_EXPIRED when the challenge was not live, else
+   * PASSKEY_NOT_RECOGNISED. A failure of the store stays a server error.
+   */
+  const verified = async <T>(taken: Taken, verify: () => Promise<T>): Promise<T> => {
     try {
       return await verify();
     } catch {
+      if (taken.failure !== undefined) throw taken.failure;
       throw taken.data === undefined ? ceremonyExpired() : notRecognised();
     }
   };
@@ -168,6 +182,7 @@ export function accountRouter(deps: AccountRouteDeps): Router {
       rpName: RP_NAME,
       rpID: rp.rpID,
       userName: username,
+      userDisplayName: username,
       userID,
       attestationType: 'none',
       authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
@@ -181,7 +196,7 @@ export function accountRouter(deps: AccountRouteDeps): Router {
   router.post(apiRoutes.signUp, attemptLimit, async (ctx) => {
     const request = parse(signUpRequestSchema, await jsonBody(ctx, MAX_CEREMONY_BYTES));
     const rp = rpOf(ctx);
-    const taken: { data?: unknown } = {};
+    const taken: Taken = {};
     const result = await verified(taken, () =>
       verifyRegistrationResponse({
         response: request.response,
@@ -258,7 +273,7 @@ export function accountRouter(deps: AccountRouteDeps): Router {
     ) {
       throw notRecognised();
     }
-    const taken: { data?: unknown } = {};
+    const taken: Taken = {};
     const result = await verified(taken, () =>
       verifyAuthenticationResponse({
         response,

@@ -83,4 +83,19 @@ describeContract('the account store', (backend) => {
     expect(await store().useRecoveryCode('frank', code, at(2))).toBeUndefined();
     expect(await store().useRecoveryCode('frank', 'not-a-code', at(2))).toBeUndefined();
   });
+
+  it('disables an account by its key and enables it again; a disabled account uses no recovery code', async () => {
+    const up = signUpOf('Kim', 'kim', 'klm');
+    await store().signUp(up);
+    expect(await twin().setDisabled('kim', at(1))).toBe(up.account.accountID);
+    expect(await store().account(up.account.accountID)).toMatchObject({ disabledAt: at(1) });
+    expect(
+      await store().useRecoveryCode('kim', up.recoveryCodeHashes[0] as string, at(2)),
+    ).toBeUndefined();
+    expect(await twin().setDisabled('kim', null)).toBe(up.account.accountID);
+    expect(await store().useRecoveryCode('kim', up.recoveryCodeHashes[0] as string, at(3))).toBe(
+      up.account.accountID,
+    );
+    expect(await store().setDisabled('nobody', at(1))).toBeUndefined();
+  });
 });

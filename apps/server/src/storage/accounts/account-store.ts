@@ -68,4 +68,9 @@ export interface AccountStore {
    * the account's id, or undefined when no such unused code of a usable account exists.
    */
   useRecoveryCode(nameKey: string, codeHash: string, now: string): Promise<string | undefined>;
+  /**
+   * Disables the account whose key is `nameKey` as of `disabledAt`, or (null) enables it again:
+   * the account's id, or undefined when no such account exists.
+   */
+  setDisabled(nameKey: string, disabledAt: string | null): Promise<string | undefined>;
 }

@@ -83,5 +83,13 @@ export function postgresAccountStore({ pool, S, inTransaction }: PostgresDatabas
       );
       return rows[0] ? String((rows[0] as Row).account_id) : undefined;
     },
+
+    async setDisabled(nameKey, disabledAt) {
+      const { rows } = await pool.query(
+        `UPDATE ${S}.accounts SET disabled_at = $2 WHERE name_key = $1 RETURNING account_id`,
+        [nameKey, disabledAt],
+      );
+      return rows[0] ? String((rows[0] as Row).account_id) : undefined;
+    },
   };
 }

@@ -89,5 +89,15 @@ export function sqliteAccountStore(db: SqliteDatabase): AccountStore {
       );
       return used && String(used.account_id);
     },
+
+    async setDisabled(nameKey, disabledAt) {
+      const changed = await db.write(() =>
+        db.one('UPDATE accounts SET disabled_at = ? WHERE name_key = ? RETURNING account_id', [
+          disabledAt,
+          nameKey,
+        ]),
+      );
+      return changed && String(changed.account_id);
+    },
   };
 }
