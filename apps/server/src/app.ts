@@ -228,6 +228,8 @@ export function createApp(
     sessions: stores.sessions,
     challenges: stores.webauthnChallenges,
     secrets: stores.secrets,
+    accountSeats: stores.accountSeats,
+    matches,
     time,
     writeLimit,
     attemptLimit: lobbyWriteLimit(

@@ -5,7 +5,14 @@ import { setAccountDisabled } from '../src/accounts/disable-account.ts';
 import { openPostgresStores } from '../src/storage/postgres.ts';
 import { Browser } from './accounts/browser.ts';
 import { ManualTime } from './manual-time.ts';
-import { dropSchema, POSTGRES_URL, startServer, type TestServer, uniqueSchema } from './support.ts';
+import {
+  createAndJoin,
+  dropSchema,
+  POSTGRES_URL,
+  startServer,
+  type TestServer,
+  uniqueSchema,
+} from './support.ts';
 
 const PUBLIC_URL = 'http://localhost:8000';
 
@@ -204,6 +211,39 @@ describe('passkey accounts on two instances sharing Postgres', () => {
     expect(
       await setAccountDisabled(stores, 'nobody-at-all', true, new Date(time.now()).toISOString()),
     ).toBe(false);
+  });
+
+  it('joins the seats a browser proves to its account, and lists them on another device for My games', async () => {
+    const kurt = browser();
+    await kurt.signUp(a.url, 'Kurt');
+    const { created } = await createAndJoin(a.url);
+    const other = await createAndJoin(b.url);
+    const seats = [
+      { matchID: created.matchID, seat: '0', credentials: created.credentials },
+      { matchID: other.created.matchID, seat: '1', credentials: other.created.credentials },
+    ];
+    const joined = await kurt.send(`${b.url}${apiRoutes.accountSeats}`, 'POST', { seats });
+    expect(joined.body).toEqual({ joined: 1 });
+    expect(
+      (await browser().send(`${a.url}${apiRoutes.accountSeats}`, 'POST', { seats })).body.error
+        ?.code,
+    ).toBe('NOT_SIGNED_IN');
+
+    const phone = browser();
+    phone.authenticator.credentials.push(...kurt.authenticator.credentials);
+    await phone.signIn(a.url, phone.authenticator.authenticate(await phone.signInOptions(a.url)));
+    const listed = await phone
+      .account(a.url)
+      .then(() => phone.send<{ seats: typeof seats }>(`${a.url}${apiRoutes.accountSeats}`, 'GET'));
+    expect(listed.body).toEqual({ seats: [seats[0]] });
+    const games = await phone.send<{ games: { matchID: string }[] }>(
+      `${b.url}${apiRoutes.myGames}`,
+      'POST',
+      {
+        seats: listed.body.seats,
+      },
+    );
+    expect(games.body.games.map((g) => g.matchID)).toEqual([created.matchID]);
   });
 
   it('refuses a signed-in request from another origin, and the session stays', async () => {

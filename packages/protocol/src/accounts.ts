@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { heldSeatSchema, myGamesRequestSchema } from './my-games.ts';
 
 /** A username: 3-20 ASCII letters, digits, `_` or `-` (reserved and look-alike names are the server's to refuse). */
 export const USERNAME_PATTERN = /^[A-Za-z0-9_-]{3,20}$/;
@@ -96,3 +97,17 @@ export type SignedInResponse = z.infer<typeof signedInResponseSchema>;
 /** POST /api/account/sign-out-everywhere: how many sessions ended, this one included. */
 export const signedOutResponseSchema = z.object({ ended: z.number() });
 export type SignedOutResponse = z.infer<typeof signedOutResponseSchema>;
+
+/**
+ * POST /api/account/seats: seats this browser holds, to join the signed-in account, each
+ * proven by its credentials (the same shape as a My games request).
+ */
+export const joinSeatsRequestSchema = myGamesRequestSchema;
+export type JoinSeatsRequest = z.input<typeof joinSeatsRequestSchema>;
+/** How many of the seats sent were proven and are now the account's (seats it held already count). */
+export const joinSeatsResponseSchema = z.object({ joined: z.number() });
+export type JoinSeatsResponse = z.infer<typeof joinSeatsResponseSchema>;
+
+/** GET /api/account/seats: the account's seats, the latest joined first, as a My games request takes them. */
+export const accountSeatsResponseSchema = z.object({ seats: z.array(heldSeatSchema) });
+export type AccountSeatsResponse = z.infer<typeof accountSeatsResponseSchema>;

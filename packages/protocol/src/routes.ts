@@ -18,6 +18,7 @@ export const apiRoutes = {
   handoverRedeem: '/api/handovers/redeem',
   pushKey: '/api/push/key',
   account: '/api/account',
+  accountSeats: '/api/account/seats',
   signUpOptions: '/api/account/sign-up/options',
   signUp: '/api/account/sign-up',
   signInOptions: '/api/account/sign-in/options',

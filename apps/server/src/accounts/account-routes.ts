@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import {
   type Account,
+  type AccountSeatsResponse,
   apiRoutes,
   authenticationOptionsSchema,
+  type JoinSeatsResponse,
+  joinSeatsRequestSchema,
   recoverySignInRequestSchema,
   registrationOptionsSchema,
   type SignedInResponse,
@@ -25,11 +28,15 @@ import type { Context, Middleware } from 'koa';
 import { LobbyError } from '../edge/lobby-error.ts';
 import { jsonBody, parse } from '../lobby/lobby-routes.ts';
 import type { Config } from '../ops/config.ts';
+import { secretMatches } from '../ops/secrets.ts';
 import type { TimeSource } from '../ops/time.ts';
 import type {
   AccountRecord,
+  AccountSeat,
+  AccountSeatStore,
   AccountStore,
   ChallengePurpose,
+  MatchStore,
   NameClash,
   SecretStore,
   SessionStore,
@@ -52,6 +59,8 @@ export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 /** A ceremony's answer carries an attestation or a signature: more than the lobby's 4 kB. */
 const MAX_CEREMONY_BYTES = 16 * 1024;
 const RP_NAME = 'Iron Curtain';
+/** Up to MAX_MY_GAMES seats with their credentials. */
+const MAX_SEATS_BYTES = 64 * 1024;
 
 export interface AccountRouteDeps {
   config: Pick<Config, 'PUBLIC_URL' | 'SERVED_OVER_TLS'>;
@@ -59,6 +68,9 @@ export interface AccountRouteDeps {
   sessions: SessionStore;
   challenges: WebAuthnChallengeStore;
   secrets: SecretStore;
+  accountSeats: AccountSeatStore;
+  /** Seats joining an account are proven against their match. */
+  matches: Pick<MatchStore, 'getMatch'>;
   time: TimeSource;
   /** The per-address write limit every lobby router runs. */
   writeLimit: Middleware;
@@ -108,7 +120,8 @@ const accountOf = (record: AccountRecord): Account => ({
  * taken once. A sign-in never says whether a name or a passkey exists.
  */
 export function accountRouter(deps: AccountRouteDeps): Router {
-  const { config, accounts, sessions, challenges, time, writeLimit, attemptLimit } = deps;
+  const { config, accounts, sessions, challenges, accountSeats, matches, time } = deps;
+  const { writeLimit, attemptLimit } = deps;
   const recoveryCodes = new RecoveryCodes(deps.secrets);
   const router = new Router();
   router.use(writeLimit);
@@ -340,6 +353,35 @@ export function accountRouter(deps: AccountRouteDeps): Router {
     // Sliding: the cookie lasts as long as the session, which each use extends.
     setSessionCookie(ctx, session.id, config.SERVED_OVER_TLS);
     const answer: SignedInResponse = { account: accountOf(account) };
+    ctx.body = answer;
+  });
+
+  router.post(apiRoutes.accountSeats, async (ctx) => {
+    const session = await liveSession(ctx);
+    const { seats } = parse(joinSeatsRequestSchema, await jsonBody(ctx, MAX_SEATS_BYTES));
+    const proven: AccountSeat[] = [];
+    for (const held of seats) {
+      const match = await matches.getMatch(held.matchID);
+      const seat = match?.players.find((p) => p.seat === held.seat);
+      if (seat && secretMatches(held.credentials, seat.credentialsHash)) {
+        proven.push({ ...held, joinedAt: iso() });
+      }
+    }
+    await accountSeats.addSeats(session.accountID, proven);
+    const answer: JoinSeatsResponse = { joined: proven.length };
+    ctx.body = answer;
+  });
+
+  router.get(apiRoutes.accountSeats, async (ctx) => {
+    const session = await liveSession(ctx);
+    const seats = await accountSeats.seatsOf(session.accountID);
+    const answer: AccountSeatsResponse = {
+      seats: seats.map(({ matchID, seat, credentials }) => ({
+        matchID,
+        seat: seat as AccountSeatsResponse['seats'][number]['seat'],
+        credentials,
+      })),
+    };
     ctx.body = answer;
   });
 
