@@ -1,9 +1,15 @@
-import { apiRoutes, type SignUpResponse } from '@iron-curtain/protocol';
+import {
+  apiRoutes,
+  type PasskeyList,
+  type SignUpOptionsResponse,
+  type SignUpResponse,
+} from '@iron-curtain/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHALLENGE_TTL_MS } from '../src/accounts/account-routes.ts';
 import { setAccountDisabled } from '../src/accounts/disable-account.ts';
 import { openPostgresStores } from '../src/storage/postgres.ts';
 import { Browser } from './accounts/browser.ts';
+import { SoftAuthenticator } from './accounts/soft-authenticator.ts';
 import { ManualTime } from './manual-time.ts';
 import {
   createAndJoin,
@@ -245,6 +251,49 @@ describe('passkey accounts on two instances sharing Postgres', () => {
       },
     );
     expect(games.body.games.map((g) => g.matchID)).toEqual([created.matchID]);
+  });
+
+  it('adds another passkey to a signed-in account, which then signs in on its own; never with a challenge of another account', async () => {
+    const lily = browser();
+    await lily.signUp(a.url, 'Lily');
+    const key = new SoftAuthenticator(PUBLIC_URL);
+    const options = await lily.send<SignUpOptionsResponse>(
+      `${a.url}${apiRoutes.passkeyOptions}`,
+      'POST',
+      {},
+    );
+    expect(options.body.options.excludeCredentials).toHaveLength(1);
+    const added = await lily.send<PasskeyList>(`${b.url}${apiRoutes.passkeys}`, 'POST', {
+      response: key.register(options.body.options),
+      passkeyName: 'security key',
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    expect(added.body.passkeys.map((p) => p.name)).toEqual(['test laptop', 'security key']);
+    const elsewhere = browser();
+    elsewhere.authenticator.credentials.push(...key.credentials);
+    const signedIn = await elsewhere.signIn(
+      a.url,
+      key.authenticate(await elsewhere.signInOptions(a.url)),
+    );
+    expect(signedIn.body).toMatchObject({ account: { username: 'Lily' } });
+
+    const mona = browser();
+    await mona.signUp(a.url, 'Mona');
+    const monas = await mona.send<SignUpOptionsResponse>(
+      `${a.url}${apiRoutes.passkeyOptions}`,
+      'POST',
+      {},
+    );
+    const crossed = await lily.send(`${a.url}${apiRoutes.passkeys}`, 'POST', {
+      response: new SoftAuthenticator(PUBLIC_URL).register(monas.body.options),
+    });
+    expect([crossed.status, crossed.body.error?.code]).toEqual([400, 'CEREMONY_EXPIRED']);
+    expect(
+      (await lily.send<PasskeyList>(`${a.url}${apiRoutes.passkeys}`, 'GET')).body.passkeys,
+    ).toHaveLength(2);
+    expect((await browser().send(`${a.url}${apiRoutes.passkeyOptions}`, 'POST', {})).status).toBe(
+      401,
+    );
   });
 
   it('refuses a signed-in request from another origin, and the session stays', async () => {

@@ -111,3 +111,18 @@ export type JoinSeatsResponse = z.infer<typeof joinSeatsResponseSchema>;
 /** GET /api/account/seats: the account's seats, the latest joined first, as a My games request takes them. */
 export const accountSeatsResponseSchema = z.object({ seats: z.array(heldSeatSchema) });
 export type AccountSeatsResponse = z.infer<typeof accountSeatsResponseSchema>;
+
+/** POST /api/account/passkeys: another passkey of the signed-in account, made for the options' challenge. */
+export const addPasskeyRequestSchema = signUpRequestSchema;
+export type AddPasskeyRequest = z.infer<typeof addPasskeyRequestSchema>;
+
+/** A passkey as its owner's settings show it: the name given it and its dates, nothing secret. */
+export const passkeyInfoSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.nullable(z.string()),
+});
+/** GET /api/account/passkeys, and the answer of adding one: the account's passkeys, the oldest first. */
+export const passkeyListSchema = z.object({ passkeys: z.array(passkeyInfoSchema) });
+export type PasskeyList = z.infer<typeof passkeyListSchema>;

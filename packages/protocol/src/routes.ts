@@ -19,6 +19,8 @@ export const apiRoutes = {
   pushKey: '/api/push/key',
   account: '/api/account',
   accountSeats: '/api/account/seats',
+  passkeyOptions: '/api/account/passkeys/options',
+  passkeys: '/api/account/passkeys',
   signUpOptions: '/api/account/sign-up/options',
   signUp: '/api/account/sign-up',
   signInOptions: '/api/account/sign-in/options',

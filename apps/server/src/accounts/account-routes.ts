@@ -2,10 +2,12 @@ import { randomBytes } from 'node:crypto';
 import {
   type Account,
   type AccountSeatsResponse,
+  addPasskeyRequestSchema,
   apiRoutes,
   authenticationOptionsSchema,
   type JoinSeatsResponse,
   joinSeatsRequestSchema,
+  type PasskeyList,
   recoverySignInRequestSchema,
   registrationOptionsSchema,
   type SignedInResponse,
@@ -38,6 +40,7 @@ import type {
   ChallengePurpose,
   MatchStore,
   NameClash,
+  PasskeyRecord,
   SecretStore,
   SessionStore,
   WebAuthnChallengeStore,
@@ -107,6 +110,34 @@ function nameRefusal(clash: NameClash): LobbyError {
         clash.username,
       );
 }
+
+/** The passkey a verified registration made, as the store keeps it. */
+function passkeyOf(
+  credential: { id: string; publicKey: Uint8Array; counter: number; transports?: string[] },
+  accountID: string,
+  name: string,
+  now: string,
+): PasskeyRecord {
+  return {
+    credentialID: credential.id,
+    accountID,
+    publicKey: Buffer.from(credential.publicKey).toString('base64url'),
+    counter: credential.counter,
+    transports: credential.transports ?? [],
+    name,
+    createdAt: now,
+    lastUsedAt: null,
+  };
+}
+
+const passkeyListOf = (passkeys: PasskeyRecord[]): PasskeyList => ({
+  passkeys: passkeys.map((p) => ({
+    id: p.credentialID,
+    name: p.name,
+    createdAt: p.createdAt,
+    lastUsedAt: p.lastUsedAt,
+  })),
+});
 
 const accountOf = (record: AccountRecord): Account => ({
   username: record.username,
@@ -236,16 +267,12 @@ export function accountRouter(deps: AccountRouteDeps): Router {
     const sessionID = newSessionID();
     const clash = await accounts.signUp({
       account,
-      passkey: {
-        credentialID: credential.id,
+      passkey: passkeyOf(
+        credential,
         accountID,
-        publicKey: Buffer.from(credential.publicKey).toString('base64url'),
-        counter: credential.counter,
-        transports: credential.transports ?? [],
-        name: request.passkeyName ?? agentName(ctx.get('user-agent')),
-        createdAt: now,
-        lastUsedAt: null,
-      },
+        request.passkeyName ?? agentName(ctx.get('user-agent')),
+        now,
+      ),
       recoveryCodeHashes: await Promise.all(codes.map((code) => recoveryCodes.hash(code))),
       session: {
         sessionHash: sessionHash(sessionID),
@@ -383,6 +410,58 @@ export function accountRouter(deps: AccountRouteDeps): Router {
       })),
     };
     ctx.body = answer;
+  });
+
+  router.get(apiRoutes.passkeys, async (ctx) => {
+    const session = await liveSession(ctx);
+    ctx.body = passkeyListOf(await accounts.passkeysOf(session.accountID));
+  });
+
+  router.post(apiRoutes.passkeyOptions, async (ctx) => {
+    const session = await liveSession(ctx);
+    const rp = rpOf(ctx);
+    const held = await accounts.passkeysOf(session.accountID);
+    const options = await generateRegistrationOptions({
+      rpName: RP_NAME,
+      rpID: rp.rpID,
+      userName: session.username,
+      userDisplayName: session.username,
+      userID: Buffer.from(session.accountID, 'base64url'),
+      attestationType: 'none',
+      // The browser declines to make a second passkey in an authenticator that holds one.
+      excludeCredentials: held.map((p) => ({ id: p.credentialID, transports: p.transports })),
+      authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+    });
+    await issue(options.challenge, 'add-passkey', { accountID: session.accountID });
+    const answer: SignUpOptionsResponse = { options: parse(registrationOptionsSchema, options) };
+    ctx.body = answer;
+  });
+
+  router.post(apiRoutes.passkeys, async (ctx) => {
+    const session = await liveSession(ctx);
+    const request = parse(addPasskeyRequestSchema, await jsonBody(ctx, MAX_CEREMONY_BYTES));
+    const rp = rpOf(ctx);
+    const taken: Taken = {};
+    const result = await verified(taken, () =>
+      verifyRegistrationResponse({
+        response: request.response,
+        expectedChallenge: taker('add-passkey', taken),
+        expectedOrigin: rp.origin,
+        expectedRPID: rp.rpID,
+        requireUserVerification: false,
+      }),
+    );
+    // A challenge issued to another account's session answers nothing here.
+    if ((taken.data as { accountID?: string }).accountID !== session.accountID)
+      throw ceremonyExpired();
+    if (!result.verified) throw notRecognised();
+    const name = request.passkeyName ?? agentName(ctx.get('user-agent'));
+    const added = await accounts.addPasskey(
+      passkeyOf(result.registrationInfo.credential, session.accountID, name, iso()),
+    );
+    if (!added) throw notRecognised();
+    ctx.status = 201;
+    ctx.body = passkeyListOf(await accounts.passkeysOf(session.accountID));
   });
 
   router.post(apiRoutes.signOut, async (ctx) => {

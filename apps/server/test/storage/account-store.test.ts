@@ -98,4 +98,17 @@ describeContract('the account store', (backend) => {
     );
     expect(await store().setDisabled('nobody', at(1))).toBeUndefined();
   });
+
+  it("adds a passkey to an account once, listed with the account's others", async () => {
+    const up = signUpOf('Lars', 'lars', 'lars');
+    await store().signUp(up);
+    const second = {
+      ...signUpOf('x', 'x', 'x').passkey,
+      accountID: up.account.accountID,
+      createdAt: at(5),
+    };
+    expect(await twin().addPasskey(second)).toBe(true);
+    expect(await store().addPasskey(second)).toBe(false);
+    expect(await store().passkeysOf(up.account.accountID)).toEqual([up.passkey, second]);
+  });
 });

@@ -55,6 +55,10 @@ export interface AccountStore {
    */
   signUp(signUp: SignUp): Promise<NameClash | undefined>;
   account(accountID: string): Promise<AccountRecord | undefined>;
+  /** The account's passkeys, the oldest first. */
+  passkeysOf(accountID: string): Promise<PasskeyRecord[]>;
+  /** Adds a passkey to an account: false, adding nothing, when its credential id is known already. */
+  addPasskey(passkey: PasskeyRecord): Promise<boolean>;
   /** A passkey, by its credential id. */
   passkey(credentialID: string): Promise<PasskeyRecord | undefined>;
   /**

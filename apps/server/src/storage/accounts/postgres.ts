@@ -55,6 +55,24 @@ export function postgresAccountStore({ pool, S, inTransaction }: PostgresDatabas
       return rows[0] && accountRecord(rows[0] as Row);
     },
 
+    async passkeysOf(accountID) {
+      const { rows } = await pool.query(
+        `SELECT ${PASSKEY_COLUMNS} FROM ${S}.passkeys WHERE account_id = $1
+         ORDER BY created_at, credential_id`,
+        [accountID],
+      );
+      return (rows as Row[]).map(passkeyRecord);
+    },
+
+    async addPasskey(passkey) {
+      const { rowCount } = await pool.query(
+        `INSERT INTO ${S}.passkeys (${PASSKEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         ON CONFLICT DO NOTHING`,
+        passkeyValues(passkey),
+      );
+      return rowCount === 1;
+    },
+
     async passkey(credentialID) {
       const { rows } = await pool.query(
         `SELECT ${PASSKEY_COLUMNS} FROM ${S}.passkeys WHERE credential_id = $1`,

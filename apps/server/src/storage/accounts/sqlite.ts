@@ -58,6 +58,25 @@ export function sqliteAccountStore(db: SqliteDatabase): AccountStore {
       return row && accountRecord(row);
     },
 
+    async passkeysOf(accountID) {
+      return db
+        .all(
+          `SELECT ${PASSKEY_COLUMNS} FROM passkeys WHERE account_id = ? ORDER BY created_at, credential_id`,
+          [accountID],
+        )
+        .map(passkeyRecord);
+    },
+
+    async addPasskey(passkey) {
+      const added = await db.write(() =>
+        db.run(
+          `INSERT INTO passkeys (${PASSKEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+          passkeyValues(passkey),
+        ),
+      );
+      return added.changes === 1;
+    },
+
     async passkey(credentialID) {
       const row = db.one(`SELECT ${PASSKEY_COLUMNS} FROM passkeys WHERE credential_id = ?`, [
         credentialID,
