@@ -257,6 +257,8 @@ describe('passkey accounts on two instances sharing Postgres', () => {
     const lily = browser();
     await lily.signUp(a.url, 'Lily');
     const key = new SoftAuthenticator(PUBLIC_URL);
+    // Listed the oldest first: the new passkey a second later than the first.
+    time.skip(1000);
     const options = await lily.send<SignUpOptionsResponse>(
       `${a.url}${apiRoutes.passkeyOptions}`,
       'POST',
@@ -294,6 +296,38 @@ describe('passkey accounts on two instances sharing Postgres', () => {
     expect((await browser().send(`${a.url}${apiRoutes.passkeyOptions}`, 'POST', {})).status).toBe(
       401,
     );
+  });
+
+  it('removes a passkey, but not the last one once every recovery code is used', async () => {
+    const pia = browser();
+    const up = await pia.signUp(a.url, 'Pia');
+    const codes = (up.body as unknown as SignUpResponse).recoveryCodes;
+    const key = new SoftAuthenticator(PUBLIC_URL);
+    time.skip(1000);
+    const options = await pia.send<SignUpOptionsResponse>(
+      `${a.url}${apiRoutes.passkeyOptions}`,
+      'POST',
+      {},
+    );
+    const added = await pia.send<PasskeyList>(`${a.url}${apiRoutes.passkeys}`, 'POST', {
+      response: key.register(options.body.options),
+    });
+    const [laptop, security] = added.body.passkeys;
+    for (const code of codes) {
+      const used = await browser().send(`${b.url}${apiRoutes.recoverySignIn}`, 'POST', {
+        username: 'Pia',
+        code,
+      });
+      expect(used.status).toBe(200);
+    }
+    const removed = await pia.send<PasskeyList>(`${b.url}${apiRoutes.passkeys}`, 'DELETE', {
+      id: laptop?.id,
+    });
+    expect(removed.body.passkeys.map((p) => p.id)).toEqual([security?.id]);
+    const last = await pia.send(`${a.url}${apiRoutes.passkeys}`, 'DELETE', { id: security?.id });
+    expect([last.status, last.body.error?.code]).toEqual([409, 'LAST_PASSKEY']);
+    const unknown = await pia.send(`${a.url}${apiRoutes.passkeys}`, 'DELETE', { id: laptop?.id });
+    expect([unknown.status, unknown.body.error?.code]).toEqual([404, 'NOT_FOUND']);
   });
 
   it('refuses a signed-in request from another origin, and the session stays', async () => {

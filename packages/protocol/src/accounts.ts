@@ -126,3 +126,9 @@ export const passkeyInfoSchema = z.object({
 /** GET /api/account/passkeys, and the answer of adding one: the account's passkeys, the oldest first. */
 export const passkeyListSchema = z.object({ passkeys: z.array(passkeyInfoSchema) });
 export type PasskeyList = z.infer<typeof passkeyListSchema>;
+
+/** DELETE /api/account/passkeys: one of the signed-in account's passkeys, by its id. */
+export const removePasskeyRequestSchema = z.object({
+  id: z.string().check(z.minLength(1), z.maxLength(1024)),
+});
+export type RemovePasskeyRequest = z.infer<typeof removePasskeyRequestSchema>;

@@ -228,6 +228,8 @@ export const lobbyErrorCodes = [
   'HTTPS_REQUIRED',
   'BAD_ORIGIN',
   'NOT_SIGNED_IN',
+  // The last passkey of an account with no recovery code left cannot be removed.
+  'LAST_PASSKEY',
   'MATCH_FULL',
   'NOT_FINISHED',
   'NOT_PLAYING',

@@ -10,6 +10,7 @@ import {
   type PasskeyList,
   recoverySignInRequestSchema,
   registrationOptionsSchema,
+  removePasskeyRequestSchema,
   type SignedInResponse,
   type SignedOutResponse,
   type SignInOptionsResponse,
@@ -461,6 +462,22 @@ export function accountRouter(deps: AccountRouteDeps): Router {
     );
     if (!added) throw notRecognised();
     ctx.status = 201;
+    ctx.body = passkeyListOf(await accounts.passkeysOf(session.accountID));
+  });
+
+  router.delete(apiRoutes.passkeys, async (ctx) => {
+    const session = await liveSession(ctx);
+    const { id } = parse(removePasskeyRequestSchema, await jsonBody(ctx));
+    const removed = await accounts.removePasskey(session.accountID, id);
+    if (removed === 'unknown')
+      throw new LobbyError(404, 'NOT_FOUND', 'this account has no such passkey');
+    if (removed === 'last') {
+      throw new LobbyError(
+        409,
+        'LAST_PASSKEY',
+        'the last passkey stays while no recovery code is left',
+      );
+    }
     ctx.body = passkeyListOf(await accounts.passkeysOf(session.accountID));
   });
 

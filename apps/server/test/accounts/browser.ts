@@ -28,7 +28,7 @@ export class Browser {
 
   async send<T = unknown>(
     url: string,
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'DELETE',
     body?: unknown,
     origin = this.origin,
   ): Promise<Answer<T>> {
@@ -37,7 +37,7 @@ export class Browser {
       headers: {
         ...this.headers,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(method === 'POST' ? { origin } : {}),
+        ...(method === 'GET' ? {} : { origin }),
         ...(this.cookie ? { cookie: this.cookie } : {}),
         'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0',
       },

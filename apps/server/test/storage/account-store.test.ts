@@ -111,4 +111,30 @@ describeContract('the account store', (backend) => {
     expect(await store().addPasskey(second)).toBe(false);
     expect(await store().passkeysOf(up.account.accountID)).toEqual([up.passkey, second]);
   });
+
+  it('never removes the last passkey of an account without an unused recovery code, of two removals at once either', async () => {
+    const up = signUpOf('Nina', 'nina', 'nlna');
+    up.recoveryCodeHashes = ['only-code'];
+    await store().signUp(up);
+    const id = up.account.accountID;
+    const second = { ...signUpOf('y', 'y', 'y').passkey, accountID: id };
+    await store().addPasskey(second);
+    expect(await store().removePasskey(id, 'no-such-passkey')).toBe('unknown');
+    expect(await store().useRecoveryCode('nina', 'only-code', at(1))).toBe(id);
+    const both = await Promise.all([
+      store().removePasskey(id, up.passkey.credentialID),
+      twin().removePasskey(id, second.credentialID),
+    ]);
+    expect(both.sort()).toEqual(['last', 'removed']);
+    expect(await store().passkeysOf(id)).toHaveLength(1);
+  });
+
+  it('removes the last passkey while an unused recovery code is left', async () => {
+    const up = signUpOf('Olga', 'olga', 'olga');
+    await store().signUp(up);
+    expect(await twin().removePasskey(up.account.accountID, up.passkey.credentialID)).toBe(
+      'removed',
+    );
+    expect(await store().passkey(up.passkey.credentialID)).toBeUndefined();
+  });
 });

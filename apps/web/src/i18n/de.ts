@@ -251,6 +251,8 @@ export const de: Resources = {
       'Passkeys brauchen eine sichere Verbindung (HTTPS): Dieser Server wird über einfaches http erreicht.',
     BAD_ORIGIN: 'Diese Anfrage kam von einer anderen Seite und wurde abgelehnt.',
     NOT_SIGNED_IN: 'Du bist nicht angemeldet.',
+    LAST_PASSKEY:
+      'Das ist dein letzter Passkey und kein Wiederherstellungscode ist übrig: Füge erst einen anderen Passkey hinzu.',
     MATCH_FULL: 'Beide Plätze sind schon besetzt.',
     NOT_FINISHED: 'Die Partie ist noch nicht vorbei.',
     NOT_PLAYING: 'Die Partie läuft nicht.',

@@ -249,6 +249,8 @@ export const en: Resources = {
       'Passkeys need a secure connection (HTTPS): this server is reached over plain http.',
     BAD_ORIGIN: 'This request came from another site and was refused.',
     NOT_SIGNED_IN: 'You are not signed in.',
+    LAST_PASSKEY:
+      'This is your last passkey and no recovery code is left: add another passkey before removing this one.',
     MATCH_FULL: 'Both seats are already taken.',
     NOT_FINISHED: 'The match is not over yet.',
     NOT_PLAYING: 'The match is not in play.',

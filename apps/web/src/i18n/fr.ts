@@ -253,6 +253,8 @@ export const fr: Resources = {
       'Les clés d’accès demandent une connexion sécurisée (HTTPS) : ce serveur est joint en http simple.',
     BAD_ORIGIN: 'Cette requête venait d’un autre site et a été refusée.',
     NOT_SIGNED_IN: 'Vous n’êtes pas connecté.',
+    LAST_PASSKEY:
+      'C’est votre dernière clé d’accès et il ne reste aucun code de récupération : ajoutez d’abord une autre clé d’accès.',
     MATCH_FULL: 'Les deux places sont déjà prises.',
     NOT_FINISHED: "La partie n'est pas encore finie.",
     NOT_PLAYING: "La partie n'est pas en cours.",

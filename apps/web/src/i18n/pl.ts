@@ -256,6 +256,8 @@ export const pl: Resources = {
       'Klucze dostępu wymagają bezpiecznego połączenia (HTTPS): ten serwer działa przez zwykłe http.',
     BAD_ORIGIN: 'To żądanie przyszło z innej strony i zostało odrzucone.',
     NOT_SIGNED_IN: 'Nie jesteś zalogowany.',
+    LAST_PASSKEY:
+      'To twój ostatni klucz dostępu i nie został żaden kod odzyskiwania: najpierw dodaj inny klucz dostępu.',
     MATCH_FULL: 'Oba miejsca są już zajęte.',
     NOT_FINISHED: 'Partia jeszcze się nie skończyła.',
     NOT_PLAYING: 'Partia nie jest w toku.',

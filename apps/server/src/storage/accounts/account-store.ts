@@ -59,6 +59,12 @@ export interface AccountStore {
   passkeysOf(accountID: string): Promise<PasskeyRecord[]>;
   /** Adds a passkey to an account: false, adding nothing, when its credential id is known already. */
   addPasskey(passkey: PasskeyRecord): Promise<boolean>;
+  /**
+   * Removes one of the account's passkeys, unless it is the last while the account has no
+   * unused recovery code (`last`); `unknown` when the account has no such passkey. Of two
+   * removals at once, on any instances, the second sees the first's outcome.
+   */
+  removePasskey(accountID: string, credentialID: string): Promise<'removed' | 'last' | 'unknown'>;
   /** A passkey, by its credential id. */
   passkey(credentialID: string): Promise<PasskeyRecord | undefined>;
   /**

@@ -73,6 +73,29 @@ export function postgresAccountStore({ pool, S, inTransaction }: PostgresDatabas
       return rowCount === 1;
     },
 
+    async removePasskey(accountID, credentialID) {
+      return await inTransaction(async (client) => {
+        // The account's row, locked: removals of its passkeys at once take turns.
+        await client.query(`SELECT 1 FROM ${S}.accounts WHERE account_id = $1 FOR UPDATE`, [
+          accountID,
+        ]);
+        const held = await client.query(
+          `SELECT credential_id FROM ${S}.passkeys WHERE account_id = $1`,
+          [accountID],
+        );
+        if (!(held.rows as Row[]).some((p) => p.credential_id === credentialID))
+          return 'unknown' as const;
+        const codes = await client.query(
+          `SELECT count(*) AS n FROM ${S}.recovery_codes WHERE account_id = $1 AND used_at IS NULL`,
+          [accountID],
+        );
+        if (held.rows.length === 1 && Number((codes.rows[0] as Row).n) === 0)
+          return 'last' as const;
+        await client.query(`DELETE FROM ${S}.passkeys WHERE credential_id = $1`, [credentialID]);
+        return 'removed' as const;
+      });
+    },
+
     async passkey(credentialID) {
       const { rows } = await pool.query(
         `SELECT ${PASSKEY_COLUMNS} FROM ${S}.passkeys WHERE credential_id = $1`,

@@ -77,6 +77,24 @@ export function sqliteAccountStore(db: SqliteDatabase): AccountStore {
       return added.changes === 1;
     },
 
+    async removePasskey(accountID, credentialID) {
+      return await db.write(() =>
+        db.transaction(() => {
+          const held = db.all('SELECT credential_id FROM passkeys WHERE account_id = ?', [
+            accountID,
+          ]);
+          if (!held.some((p) => p.credential_id === credentialID)) return 'unknown' as const;
+          const codes = db.one(
+            'SELECT count(*) AS n FROM recovery_codes WHERE account_id = ? AND used_at IS NULL',
+            [accountID],
+          );
+          if (held.length === 1 && Number(codes?.n) === 0) return 'last' as const;
+          db.run('DELETE FROM passkeys WHERE credential_id = ?', [credentialID]);
+          return 'removed' as const;
+        }),
+      );
+    },
+
     async passkey(credentialID) {
       const row = db.one(`SELECT ${PASSKEY_COLUMNS} FROM passkeys WHERE credential_id = ?`, [
         credentialID,
