@@ -60,6 +60,17 @@ describe('passkey accounts on two instances sharing Postgres', () => {
     expect((await ann.account(a.url)).body).toEqual({ account: body.account });
   });
 
+  it('ends the session a browser held when it signs up to another account', async () => {
+    const quinn = browser();
+    await quinn.signUp(a.url, 'Quinn');
+    const first = quinn.cookie;
+    expect((await quinn.signUp(b.url, 'Quinn2')).status).toBe(201);
+    const old = browser();
+    old.cookie = first;
+    expect((await old.account(a.url)).body.error?.code).toBe('NOT_SIGNED_IN');
+    expect((await quinn.account(a.url)).body).toMatchObject({ account: { username: 'Quinn2' } });
+  });
+
   it('refuses a name taken in another case, one too close (naming it), and a reserved one, each with its code', async () => {
     await browser().signUp(a.url, 'Boris');
     const taken = await browser().signUp(b.url, 'BORIS');

@@ -284,6 +284,9 @@ export function accountRouter(deps: AccountRouteDeps): Router {
       },
     });
     if (clash) throw nameRefusal(clash);
+    // A browser signed in to another account leaves that session behind.
+    const old = sessionIDOf(ctx);
+    if (old) await sessions.endSession(sessionHash(old));
     setSessionCookie(ctx, sessionID, config.SERVED_OVER_TLS);
     const answer: SignUpResponse = { account: accountOf(account), recoveryCodes: codes };
     ctx.status = 201;
