@@ -2,6 +2,8 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import type { Socket } from 'node:net';
 import Koa from 'koa';
 import compress from 'koa-compress';
+import { accountRouter } from './accounts/account-routes.ts';
+import { sessionOrigin } from './accounts/session-origin.ts';
 import { BotSeats } from './bots/bot-seats.ts';
 import { BotCredentials } from './bots/credentials.ts';
 import { ConnectionLimits, httpServerOptions } from './edge/connection-limits.ts';
@@ -183,6 +185,7 @@ export function createApp(
   koa.use(compress());
   koa.use(securityHeaders(config));
   koa.use(errorAnswers(logger));
+  koa.use(sessionOrigin(config.PUBLIC_URL, config.ALLOWED_ORIGINS));
   const writeLimit = lobbyWriteLimit(
     limiters.create({
       name: 'lobby-writes',
@@ -219,6 +222,27 @@ export function createApp(
   );
   koa.use(pushRoutes.routes());
   koa.use(pushRoutes.allowedMethods());
+  const accountRoutes = accountRouter({
+    config,
+    accounts: stores.accounts,
+    sessions: stores.sessions,
+    challenges: stores.webauthnChallenges,
+    secrets: stores.secrets,
+    accountSeats: stores.accountSeats,
+    matches,
+    time,
+    writeLimit,
+    attemptLimit: lobbyWriteLimit(
+      limiters.create({
+        name: 'account-attempts',
+        points: config.ACCOUNT_ATTEMPTS_PER_ADDRESS_PER_MINUTE,
+        duration: 60,
+      }),
+      (address) => limits.refused('ACCOUNT_ATTEMPTS_PER_ADDRESS', address),
+    ),
+  });
+  koa.use(accountRoutes.routes());
+  koa.use(accountRoutes.allowedMethods());
   koa.use(webClient(config.WEB_DIST));
   http.on('request', koa.callback());
   limits.guardDoor(http);

@@ -100,6 +100,7 @@ export async function startServer(
     RATE_LIMIT_PER_SECOND: '1000',
     RATE_LIMIT_BURST: '1000',
     LOBBY_WRITES_PER_MINUTE: '100000',
+    ACCOUNT_ATTEMPTS_PER_ADDRESS_PER_MINUTE: '100000',
     CHAT_LINES_PER_ADDRESS_PER_MINUTE: '100000',
     // Every client of a test comes from 127.0.0.1: lift the per-address socket limits too.
     SOCKETS_PER_ADDRESS: '100000',

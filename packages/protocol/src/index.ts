@@ -1,5 +1,6 @@
 // The analysis's shapes are imported from '@iron-curtain/protocol/analysis': schemas are code, and
 // the match page's first download carries none of them.
+export * from './accounts.ts';
 export * from './chat.ts';
 export * from './errors.ts';
 export * from './links.ts';

@@ -215,6 +215,21 @@ export const lobbyErrorCodes = [
   'HANDOVER_USED',
   'HANDOVER_EXPIRED',
   'HANDOVER_TRIED_OUT',
+  // Accounts: a name's refusals (`similarTo` names the name one is too close to), a passkey
+  // not recognised (never saying whether a name exists), a ceremony whose challenge was used
+  // or expired, a recovery code refused, passkeys over plain http, a signed-in request from
+  // another origin, a request that needs a session without one.
+  'NAME_TAKEN',
+  'NAME_TOO_CLOSE',
+  'NAME_NOT_ALLOWED',
+  'PASSKEY_NOT_RECOGNISED',
+  'CEREMONY_EXPIRED',
+  'RECOVERY_CODE_REFUSED',
+  'HTTPS_REQUIRED',
+  'BAD_ORIGIN',
+  'NOT_SIGNED_IN',
+  // The last passkey of an account with no recovery code left cannot be removed.
+  'LAST_PASSKEY',
   'MATCH_FULL',
   'NOT_FINISHED',
   'NOT_PLAYING',
@@ -238,6 +253,8 @@ export const errorResponseSchema = z.object({
     code: z.string(),
     message: z.string(),
     issues: z.optional(z.array(z.object({ path: z.string(), message: z.string() }))),
+    /** NAME_TOO_CLOSE: the existing name the one asked for looks like. */
+    similarTo: z.optional(z.string()),
   }),
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;

@@ -16,7 +16,7 @@ import {
 export const MAX_MY_GAMES = 200;
 
 /** A seat this browser holds: the match, the seat and its credentials, as the lobby granted them. */
-const heldSeatSchema = z.strictObject({
+export const heldSeatSchema = z.strictObject({
   matchID: matchIdSchema,
   seat: seatSchema,
   credentials: credentialsSchema,

@@ -30,6 +30,7 @@ export type ConnectionLimitsConfig = Pick<
 /** Why a limit refused or closed something, as counted in `ic_limits_refused_total`. */
 export type ConnectionRefusal =
   | 'LOBBY_WRITES_PER_ADDRESS'
+  | 'ACCOUNT_ATTEMPTS_PER_ADDRESS'
   | 'SOCKETS_PER_ADDRESS'
   | 'CONNECTS_PER_ADDRESS'
   | 'SYNC_TIMEOUT'

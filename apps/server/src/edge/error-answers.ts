@@ -39,6 +39,7 @@ export function errorAnswers(logger: Logger): Middleware {
               code: error.code,
               message: error.message,
               ...(error.issues ? { issues: error.issues } : {}),
+              ...(error.similarTo ? { similarTo: error.similarTo } : {}),
             }
           : { code: 'SERVER_ERROR', message: 'the server failed; try again' },
       };

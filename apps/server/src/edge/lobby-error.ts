@@ -6,6 +6,8 @@ export class LobbyError extends Error {
     message: string,
     /** Each bad field of a refused upload. */
     readonly issues?: { path: string; message: string }[],
+    /** NAME_TOO_CLOSE: the existing name the one asked for looks like. */
+    readonly similarTo?: string,
   ) {
     super(message);
     this.name = 'LobbyError';

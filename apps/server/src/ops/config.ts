@@ -97,6 +97,21 @@ export const envSchema = z.object({
     .optional(),
   /** Comma-separated origins allowed besides the server's own (for example a Vite dev server). */
   ALLOWED_ORIGINS: origins.default([]),
+  /**
+   * The address players reach (scheme, host, optional port): passkeys are bound to its host
+   * (the relying party's ID) and taken only from it (the origin). Unset: the request's own.
+   */
+  PUBLIC_URL: z
+    .string()
+    .transform((value) => value.replace(/\/$/, ''))
+    .refine((value) => {
+      try {
+        return new URL(value).origin === value && /^https?:$/.test(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    }, 'must look like https://example.org (scheme, host, optional port; no path)')
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** The built web client; served at / when the folder exists. */
   WEB_DIST: z.string().min(1).optional(),
@@ -151,6 +166,8 @@ export const envSchema = z.object({
   CHAT_FREE_TEXT: flagOn,
   /** Chat lines one client address may say per minute, however many sockets it opens (shared through Redis). */
   CHAT_LINES_PER_ADDRESS_PER_MINUTE: positiveInt.default(60),
+  /** Sign-ups and sign-in attempts (each request of a ceremony, and recovery codes) one client address may make per minute (shared through Redis). */
+  ACCOUNT_ATTEMPTS_PER_ADDRESS_PER_MINUTE: positiveInt.default(20),
   /** Unfinished matches nobody touched (no join, move or end) for this many days are removed. */
   UNFINISHED_MATCH_DAYS: positiveInt.default(7),
   /** Finished matches are removed this many days after they ended; unset: kept for replays. */

@@ -3,6 +3,8 @@ import { openPostgresStores } from './postgres.ts';
 import { openSqliteStores } from './sqlite.ts';
 import type { Stores } from './stores.ts';
 
+export type * from './account-seats/account-seat-store.ts';
+export type * from './accounts/account-store.ts';
 export type * from './chat/chat-store.ts';
 export { CHAT_LINES_KEPT } from './chat/chat-store.ts';
 export type * from './decks/deck-store.ts';
@@ -11,7 +13,9 @@ export { DEADLINE_WARNING_MS, deadlineOf } from './matches/deadlines.ts';
 export type * from './matches/match-store.ts';
 export type * from './push-subscriptions/push-subscription-store.ts';
 export type * from './secrets/secret-store.ts';
+export type * from './sessions/session-store.ts';
 export type * from './stores.ts';
+export type * from './webauthn-challenges/webauthn-challenge-store.ts';
 
 /** Postgres when DATABASE_URL is set, otherwise the embedded SQLite file under DATA_DIR. */
 export async function openStores(

@@ -1,3 +1,5 @@
+import { sqliteAccountSeatStore } from './account-seats/sqlite.ts';
+import { sqliteAccountStore } from './accounts/sqlite.ts';
 import { sqliteChatStore } from './chat/sqlite.ts';
 import { openSqliteDatabase } from './database/sqlite-database.ts';
 import { sqliteDeckStore } from './decks/sqlite.ts';
@@ -5,7 +7,9 @@ import { sqliteHandoverStore } from './handovers/sqlite.ts';
 import { type SqliteMatchOptions, sqliteMatchStore } from './matches/sqlite.ts';
 import { sqlitePushSubscriptionStore } from './push-subscriptions/sqlite.ts';
 import { sqliteSecretStore } from './secrets/sqlite.ts';
+import { sqliteSessionStore } from './sessions/sqlite.ts';
 import type { Stores } from './stores.ts';
+import { sqliteWebAuthnChallengeStore } from './webauthn-challenges/sqlite.ts';
 
 /** The embedded backend: every store on one SQLite file under `dataDir`, which this process owns. */
 export function openSqliteStores(dataDir: string, options: SqliteMatchOptions = {}): Stores {
@@ -18,6 +22,10 @@ export function openSqliteStores(dataDir: string, options: SqliteMatchOptions = 
     decks: sqliteDeckStore(db),
     handovers: sqliteHandoverStore(db),
     secrets: sqliteSecretStore(db),
+    accounts: sqliteAccountStore(db),
+    sessions: sqliteSessionStore(db),
+    webauthnChallenges: sqliteWebAuthnChallengeStore(db),
+    accountSeats: sqliteAccountSeatStore(db),
     async ping() {
       db.ping();
     },

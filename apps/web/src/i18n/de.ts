@@ -240,6 +240,22 @@ export const de: Resources = {
       'Dieser Code ist abgelaufen: ein Code gilt 10 Minuten. Erstelle auf dem anderen Gerät einen neuen Code.',
     HANDOVER_TRIED_OUT:
       'Dieser Code wurde zu oft falsch eingegeben und gilt nicht mehr: erstelle auf dem anderen Gerät einen neuen Code.',
+    NAME_TAKEN: 'Dieser Name ist vergeben: Wähle einen anderen.',
+    NAME_TOO_CLOSE: 'Dieser Name sieht einem vergebenen Namen zu ähnlich: Wähle einen anderen.',
+    NAME_NOT_ALLOWED:
+      'Dieser Name ist nicht erlaubt: 3 bis 20 Buchstaben, Ziffern, _ oder -, und kein reserviertes Wort.',
+    PASSKEY_NOT_RECOGNISED:
+      'Dieser Passkey wurde nicht erkannt: Versuche einen anderen oder melde dich mit einem Wiederherstellungscode an.',
+    CEREMONY_EXPIRED:
+      'Das hat zu lange gedauert oder wurde schon verwendet: Versuche es noch einmal.',
+    RECOVERY_CODE_REFUSED:
+      'Mit diesem Namen und Wiederherstellungscode geht die Anmeldung nicht: Prüfe beides (jeder Code gilt einmal).',
+    HTTPS_REQUIRED:
+      'Passkeys brauchen eine sichere Verbindung (HTTPS): Dieser Server wird über einfaches http erreicht.',
+    BAD_ORIGIN: 'Diese Anfrage kam von einer anderen Seite und wurde abgelehnt.',
+    NOT_SIGNED_IN: 'Du bist nicht angemeldet.',
+    LAST_PASSKEY:
+      'Das ist dein letzter Passkey und kein Wiederherstellungscode ist übrig: Füge erst einen anderen Passkey hinzu.',
     MATCH_FULL: 'Beide Plätze sind schon besetzt.',
     NOT_FINISHED: 'Die Partie ist noch nicht vorbei.',
     NOT_PLAYING: 'Die Partie läuft nicht.',

@@ -239,6 +239,21 @@ export const en: Resources = {
       'This code has expired: a code works for 10 minutes. Make a new code on the other device.',
     HANDOVER_TRIED_OUT:
       'This code was typed wrong too often and no longer works: make a new code on the other device.',
+    NAME_TAKEN: 'That name is taken: choose another.',
+    NAME_TOO_CLOSE: 'That name looks too much like a name someone already has: choose another.',
+    NAME_NOT_ALLOWED:
+      'That name is not allowed: use 3 to 20 letters, digits, _ or -, and not a reserved word.',
+    PASSKEY_NOT_RECOGNISED:
+      'That passkey was not recognised: try another, or sign in with a recovery code.',
+    CEREMONY_EXPIRED: 'That took too long or was already used: try again.',
+    RECOVERY_CODE_REFUSED:
+      'That name and recovery code do not sign in: check both (each code works once).',
+    HTTPS_REQUIRED:
+      'Passkeys need a secure connection (HTTPS): this server is reached over plain http.',
+    BAD_ORIGIN: 'This request came from another site and was refused.',
+    NOT_SIGNED_IN: 'You are not signed in.',
+    LAST_PASSKEY:
+      'This is your last passkey and no recovery code is left: add another passkey before removing this one.',
     MATCH_FULL: 'Both seats are already taken.',
     NOT_FINISHED: 'The match is not over yet.',
     NOT_PLAYING: 'The match is not in play.',

@@ -243,6 +243,21 @@ export const fr: Resources = {
       "Ce code a expiré : un code est valable 10 minutes. Créez un nouveau code sur l'autre appareil.",
     HANDOVER_TRIED_OUT:
       "Ce code a été mal saisi trop souvent et ne fonctionne plus : créez un nouveau code sur l'autre appareil.",
+    NAME_TAKEN: 'Ce nom est déjà pris : choisissez-en un autre.',
+    NAME_TOO_CLOSE: 'Ce nom ressemble trop à un nom déjà pris : choisissez-en un autre.',
+    NAME_NOT_ALLOWED:
+      'Ce nom n’est pas autorisé : de 3 à 20 lettres, chiffres, _ ou -, et pas un mot réservé.',
+    PASSKEY_NOT_RECOGNISED:
+      'Cette clé d’accès n’a pas été reconnue : essayez-en une autre, ou connectez-vous avec un code de récupération.',
+    CEREMONY_EXPIRED: 'Cela a pris trop de temps ou a déjà servi : réessayez.',
+    RECOVERY_CODE_REFUSED:
+      'Ce nom et ce code de récupération ne permettent pas de se connecter : vérifiez les deux (chaque code sert une fois).',
+    HTTPS_REQUIRED:
+      'Les clés d’accès demandent une connexion sécurisée (HTTPS) : ce serveur est joint en http simple.',
+    BAD_ORIGIN: 'Cette requête venait d’un autre site et a été refusée.',
+    NOT_SIGNED_IN: 'Vous n’êtes pas connecté.',
+    LAST_PASSKEY:
+      'C’est votre dernière clé d’accès et il ne reste aucun code de récupération : ajoutez d’abord une autre clé d’accès.',
     MATCH_FULL: 'Les deux places sont déjà prises.',
     NOT_FINISHED: "La partie n'est pas encore finie.",
     NOT_PLAYING: "La partie n'est pas en cours.",

@@ -246,6 +246,21 @@ export const pl: Resources = {
       'Ten kod wygasł: kod jest ważny 10 minut. Utwórz nowy kod na drugim urządzeniu.',
     HANDOVER_TRIED_OUT:
       'Ten kod wpisano zbyt wiele razy z błędami i już nie działa: utwórz nowy kod na drugim urządzeniu.',
+    NAME_TAKEN: 'Ta nazwa jest zajęta: wybierz inną.',
+    NAME_TOO_CLOSE: 'Ta nazwa jest zbyt podobna do nazwy, którą ktoś już ma: wybierz inną.',
+    NAME_NOT_ALLOWED:
+      'Ta nazwa jest niedozwolona: użyj od 3 do 20 liter, cyfr, _ lub -, i nie słowa zastrzeżonego.',
+    PASSKEY_NOT_RECOGNISED:
+      'Nie rozpoznano tego klucza dostępu: spróbuj innego albo zaloguj się kodem odzyskiwania.',
+    CEREMONY_EXPIRED: 'To trwało zbyt długo albo zostało już użyte: spróbuj ponownie.',
+    RECOVERY_CODE_REFUSED:
+      'Ta nazwa i kod odzyskiwania nie pozwalają się zalogować: sprawdź oba (każdy kod działa raz).',
+    HTTPS_REQUIRED:
+      'Klucze dostępu wymagają bezpiecznego połączenia (HTTPS): ten serwer działa przez zwykłe http.',
+    BAD_ORIGIN: 'To żądanie przyszło z innej strony i zostało odrzucone.',
+    NOT_SIGNED_IN: 'Nie jesteś zalogowany.',
+    LAST_PASSKEY:
+      'To twój ostatni klucz dostępu i nie został żaden kod odzyskiwania: najpierw dodaj inny klucz dostępu.',
     MATCH_FULL: 'Oba miejsca są już zajęte.',
     NOT_FINISHED: 'Partia jeszcze się nie skończyła.',
     NOT_PLAYING: 'Partia nie jest w toku.',

@@ -3,6 +3,7 @@
  * last): removing a match removes its rows from each. A new table naming a match belongs here.
  */
 export const MATCH_TABLES = [
+  'account_seats',
   'push_subscriptions',
   'chat_lines',
   'moves',

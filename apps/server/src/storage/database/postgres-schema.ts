@@ -121,6 +121,59 @@ export const MIGRATIONS: readonly ((S: string) => string)[] = [
    DELETE FROM ${S}.handovers;
    ALTER TABLE ${S}.handovers ADD COLUMN tries integer NOT NULL DEFAULT 0;
    ALTER TABLE ${S}.handovers ADD COLUMN used_at timestamptz;`,
+  // Accounts with passkeys (issue 47): each name's key (NFKC, case-folded) and confusable
+  // skeleton unique, its passkeys, its recovery codes (keyed hashes), its sessions (hashed
+  // ids), the WebAuthn challenges every ceremony takes once, and the seats it holds.
+  (S) => `
+   CREATE TABLE ${S}.accounts (
+     account_id text PRIMARY KEY,
+     username text NOT NULL,
+     name_key text NOT NULL UNIQUE,
+     skeleton text NOT NULL UNIQUE,
+     created_at timestamptz NOT NULL,
+     disabled_at timestamptz,
+     deleted_at timestamptz
+   );
+   CREATE TABLE ${S}.passkeys (
+     credential_id text PRIMARY KEY,
+     account_id text NOT NULL REFERENCES ${S}.accounts (account_id),
+     public_key text NOT NULL,
+     counter bigint NOT NULL,
+     transports json NOT NULL,
+     name text NOT NULL,
+     created_at timestamptz NOT NULL,
+     last_used_at timestamptz
+   );
+   CREATE INDEX passkeys_account ON ${S}.passkeys (account_id);
+   CREATE TABLE ${S}.recovery_codes (
+     account_id text NOT NULL REFERENCES ${S}.accounts (account_id),
+     code_hash text NOT NULL,
+     used_at timestamptz,
+     PRIMARY KEY (account_id, code_hash)
+   );
+   CREATE TABLE ${S}.sessions (
+     session_hash text PRIMARY KEY,
+     account_id text NOT NULL REFERENCES ${S}.accounts (account_id),
+     created_at timestamptz NOT NULL,
+     last_seen_at timestamptz NOT NULL,
+     agent text NOT NULL
+   );
+   CREATE INDEX sessions_account ON ${S}.sessions (account_id);
+   CREATE TABLE ${S}.webauthn_challenges (
+     challenge text PRIMARY KEY,
+     purpose text NOT NULL,
+     data json NOT NULL,
+     expires_at timestamptz NOT NULL
+   );
+   CREATE TABLE ${S}.account_seats (
+     account_id text NOT NULL REFERENCES ${S}.accounts (account_id),
+     match_id text NOT NULL REFERENCES ${S}.matches (match_id),
+     seat text NOT NULL,
+     credentials text NOT NULL,
+     joined_at timestamptz NOT NULL,
+     PRIMARY KEY (account_id, match_id, seat)
+   );
+   CREATE INDEX account_seats_match ON ${S}.account_seats (match_id);`,
   // Each match's progress (whose decision, its last move) kept with it, written with each move:
   // My games reads no move log. Rows written before have none until first read (MatchStore).
   (S) => `

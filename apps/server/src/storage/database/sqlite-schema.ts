@@ -112,6 +112,58 @@ export const MIGRATIONS: readonly string[] = [
   `DELETE FROM handovers;
    ALTER TABLE handovers ADD COLUMN tries INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE handovers ADD COLUMN used_at TEXT;`,
+  // Accounts with passkeys (issue 47): each name's key (NFKC, case-folded) and confusable
+  // skeleton unique, its passkeys, its recovery codes (keyed hashes), its sessions (hashed
+  // ids), the WebAuthn challenges every ceremony takes once, and the seats it holds.
+  `CREATE TABLE accounts (
+     account_id TEXT PRIMARY KEY,
+     username TEXT NOT NULL,
+     name_key TEXT NOT NULL UNIQUE,
+     skeleton TEXT NOT NULL UNIQUE,
+     created_at TEXT NOT NULL,
+     disabled_at TEXT,
+     deleted_at TEXT
+   );
+   CREATE TABLE passkeys (
+     credential_id TEXT PRIMARY KEY,
+     account_id TEXT NOT NULL REFERENCES accounts (account_id),
+     public_key TEXT NOT NULL,
+     counter INTEGER NOT NULL,
+     transports TEXT NOT NULL,
+     name TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     last_used_at TEXT
+   );
+   CREATE INDEX passkeys_account ON passkeys (account_id);
+   CREATE TABLE recovery_codes (
+     account_id TEXT NOT NULL REFERENCES accounts (account_id),
+     code_hash TEXT NOT NULL,
+     used_at TEXT,
+     PRIMARY KEY (account_id, code_hash)
+   );
+   CREATE TABLE sessions (
+     session_hash TEXT PRIMARY KEY,
+     account_id TEXT NOT NULL REFERENCES accounts (account_id),
+     created_at TEXT NOT NULL,
+     last_seen_at TEXT NOT NULL,
+     agent TEXT NOT NULL
+   );
+   CREATE INDEX sessions_account ON sessions (account_id);
+   CREATE TABLE webauthn_challenges (
+     challenge TEXT PRIMARY KEY,
+     purpose TEXT NOT NULL,
+     data TEXT NOT NULL,
+     expires_at TEXT NOT NULL
+   );
+   CREATE TABLE account_seats (
+     account_id TEXT NOT NULL REFERENCES accounts (account_id),
+     match_id TEXT NOT NULL REFERENCES matches (match_id),
+     seat TEXT NOT NULL,
+     credentials TEXT NOT NULL,
+     joined_at TEXT NOT NULL,
+     PRIMARY KEY (account_id, match_id, seat)
+   );
+   CREATE INDEX account_seats_match ON account_seats (match_id);`,
   // Each match's progress (whose decision, its last move) kept with it, written with each move:
   // My games reads no move log. Rows written before have none until first read (MatchStore).
   `ALTER TABLE matches ADD COLUMN progress TEXT;`,
