@@ -221,7 +221,8 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('my games on the %s store',
   });
 
   it('a seat named again is answered once, and each match read once', async () => {
-    const { created, joined } = await createAndJoin(server().url);
+    // The sides asked for: a match created without one draws them.
+    const { created, joined } = await createAndJoin(server().url, { side: 'US' });
     const ann: Held = { matchID: created.matchID, seat: '0', credentials: created.credentials };
     const boris: Held = { matchID: created.matchID, seat: '1', credentials: joined.credentials };
     const other = await createAndJoin(server().url);
