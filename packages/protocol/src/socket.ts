@@ -214,8 +214,10 @@ function diffView(input: unknown, output: unknown, path: string, ops: Operation[
     return;
   }
   if (isRecord(input) && isRecord(output)) {
-    // Views are plain JSON (no inherited keys), so for-in walks them without a pair per key.
-    for (const key in input) {
+    // Object.keys, not for-in: in Node 26's V8 a for-in whose body reads `input[key]` is
+    // optimised and thrown away again and again on a view's many shapes, which made this walk
+    // several times slower (bench/results.md, session 22).
+    for (const key of Object.keys(input)) {
       const value = input[key];
       // Most of a view is unchanged: no pointer is built for a part that is the same object.
       if (value === undefined || value === output[key]) continue;
@@ -223,7 +225,7 @@ function diffView(input: unknown, output: unknown, path: string, ops: Operation[
       if (output[key] === undefined) ops.push({ op: 'remove', path: at });
       else diffView(value, output[key], at, ops);
     }
-    for (const key in output) {
+    for (const key of Object.keys(output)) {
       const value = output[key];
       if (value !== undefined && input[key] === undefined)
         ops.push({ op: 'add', path: `${path}/${token(key)}`, value });

@@ -20,6 +20,7 @@ import type {
   SocketData,
 } from '../edge/game-sockets.ts';
 import { SocketGuard } from '../edge/socket-guard.ts';
+import { jsonSocketParser } from '../edge/socket-parser.ts';
 import type { Config } from '../ops/config.ts';
 import type { Logger } from '../ops/logger.ts';
 import type { Metrics } from '../ops/metrics.ts';
@@ -133,6 +134,7 @@ export class GameService {
       transports: ['websocket'],
       serveClient: false,
       maxHttpBufferSize: TRANSPORT_LIMIT,
+      parser: jsonSocketParser,
     });
     this.nsp = this.io.of(GAME_NAMESPACE);
     const answer = (socket: GameSocket, error: RefusedMessage, ack?: AckFn) =>
