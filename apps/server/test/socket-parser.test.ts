@@ -58,8 +58,9 @@ describe('the game service’s socket.io encoder', () => {
   it('writes frames the stock decoder reads back as they were sent', () => {
     const ours = new jsonSocketParser.Encoder();
     for (const packet of packets) {
-      const [text] = ours.encode(packet);
-      expect(decoded(text)).toEqual(packet);
+      const written = ours.encode(packet);
+      expect(written).toHaveLength(1);
+      expect(decoded(written[0] as string)).toEqual(packet);
     }
   });
 });
