@@ -504,8 +504,9 @@ function Viewport({
 
   // Fit: full cards while they stay legible, then compact cards, as large as the frame allows.
   // Compact stays once chosen while the table grows, so choosing a card (its cells widen the
-  // table) does not flip the faces back and forth; a new size of the frame (the window's)
-  // chooses afresh, as pressing Fit does.
+  // table) does not flip the faces back and forth, nor while the frame grows within the same
+  // window (on a phone a draft of cubes hides the hand, and the frame takes its room for that
+  // draft only); a new size of the window chooses afresh, as pressing Fit does.
   const fitView = useCallback(
     (wasCompact: boolean) => {
       const el = frame.current;
@@ -540,8 +541,10 @@ function Viewport({
     if (fit) refit(false);
   }, [fit, refit]);
 
-  // The frame's size when last measured: an observer's first report is not a new size.
+  // The frame's and the window's sizes when last measured: an observer's first report is not a
+  // new size.
   const measured = useRef({ width: 0, height: 0 });
+  const windowSize = useRef({ width: 0, height: 0 });
   useEffect(() => {
     const el = frame.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
@@ -550,7 +553,11 @@ function Viewport({
       const resized =
         size.width !== measured.current.width || size.height !== measured.current.height;
       measured.current = size;
-      if (fit) refit(resized);
+      const screen = { width: window.innerWidth, height: window.innerHeight };
+      const newWindow =
+        screen.width !== windowSize.current.width || screen.height !== windowSize.current.height;
+      windowSize.current = screen;
+      if (fit) refit(newWindow);
       if (resized) centre.current();
     });
     observer.observe(el);
