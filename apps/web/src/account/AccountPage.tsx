@@ -11,6 +11,7 @@ import { createPasskey } from './passkeys.ts';
 import './account.css';
 
 type Passkey = PasskeyList['passkeys'][number];
+type Section = 'passkeys' | 'signOut';
 
 /** The signed-in player's settings: the passkeys (add, remove), sign out here or everywhere. */
 export function AccountPage() {
@@ -18,14 +19,15 @@ export function AccountPage() {
   const account = useAccount();
   const [passkeys, setPasskeys] = useState<Passkey[] | null>(null);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  /** A refusal in words, shown in the section whose action it answers. */
+  const [error, setError] = useState<{ at: Section; words: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const signedIn = account.status === 'signedIn';
 
-  /** A refusal in words; a session the server no longer knows makes this browser a guest. */
-  const refused = (e: unknown) => {
+  /** A session the server no longer knows makes this browser a guest. */
+  const refused = (at: Section, e: unknown) => {
     if (e instanceof LobbyError && e.code === 'NOT_SIGNED_IN') signedOut();
-    setError(accountErrorWords(t, e));
+    setError({ at, words: accountErrorWords(t, e) });
   };
 
   useEffect(() => {
@@ -34,25 +36,25 @@ export function AccountPage() {
       ({ passkeys }) => setPasskeys(passkeys),
       (e: unknown) => {
         if (e instanceof LobbyError && e.code === 'NOT_SIGNED_IN') signedOut();
-        setError(accountErrorWords(t, e));
+        setError({ at: 'passkeys', words: accountErrorWords(t, e) });
       },
     );
   }, [signedIn, t]);
 
-  const act = async (action: () => Promise<void>) => {
+  const act = async (at: Section, action: () => Promise<void>) => {
     setBusy(true);
     setError(null);
     setNotice(null);
     try {
       await action();
     } catch (e) {
-      refused(e);
+      refused(at, e);
     }
     setBusy(false);
   };
 
   const add = () =>
-    act(async () => {
+    act('passkeys', async () => {
       const { options } = await accountApi.passkeyOptions();
       const response = await createPasskey(options);
       setPasskeys((await accountApi.addPasskey({ response })).passkeys);
@@ -60,13 +62,13 @@ export function AccountPage() {
     });
 
   const remove = (passkey: Passkey) =>
-    act(async () => {
+    act('passkeys', async () => {
       setPasskeys((await accountApi.removePasskey(passkey.id)).passkeys);
       setNotice(t('account.passkeyRemoved', { name: passkey.name }));
     });
 
   const signOut = (everywhere: boolean) =>
-    act(async () => {
+    act('signOut', async () => {
       await (everywhere ? accountApi.signOutEverywhere() : accountApi.signOut());
       signedOut();
       navigate(paths.home(), { replace: true });
@@ -122,13 +124,13 @@ export function AccountPage() {
           {t('account.addPasskey')}
         </button>
         <p className="account-note">{t('account.addPasskeyExplain')}</p>
+        <div aria-live="polite">{notice && <p>{notice}</p>}</div>
+        {error?.at === 'passkeys' && (
+          <p className="error" role="alert">
+            {error.words}
+          </p>
+        )}
       </section>
-      <div aria-live="polite">{notice && <p className="account-notice">{notice}</p>}</div>
-      {error && (
-        <p className="error panel" role="alert">
-          {error}
-        </p>
-      )}
       <section className="panel" aria-labelledby="sign-out-title">
         <h2 id="sign-out-title">{t('account.signOutTitle')}</h2>
         <div className="account-actions">
@@ -139,6 +141,11 @@ export function AccountPage() {
             {t('account.signOutEverywhere')}
           </button>
         </div>
+        {error?.at === 'signOut' && (
+          <p className="error" role="alert">
+            {error.words}
+          </p>
+        )}
       </section>
     </main>
   );
