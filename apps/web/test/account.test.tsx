@@ -217,6 +217,8 @@ describe('the settings page', () => {
     expect(await screen.findByText('Chrome on Linux')).toBeTruthy();
     expect(screen.getByText('added November 28, 2026')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Remove the passkey Chrome on Linux' }));
+    expect(calls).toHaveLength(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, remove' }));
     expect((await screen.findByRole('alert')).textContent).toContain(
       'This is your last passkey and no recovery code is left',
     );

@@ -1,5 +1,5 @@
 import type { PasskeyList } from '@iron-curtain/protocol';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, navigate } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
@@ -22,6 +22,10 @@ export function AccountPage() {
   /** A refusal in words, shown in the section whose action it answers. */
   const [error, setError] = useState<{ at: Section; words: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  /** The passkey whose removal waits for a second press: a removed passkey signs in nowhere. */
+  const [confirming, setConfirming] = useState<string | null>(null);
+  // The Remove button the question replaces had the focus: the safe answer takes it, once.
+  const focusOnce = useCallback((button: HTMLButtonElement | null) => button?.focus(), []);
   const signedIn = account.status === 'signedIn';
 
   /** A session the server no longer knows makes this browser a guest. */
@@ -63,6 +67,7 @@ export function AccountPage() {
 
   const remove = (passkey: Passkey) =>
     act('passkeys', async () => {
+      setConfirming(null);
       setPasskeys((await accountApi.removePasskey(passkey.id)).passkeys);
       setNotice(t('account.passkeyRemoved', { name: passkey.name }));
     });
@@ -108,14 +113,36 @@ export function AccountPage() {
                   {passkey.lastUsedAt &&
                     ` · ${t('account.passkeyLastUsed', { date: day(passkey.lastUsedAt) })}`}
                 </span>
-                <button
-                  type="button"
-                  disabled={busy}
-                  onClick={() => remove(passkey)}
-                  aria-label={t('account.removePasskeyNamed', { name: passkey.name })}
-                >
-                  {t('account.removePasskey')}
-                </button>
+                {confirming === passkey.id ? (
+                  <div className="passkey-confirm">
+                    <p>{t('account.removeConfirm', { name: passkey.name })}</p>
+                    <button
+                      type="button"
+                      className="danger"
+                      disabled={busy}
+                      onClick={() => remove(passkey)}
+                    >
+                      {t('account.yesRemove')}
+                    </button>
+                    <button
+                      type="button"
+                      disabled={busy}
+                      onClick={() => setConfirming(null)}
+                      ref={focusOnce}
+                    >
+                      {t('account.keepPasskey')}
+                    </button>
+                  </div>
+                ) : (
+                  <button
+                    type="button"
+                    disabled={busy}
+                    onClick={() => setConfirming(passkey.id)}
+                    aria-label={t('account.removePasskeyNamed', { name: passkey.name })}
+                  >
+                    {t('account.removePasskey')}
+                  </button>
+                )}
               </li>
             ))}
           </ul>

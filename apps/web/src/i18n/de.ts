@@ -243,6 +243,9 @@ export const de: Resources = {
     passkeyLastUsed: 'zuletzt benutzt am {{date}}',
     removePasskey: 'Entfernen',
     removePasskeyNamed: 'Den Passkey {{name}} entfernen',
+    removeConfirm: 'Den Passkey {{name}} entfernen? Er meldet dich dann nicht mehr an.',
+    yesRemove: 'Ja, entfernen',
+    keepPasskey: 'Behalten',
     addPasskey: 'Passkey hinzufügen',
     addPasskeyExplain:
       'Ein weiterer Passkey, im Passwortmanager dieses Browsers oder auf einem Sicherheitsschlüssel, meldet dich an, wenn du einen verlierst.',

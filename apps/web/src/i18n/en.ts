@@ -244,6 +244,9 @@ export const en: Resources = {
     passkeyLastUsed: 'last used {{date}}',
     removePasskey: 'Remove',
     removePasskeyNamed: 'Remove the passkey {{name}}',
+    removeConfirm: 'Remove the passkey {{name}}? It will no longer sign you in.',
+    yesRemove: 'Yes, remove',
+    keepPasskey: 'Keep it',
     addPasskey: 'Add a passkey',
     addPasskeyExplain:
       'Another passkey, in this browser’s password manager or on a security key, signs you in if you lose one.',

@@ -247,6 +247,9 @@ export const fr: Resources = {
     passkeyLastUsed: 'utilisée le {{date}}',
     removePasskey: 'Retirer',
     removePasskeyNamed: 'Retirer la clé d’accès {{name}}',
+    removeConfirm: 'Retirer la clé d’accès {{name}} ? Elle ne vous connectera plus.',
+    yesRemove: 'Oui, retirer',
+    keepPasskey: 'La garder',
     addPasskey: 'Ajouter une clé d’accès',
     addPasskeyExplain:
       'Une autre clé d’accès, dans le gestionnaire de mots de passe de ce navigateur ou sur une clé de sécurité, vous connecte si vous en perdez une.',

@@ -250,6 +250,9 @@ export const pl: Resources = {
     passkeyLastUsed: 'ostatnio użyty {{date}}',
     removePasskey: 'Usuń',
     removePasskeyNamed: 'Usuń klucz dostępu {{name}}',
+    removeConfirm: 'Usunąć klucz dostępu {{name}}? Nie będzie już cię logować.',
+    yesRemove: 'Tak, usuń',
+    keepPasskey: 'Zostaw go',
     addPasskey: 'Dodaj klucz dostępu',
     addPasskeyExplain:
       'Kolejny klucz dostępu, w menedżerze haseł tej przeglądarki albo na kluczu bezpieczeństwa, zaloguje cię, gdy zgubisz jeden z nich.',
