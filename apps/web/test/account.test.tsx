@@ -275,10 +275,12 @@ describe('the signed-in state', () => {
 });
 
 describe('a passkey ceremony’s failures', () => {
-  it('reads a cancel or timeout as PASSKEY_CANCELLED, never as the browser’s words', () => {
+  it('reads only a cancel or timeout as PASSKEY_CANCELLED, each failure with its own code', () => {
     expect(ceremonyError(domError('NotAllowedError')).code).toBe('PASSKEY_CANCELLED');
     expect(ceremonyError(domError('InvalidStateError')).code).toBe('PASSKEY_ALREADY_HERE');
     expect(ceremonyError(domError('NotSupportedError')).code).toBe('PASSKEY_UNSUPPORTED');
+    // A refusal that is not the player's (a wrong relying party, say) is not read as a cancel.
+    expect(ceremonyError(domError('SecurityError')).code).toBe('PASSKEY_FAILED');
   });
 
   it('has the account pages at their addresses', () => {

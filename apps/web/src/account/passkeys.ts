@@ -12,17 +12,17 @@ import { LobbyError } from '../lobby/api.ts';
  * The browser's side of a passkey ceremony (@simplewebauthn/browser), its failures as codes the
  * page has words for: the player cancelled or the browser timed out (PASSKEY_CANCELLED), the
  * browser has no passkeys (PASSKEY_UNSUPPORTED), this authenticator holds one of the account's
- * passkeys already (PASSKEY_ALREADY_HERE).
+ * passkeys already (PASSKEY_ALREADY_HERE), anything else the browser refused (PASSKEY_FAILED).
  */
 export function ceremonyError(error: unknown): LobbyError {
   if (error instanceof LobbyError) return error;
   const name = error instanceof Error ? error.name : '';
-  if (name === 'InvalidStateError')
-    return new LobbyError('PASSKEY_ALREADY_HERE', 'the authenticator holds a passkey already');
-  if (name === 'NotSupportedError')
-    return new LobbyError('PASSKEY_UNSUPPORTED', 'the browser makes no passkeys');
+  const message = error instanceof Error ? error.message : String(error);
   // NotAllowedError covers a cancel, a timeout and a refused verification alike: browsers tell them apart to no one.
-  return new LobbyError('PASSKEY_CANCELLED', error instanceof Error ? error.message : 'cancelled');
+  if (name === 'NotAllowedError') return new LobbyError('PASSKEY_CANCELLED', message);
+  if (name === 'InvalidStateError') return new LobbyError('PASSKEY_ALREADY_HERE', message);
+  if (name === 'NotSupportedError') return new LobbyError('PASSKEY_UNSUPPORTED', message);
+  return new LobbyError('PASSKEY_FAILED', message);
 }
 
 /** An AbortError: the page itself ended a waiting ceremony (autofill, when the button starts another). */

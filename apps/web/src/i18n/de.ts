@@ -310,6 +310,8 @@ export const de: Resources = {
       'Dieser Browser kann keine Passkeys verwenden: Versuche einen anderen Browser oder melde dich mit einem Wiederherstellungscode an.',
     PASSKEY_ALREADY_HERE:
       'Dieses Gerät hat schon einen Passkey deines Kontos: Füge einen auf einem anderen Gerät oder in einem anderen Passwortmanager hinzu.',
+    PASSKEY_FAILED:
+      'Der Browser konnte hier keinen Passkey verwenden: Versuche es erneut oder melde dich mit einem Wiederherstellungscode an.',
     LAST_PASSKEY:
       'Das ist dein letzter Passkey und kein Wiederherstellungscode ist übrig: Füge erst einen anderen Passkey hinzu.',
     MATCH_FULL: 'Beide Plätze sind schon besetzt.',

@@ -306,6 +306,8 @@ export const en: Resources = {
       'This browser cannot use passkeys: try another browser, or sign in with a recovery code.',
     PASSKEY_ALREADY_HERE:
       'This device already holds a passkey of your account: add one on another device or in another password manager.',
+    PASSKEY_FAILED:
+      'The browser could not use a passkey here: try again, or sign in with a recovery code.',
     LAST_PASSKEY:
       'This is your last passkey and no recovery code is left: add another passkey before removing this one.',
     MATCH_FULL: 'Both seats are already taken.',

@@ -14,6 +14,7 @@ export const clientErrorCodes = [
   'PASSKEY_CANCELLED',
   'PASSKEY_UNSUPPORTED',
   'PASSKEY_ALREADY_HERE',
+  'PASSKEY_FAILED',
 ] as const;
 
 /**

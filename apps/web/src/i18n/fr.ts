@@ -311,6 +311,8 @@ export const fr: Resources = {
       'Ce navigateur ne peut pas utiliser de clés d’accès : essayez un autre navigateur, ou connectez-vous avec un code de récupération.',
     PASSKEY_ALREADY_HERE:
       'Cet appareil détient déjà une clé d’accès de votre compte : ajoutez-en une sur un autre appareil ou dans un autre gestionnaire de mots de passe.',
+    PASSKEY_FAILED:
+      'Le navigateur n’a pas pu utiliser de clé d’accès ici : réessayez, ou connectez-vous avec un code de récupération.',
     LAST_PASSKEY:
       'C’est votre dernière clé d’accès et il ne reste aucun code de récupération : ajoutez d’abord une autre clé d’accès.',
     MATCH_FULL: 'Les deux places sont déjà prises.',

@@ -314,6 +314,8 @@ export const pl: Resources = {
       'Ta przeglądarka nie obsługuje kluczy dostępu: spróbuj innej przeglądarki albo zaloguj się kodem odzyskiwania.',
     PASSKEY_ALREADY_HERE:
       'To urządzenie ma już klucz dostępu twojego konta: dodaj go na innym urządzeniu albo w innym menedżerze haseł.',
+    PASSKEY_FAILED:
+      'Przeglądarka nie mogła tu użyć klucza dostępu: spróbuj ponownie albo zaloguj się kodem odzyskiwania.',
     LAST_PASSKEY:
       'To twój ostatni klucz dostępu i nie został żaden kod odzyskiwania: najpierw dodaj inny klucz dostępu.',
     MATCH_FULL: 'Oba miejsca są już zajęte.',
