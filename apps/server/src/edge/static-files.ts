@@ -59,6 +59,9 @@ export function pageModule(pathname: string): string | undefined {
     if (first === 'hotseat') return 'src/hotseat/HotseatPage.tsx';
     if (first === 'replay') return 'src/features/replay/ReplayImportPage.tsx';
     if (first === 'decks') return 'src/features/decks/DeckUploadPage.tsx';
+    if (first === 'sign-in') return 'src/account/SignInPage.tsx';
+    if (first === 'sign-up') return 'src/account/SignUpPage.tsx';
+    if (first === 'account') return 'src/account/AccountPage.tsx';
   }
   if (parts.length === 2) {
     if (first === 'join') return 'src/lobby/JoinPage.tsx';

@@ -14,6 +14,9 @@ const HotseatPage = lazy(() => pageLoaders.hotseat().then((page) => ({ default: 
 const ReplayPage = lazy(() => pageLoaders.replay().then((page) => ({ default: page })));
 const ReplayImportPage = lazy(() => pageLoaders.replayImport().then((page) => ({ default: page })));
 const DeckUploadPage = lazy(() => pageLoaders.decks().then((page) => ({ default: page })));
+const SignInPage = lazy(() => pageLoaders.signIn().then((page) => ({ default: page })));
+const SignUpPage = lazy(() => pageLoaders.signUp().then((page) => ({ default: page })));
+const AccountPage = lazy(() => pageLoaders.account().then((page) => ({ default: page })));
 
 function OnDemand({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
@@ -82,6 +85,24 @@ export function App() {
       return (
         <OnDemand>
           <DeckUploadPage />
+        </OnDemand>
+      );
+    case 'signIn':
+      return (
+        <OnDemand>
+          <SignInPage />
+        </OnDemand>
+      );
+    case 'signUp':
+      return (
+        <OnDemand>
+          <SignUpPage />
+        </OnDemand>
+      );
+    case 'account':
+      return (
+        <OnDemand>
+          <AccountPage />
         </OnDemand>
       );
     case 'notFound':

@@ -18,6 +18,9 @@ export const pageLoaders = {
   replayImport: () =>
     import('../features/replay/ReplayImportPage.tsx').then((m) => m.ReplayImportPage),
   decks: () => import('../features/decks/DeckUploadPage.tsx').then((m) => m.DeckUploadPage),
+  signIn: () => import('../account/SignInPage.tsx').then((m) => m.SignInPage),
+  signUp: () => import('../account/SignUpPage.tsx').then((m) => m.SignUpPage),
+  account: () => import('../account/AccountPage.tsx').then((m) => m.AccountPage),
 };
 
 /** Starts the download of the page at this route; a failure shows when the page renders. */

@@ -12,6 +12,9 @@ export type Route =
   | { page: 'replay'; matchID: string }
   | { page: 'replayImport' }
   | { page: 'decks' }
+  | { page: 'signIn' }
+  | { page: 'signUp' }
+  | { page: 'account' }
   | { page: 'notFound'; path: string };
 
 export const paths = {
@@ -22,6 +25,9 @@ export const paths = {
   replay: (matchID: string) => `/replay/${encodeURIComponent(matchID)}`,
   replayImport: () => '/replay',
   decks: () => '/decks',
+  signIn: () => '/sign-in',
+  signUp: () => '/sign-up',
+  account: () => '/account',
   watch: (matchID: string) => `/watch/${encodeURIComponent(matchID)}`,
   match: (matchID: string) => `/match/${encodeURIComponent(matchID)}`,
 };
@@ -41,6 +47,9 @@ export function parseRoute(pathname: string, hash = ''): Route {
       return { page: single };
     if (single === 'replay') return { page: 'replayImport' };
     if (single === 'decks') return { page: 'decks' };
+    if (single === 'sign-in') return { page: 'signIn' };
+    if (single === 'sign-up') return { page: 'signUp' };
+    if (single === 'account') return { page: 'account' };
   }
   const [page, matchID] = parts;
   if (parts.length === 2 && matchID && isMatchId(matchID)) {

@@ -205,6 +205,56 @@ export const de: Resources = {
     yesClose: 'Ja, Partie schließen',
     cancel: 'Abbrechen',
   },
+  account: {
+    signIn: 'Anmelden',
+    signedInAs: 'Angemeldet als',
+    signInTitle: 'Anmelden',
+    signInExplain:
+      'Melde dich mit dem Passkey deines Kontos an: Dein Gerät fragt nach Fingerabdruck, Gesicht oder Bildschirmsperre. Kein Passwort, keine E-Mail.',
+    name: 'Name',
+    signInWithPasskey: 'Mit einem Passkey anmelden',
+    noAccount: 'Noch kein Konto?',
+    signUpLink: 'Wähle einen Namen',
+    recoveryTitle: 'Passkey verloren?',
+    recoveryExplain:
+      'Melde dich mit deinem Namen und einem der Wiederherstellungscodes an, die du bei der Registrierung gespeichert hast. Jeder Code gilt einmal.',
+    recoveryCode: 'Wiederherstellungscode',
+    signInWithCode: 'Mit einem Wiederherstellungscode anmelden',
+    signUpTitle: 'Wähle einen Namen',
+    signUpExplain:
+      'Ein Name hält deine Partien auf jedem Gerät bereit, auf dem du dich anmeldest. Spielen ohne Namen bleibt für alle offen.',
+    chooseName: 'Dein Name',
+    nameRules:
+      '3 bis 20 Buchstaben, Ziffern, _ oder -. Dein Gerät erstellt dann einen Passkey dafür: kein Passwort, keine E-Mail.',
+    createPasskey: 'Passkey erstellen',
+    haveAccount: 'Du hast schon einen Namen?',
+    tooCloseTo: 'Dieser Name sieht „{{name}}“ zu ähnlich: Wähle einen anderen.',
+    codesTitle: 'Deine Wiederherstellungscodes',
+    codesExplain:
+      'Wenn du deine Passkeys verlierst, meldet dich jeder dieser Codes einmal an. Speichere sie jetzt, nicht nur auf diesem Gerät: Drucke sie aus oder lege sie in deinen Passwortmanager.',
+    codesOnce:
+      'Sie werden nur dieses eine Mal gezeigt: Niemand, auch nicht diese Seite, kann sie wieder anzeigen.',
+    codesSaved: 'Ich habe sie gespeichert',
+    codesContinue: 'Weiter',
+    settingsTitle: 'Dein Konto',
+    memberSince: 'Mitglied seit {{date}}',
+    passkeysTitle: 'Passkeys',
+    passkeyAddedOn: 'hinzugefügt am {{date}}',
+    passkeyLastUsed: 'zuletzt benutzt am {{date}}',
+    removePasskey: 'Entfernen',
+    removePasskeyNamed: 'Den Passkey {{name}} entfernen',
+    removeConfirm: 'Den Passkey {{name}} entfernen? Er meldet dich dann nicht mehr an.',
+    yesRemove: 'Ja, entfernen',
+    keepPasskey: 'Behalten',
+    addPasskey: 'Passkey hinzufügen',
+    addPasskeyExplain:
+      'Ein weiterer Passkey, im Passwortmanager dieses Browsers oder auf einem Sicherheitsschlüssel, meldet dich an, wenn du einen verlierst.',
+    passkeyAdded: 'Passkey hinzugefügt.',
+    passkeyRemoved: 'Passkey {{name}} entfernt.',
+    signOutTitle: 'Abmelden',
+    signOut: 'Abmelden',
+    signOutEverywhere: 'Überall abmelden',
+  },
   errors: {
     BAD_MESSAGE: 'Server und Seite verstehen einander nicht: lade die Seite neu.',
     UNKNOWN_MATCH: 'Diese Partie gibt es nicht.',
@@ -254,6 +304,14 @@ export const de: Resources = {
       'Passkeys brauchen eine sichere Verbindung (HTTPS): Dieser Server wird über einfaches http erreicht.',
     BAD_ORIGIN: 'Diese Anfrage kam von einer anderen Seite und wurde abgelehnt.',
     NOT_SIGNED_IN: 'Du bist nicht angemeldet.',
+    PASSKEY_CANCELLED:
+      'Passkey abgebrochen: Nichts wurde signiert. Versuche es erneut, wenn du bereit bist.',
+    PASSKEY_UNSUPPORTED:
+      'Dieser Browser kann keine Passkeys verwenden: Versuche einen anderen Browser oder melde dich mit einem Wiederherstellungscode an.',
+    PASSKEY_ALREADY_HERE:
+      'Dieses Gerät hat schon einen Passkey deines Kontos: Füge einen auf einem anderen Gerät oder in einem anderen Passwortmanager hinzu.',
+    PASSKEY_FAILED:
+      'Der Browser konnte hier keinen Passkey verwenden: Versuche es erneut oder melde dich mit einem Wiederherstellungscode an.',
     LAST_PASSKEY:
       'Das ist dein letzter Passkey und kein Wiederherstellungscode ist übrig: Füge erst einen anderen Passkey hinzu.',
     MATCH_FULL: 'Beide Plätze sind schon besetzt.',

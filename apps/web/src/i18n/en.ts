@@ -207,6 +207,55 @@ export const en: Resources = {
     yesClose: 'Yes, close the match',
     cancel: 'Cancel',
   },
+  account: {
+    signIn: 'Sign in',
+    signedInAs: 'Signed in as',
+    signInTitle: 'Sign in',
+    signInExplain:
+      'Sign in with the passkey you made for your account: your device asks for your fingerprint, face or screen lock. No password, no email.',
+    name: 'Name',
+    signInWithPasskey: 'Sign in with a passkey',
+    noAccount: 'No account yet?',
+    signUpLink: 'Choose a name',
+    recoveryTitle: 'Lost your passkey?',
+    recoveryExplain:
+      'Sign in with your name and one of the recovery codes you saved at sign-up. Each code works once.',
+    recoveryCode: 'Recovery code',
+    signInWithCode: 'Sign in with a recovery code',
+    signUpTitle: 'Choose a name',
+    signUpExplain:
+      'A name keeps your games on every device where you sign in. Playing without one stays open to everyone.',
+    chooseName: 'Your name',
+    nameRules:
+      '3 to 20 letters, digits, _ or -. Your device then makes a passkey for it: no password, no email.',
+    createPasskey: 'Create the passkey',
+    haveAccount: 'Have a name already?',
+    tooCloseTo: 'That name looks too much like “{{name}}”: choose another.',
+    codesTitle: 'Your recovery codes',
+    codesExplain:
+      'If you lose your passkeys, each of these codes signs you in once. Save them now, somewhere other than this device: print them, or keep them in your password manager.',
+    codesOnce: 'They are shown this once: nobody, not even this site, can show them again.',
+    codesSaved: 'I have saved them',
+    codesContinue: 'Continue',
+    settingsTitle: 'Your account',
+    memberSince: 'Member since {{date}}',
+    passkeysTitle: 'Passkeys',
+    passkeyAddedOn: 'added {{date}}',
+    passkeyLastUsed: 'last used {{date}}',
+    removePasskey: 'Remove',
+    removePasskeyNamed: 'Remove the passkey {{name}}',
+    removeConfirm: 'Remove the passkey {{name}}? It will no longer sign you in.',
+    yesRemove: 'Yes, remove',
+    keepPasskey: 'Keep it',
+    addPasskey: 'Add a passkey',
+    addPasskeyExplain:
+      'Another passkey, in this browser’s password manager or on a security key, signs you in if you lose one.',
+    passkeyAdded: 'Passkey added.',
+    passkeyRemoved: 'Passkey {{name}} removed.',
+    signOutTitle: 'Signing out',
+    signOut: 'Sign out',
+    signOutEverywhere: 'Sign out everywhere',
+  },
   errors: {
     BAD_MESSAGE: 'The server and this page do not understand each other: reload the page.',
     UNKNOWN_MATCH: 'There is no such match.',
@@ -252,6 +301,13 @@ export const en: Resources = {
       'Passkeys need a secure connection (HTTPS): this server is reached over plain http.',
     BAD_ORIGIN: 'This request came from another site and was refused.',
     NOT_SIGNED_IN: 'You are not signed in.',
+    PASSKEY_CANCELLED: 'Passkey cancelled: nothing was signed. Try again when you are ready.',
+    PASSKEY_UNSUPPORTED:
+      'This browser cannot use passkeys: try another browser, or sign in with a recovery code.',
+    PASSKEY_ALREADY_HERE:
+      'This device already holds a passkey of your account: add one on another device or in another password manager.',
+    PASSKEY_FAILED:
+      'The browser could not use a passkey here: try again, or sign in with a recovery code.',
     LAST_PASSKEY:
       'This is your last passkey and no recovery code is left: add another passkey before removing this one.',
     MATCH_FULL: 'Both seats are already taken.',

@@ -2,8 +2,20 @@ import type { TFunction } from 'i18next';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 
-/** Codes the page itself raises when no answer of the server arrives or makes sense. */
-export const clientErrorCodes = ['OFFLINE', 'NETWORK', 'HTTP', 'BAD_RESPONSE'] as const;
+/**
+ * Codes the page itself raises: no answer of the server arrives or makes sense, or the
+ * browser's passkey ceremony failed (account/passkeys.ts).
+ */
+export const clientErrorCodes = [
+  'OFFLINE',
+  'NETWORK',
+  'HTTP',
+  'BAD_RESPONSE',
+  'PASSKEY_CANCELLED',
+  'PASSKEY_UNSUPPORTED',
+  'PASSKEY_ALREADY_HERE',
+  'PASSKEY_FAILED',
+] as const;
 
 /**
  * An error as a sentence in the reader's language: the text of its code (the protocol's

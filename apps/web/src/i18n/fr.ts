@@ -209,6 +209,56 @@ export const fr: Resources = {
     yesClose: 'Oui, fermer la partie',
     cancel: 'Annuler',
   },
+  account: {
+    signIn: 'Se connecter',
+    signedInAs: 'Connecté en tant que',
+    signInTitle: 'Se connecter',
+    signInExplain:
+      'Connectez-vous avec la clé d’accès de votre compte : votre appareil demande votre empreinte, votre visage ou le verrouillage de l’écran. Pas de mot de passe, pas d’e-mail.',
+    name: 'Nom',
+    signInWithPasskey: 'Se connecter avec une clé d’accès',
+    noAccount: 'Pas encore de compte ?',
+    signUpLink: 'Choisir un nom',
+    recoveryTitle: 'Clé d’accès perdue ?',
+    recoveryExplain:
+      'Connectez-vous avec votre nom et l’un des codes de récupération enregistrés à l’inscription. Chaque code sert une fois.',
+    recoveryCode: 'Code de récupération',
+    signInWithCode: 'Se connecter avec un code de récupération',
+    signUpTitle: 'Choisir un nom',
+    signUpExplain:
+      'Un nom garde vos parties sur chaque appareil où vous vous connectez. Jouer sans nom reste ouvert à tous.',
+    chooseName: 'Votre nom',
+    nameRules:
+      'De 3 à 20 lettres, chiffres, _ ou -. Votre appareil crée ensuite une clé d’accès : pas de mot de passe, pas d’e-mail.',
+    createPasskey: 'Créer la clé d’accès',
+    haveAccount: 'Vous avez déjà un nom ?',
+    tooCloseTo: 'Ce nom ressemble trop à « {{name}} » : choisissez-en un autre.',
+    codesTitle: 'Vos codes de récupération',
+    codesExplain:
+      'Si vous perdez vos clés d’accès, chacun de ces codes vous connecte une fois. Enregistrez-les maintenant, ailleurs que sur cet appareil : imprimez-les ou gardez-les dans votre gestionnaire de mots de passe.',
+    codesOnce:
+      'Ils ne sont montrés que cette fois : personne, pas même ce site, ne peut les montrer à nouveau.',
+    codesSaved: 'Je les ai enregistrés',
+    codesContinue: 'Continuer',
+    settingsTitle: 'Votre compte',
+    memberSince: 'Membre depuis le {{date}}',
+    passkeysTitle: 'Clés d’accès',
+    passkeyAddedOn: 'ajoutée le {{date}}',
+    passkeyLastUsed: 'utilisée le {{date}}',
+    removePasskey: 'Retirer',
+    removePasskeyNamed: 'Retirer la clé d’accès {{name}}',
+    removeConfirm: 'Retirer la clé d’accès {{name}} ? Elle ne vous connectera plus.',
+    yesRemove: 'Oui, retirer',
+    keepPasskey: 'La garder',
+    addPasskey: 'Ajouter une clé d’accès',
+    addPasskeyExplain:
+      'Une autre clé d’accès, dans le gestionnaire de mots de passe de ce navigateur ou sur une clé de sécurité, vous connecte si vous en perdez une.',
+    passkeyAdded: 'Clé d’accès ajoutée.',
+    passkeyRemoved: 'Clé d’accès {{name}} retirée.',
+    signOutTitle: 'Déconnexion',
+    signOut: 'Se déconnecter',
+    signOutEverywhere: 'Se déconnecter partout',
+  },
   errors: {
     BAD_MESSAGE: 'Le serveur et la page ne se comprennent pas : rechargez la page.',
     UNKNOWN_MATCH: "Cette partie n'existe pas.",
@@ -256,6 +306,13 @@ export const fr: Resources = {
       'Les clés d’accès demandent une connexion sécurisée (HTTPS) : ce serveur est joint en http simple.',
     BAD_ORIGIN: 'Cette requête venait d’un autre site et a été refusée.',
     NOT_SIGNED_IN: 'Vous n’êtes pas connecté.',
+    PASSKEY_CANCELLED: 'Clé d’accès annulée : rien n’a été signé. Réessayez quand vous voudrez.',
+    PASSKEY_UNSUPPORTED:
+      'Ce navigateur ne peut pas utiliser de clés d’accès : essayez un autre navigateur, ou connectez-vous avec un code de récupération.',
+    PASSKEY_ALREADY_HERE:
+      'Cet appareil détient déjà une clé d’accès de votre compte : ajoutez-en une sur un autre appareil ou dans un autre gestionnaire de mots de passe.',
+    PASSKEY_FAILED:
+      'Le navigateur n’a pas pu utiliser de clé d’accès ici : réessayez, ou connectez-vous avec un code de récupération.',
     LAST_PASSKEY:
       'C’est votre dernière clé d’accès et il ne reste aucun code de récupération : ajoutez d’abord une autre clé d’accès.',
     MATCH_FULL: 'Les deux places sont déjà prises.',

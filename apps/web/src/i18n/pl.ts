@@ -213,6 +213,55 @@ export const pl: Resources = {
     yesClose: 'Tak, zamknij partię',
     cancel: 'Anuluj',
   },
+  account: {
+    signIn: 'Zaloguj się',
+    signedInAs: 'Zalogowano jako',
+    signInTitle: 'Zaloguj się',
+    signInExplain:
+      'Zaloguj się kluczem dostępu swojego konta: urządzenie poprosi o odcisk palca, twarz albo blokadę ekranu. Bez hasła, bez e-maila.',
+    name: 'Nazwa',
+    signInWithPasskey: 'Zaloguj się kluczem dostępu',
+    noAccount: 'Nie masz jeszcze konta?',
+    signUpLink: 'Wybierz nazwę',
+    recoveryTitle: 'Zgubiony klucz dostępu?',
+    recoveryExplain:
+      'Zaloguj się swoją nazwą i jednym z kodów odzyskiwania zapisanych przy rejestracji. Każdy kod działa raz.',
+    recoveryCode: 'Kod odzyskiwania',
+    signInWithCode: 'Zaloguj się kodem odzyskiwania',
+    signUpTitle: 'Wybierz nazwę',
+    signUpExplain:
+      'Nazwa zachowuje twoje partie na każdym urządzeniu, na którym się zalogujesz. Gra bez nazwy pozostaje otwarta dla wszystkich.',
+    chooseName: 'Twoja nazwa',
+    nameRules:
+      'Od 3 do 20 liter, cyfr, _ lub -. Urządzenie utworzy dla niej klucz dostępu: bez hasła, bez e-maila.',
+    createPasskey: 'Utwórz klucz dostępu',
+    haveAccount: 'Masz już nazwę?',
+    tooCloseTo: 'Ta nazwa jest zbyt podobna do „{{name}}”: wybierz inną.',
+    codesTitle: 'Twoje kody odzyskiwania',
+    codesExplain:
+      'Jeśli zgubisz klucze dostępu, każdy z tych kodów zaloguje cię raz. Zapisz je teraz, nie tylko na tym urządzeniu: wydrukuj je albo trzymaj w menedżerze haseł.',
+    codesOnce: 'Są pokazane tylko ten jeden raz: nikt, nawet ta strona, nie pokaże ich ponownie.',
+    codesSaved: 'Mam je zapisane',
+    codesContinue: 'Dalej',
+    settingsTitle: 'Twoje konto',
+    memberSince: 'Członek od {{date}}',
+    passkeysTitle: 'Klucze dostępu',
+    passkeyAddedOn: 'dodany {{date}}',
+    passkeyLastUsed: 'ostatnio użyty {{date}}',
+    removePasskey: 'Usuń',
+    removePasskeyNamed: 'Usuń klucz dostępu {{name}}',
+    removeConfirm: 'Usunąć klucz dostępu {{name}}? Nie będzie już cię logować.',
+    yesRemove: 'Tak, usuń',
+    keepPasskey: 'Zostaw go',
+    addPasskey: 'Dodaj klucz dostępu',
+    addPasskeyExplain:
+      'Kolejny klucz dostępu, w menedżerze haseł tej przeglądarki albo na kluczu bezpieczeństwa, zaloguje cię, gdy zgubisz jeden z nich.',
+    passkeyAdded: 'Dodano klucz dostępu.',
+    passkeyRemoved: 'Usunięto klucz dostępu {{name}}.',
+    signOutTitle: 'Wylogowanie',
+    signOut: 'Wyloguj się',
+    signOutEverywhere: 'Wyloguj się wszędzie',
+  },
   errors: {
     BAD_MESSAGE: 'Serwer i strona nie rozumieją się: odśwież stronę.',
     UNKNOWN_MATCH: 'Nie ma takiej partii.',
@@ -259,6 +308,14 @@ export const pl: Resources = {
       'Klucze dostępu wymagają bezpiecznego połączenia (HTTPS): ten serwer działa przez zwykłe http.',
     BAD_ORIGIN: 'To żądanie przyszło z innej strony i zostało odrzucone.',
     NOT_SIGNED_IN: 'Nie jesteś zalogowany.',
+    PASSKEY_CANCELLED:
+      'Klucz dostępu anulowany: nic nie zostało podpisane. Spróbuj ponownie, gdy zechcesz.',
+    PASSKEY_UNSUPPORTED:
+      'Ta przeglądarka nie obsługuje kluczy dostępu: spróbuj innej przeglądarki albo zaloguj się kodem odzyskiwania.',
+    PASSKEY_ALREADY_HERE:
+      'To urządzenie ma już klucz dostępu twojego konta: dodaj go na innym urządzeniu albo w innym menedżerze haseł.',
+    PASSKEY_FAILED:
+      'Przeglądarka nie mogła tu użyć klucza dostępu: spróbuj ponownie albo zaloguj się kodem odzyskiwania.',
     LAST_PASSKEY:
       'To twój ostatni klucz dostępu i nie został żaden kod odzyskiwania: najpierw dodaj inny klucz dostępu.',
     MATCH_FULL: 'Oba miejsca są już zajęte.',

@@ -61,6 +61,8 @@ export class LobbyError extends Error {
     message: string,
     readonly status: number | null = null,
     readonly issues: FieldIssue[] = [],
+    /** NAME_TOO_CLOSE: the existing name the one asked for looks like. */
+    readonly similarTo?: string,
   ) {
     super(message);
     this.name = 'LobbyError';
@@ -68,7 +70,7 @@ export class LobbyError extends Error {
 }
 
 /** A GET without a body, a POST (or `method`) with one; the answer checked against its schema. */
-async function call<S extends z.core.$ZodType>(
+export async function call<S extends z.core.$ZodType>(
   schema: S,
   path: string,
   body?: unknown,
@@ -90,8 +92,8 @@ async function call<S extends z.core.$ZodType>(
   if (!response.ok) {
     const error = errorResponseSchema.safeParse(json);
     if (error.success) {
-      const { code, message, issues } = error.data.error;
-      throw new LobbyError(code, message, response.status, issues);
+      const { code, message, issues, similarTo } = error.data.error;
+      throw new LobbyError(code, message, response.status, issues, similarTo);
     }
     throw new LobbyError('HTTP', `The server answered ${response.status}.`, response.status);
   }
