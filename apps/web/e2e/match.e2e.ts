@@ -127,7 +127,11 @@ describe('a match in the browser', () => {
         // 6. Ann loses the network for a while: the page says so, then resumes her seat.
         await hostContext.setOffline(true);
         await ann.locator('[data-connection="reconnecting"]').waitFor();
-        expect(await ann.getByRole('status').textContent()).toBe('Connection lost, reconnecting…');
+        // Two live regions say it: the connection's, and the page's offline notice.
+        expect(await ann.locator('[role="status"][data-connection]').textContent()).toBe(
+          'Connection lost, reconnecting…',
+        );
+        await ann.getByRole('status').filter({ hasText: 'You are offline' }).waitFor();
         await shot(ann, '4-offline');
         await sleep(1500);
         await hostContext.setOffline(false);
