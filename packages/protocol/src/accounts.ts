@@ -45,11 +45,20 @@ export const registrationResponseSchema = z.object({
   authenticatorAttachment: z.optional(z.enum(['platform', 'cross-platform'])),
 });
 
-/** POST /api/account/sign-up: the passkey made for the options' challenge, and its name. */
-export const signUpRequestSchema = z.object({
+/** A passkey made for a challenge, and the name its owner gives it. */
+const newPasskeySchema = z.object({
   response: registrationResponseSchema,
   passkeyName: z.optional(z.string().check(z.maxLength(60))),
 });
+
+/**
+ * The seats this browser holds, each proven by its credentials, to join the account a sign-up
+ * or sign-in makes (those whose credentials do not hold their seat are left out).
+ */
+const carriedSeats = { seats: z.optional(myGamesRequestSchema.shape.seats) };
+
+/** POST /api/account/sign-up: the passkey made for the options' challenge, its name, the seats held. */
+export const signUpRequestSchema = z.extend(newPasskeySchema, carriedSeats);
 export type SignUpRequest = z.infer<typeof signUpRequestSchema>;
 
 /** The new account, its recovery codes (shown this once; the server keeps only keyed hashes). */
@@ -79,14 +88,18 @@ export const authenticationResponseSchema = z.object({
   authenticatorAttachment: z.optional(z.enum(['platform', 'cross-platform'])),
 });
 
-/** POST /api/account/sign-in: the signature made for the options' challenge. */
-export const signInRequestSchema = z.object({ response: authenticationResponseSchema });
+/** POST /api/account/sign-in: the signature made for the options' challenge, and the seats held. */
+export const signInRequestSchema = z.object({
+  response: authenticationResponseSchema,
+  ...carriedSeats,
+});
 export type SignInRequest = z.infer<typeof signInRequestSchema>;
 
-/** POST /api/account/sign-in/recovery: a name and one of its recovery codes. */
+/** POST /api/account/sign-in/recovery: a name, one of its recovery codes, and the seats held. */
 export const recoverySignInRequestSchema = z.object({
   username: typedName,
   code: z.string().check(z.minLength(1), z.maxLength(64)),
+  ...carriedSeats,
 });
 export type RecoverySignInRequest = z.infer<typeof recoverySignInRequestSchema>;
 
@@ -113,7 +126,7 @@ export const accountSeatsResponseSchema = z.object({ seats: z.array(heldSeatSche
 export type AccountSeatsResponse = z.infer<typeof accountSeatsResponseSchema>;
 
 /** POST /api/account/passkeys: another passkey of the signed-in account, made for the options' challenge. */
-export const addPasskeyRequestSchema = signUpRequestSchema;
+export const addPasskeyRequestSchema = newPasskeySchema;
 export type AddPasskeyRequest = z.infer<typeof addPasskeyRequestSchema>;
 
 /** A passkey as its owner's settings show it: the name given it and its dates, nothing secret. */

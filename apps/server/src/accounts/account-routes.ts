@@ -5,6 +5,7 @@ import {
   addPasskeyRequestSchema,
   apiRoutes,
   authenticationOptionsSchema,
+  type HeldSeat,
   type JoinSeatsResponse,
   joinSeatsRequestSchema,
   type PasskeyList,
@@ -65,6 +66,8 @@ const MAX_CEREMONY_BYTES = 16 * 1024;
 const RP_NAME = 'Iron Curtain';
 /** Up to MAX_MY_GAMES seats with their credentials. */
 const MAX_SEATS_BYTES = 64 * 1024;
+/** A sign-up's or sign-in's ceremony with the seats the browser holds. */
+const MAX_SIGN_IN_BYTES = MAX_CEREMONY_BYTES + MAX_SEATS_BYTES;
 
 export interface AccountRouteDeps {
   config: Pick<Config, 'PUBLIC_URL' | 'SERVED_OVER_TLS'>;
@@ -193,6 +196,23 @@ export function accountRouter(deps: AccountRouteDeps): Router {
     }
   };
 
+  /**
+   * The seats a browser proves (each as My games checks it: its credentials hold the seat) join
+   * the account; how many did. Seats that prove nothing are left out.
+   */
+  const joinSeats = async (accountID: string, seats: readonly HeldSeat[] = []) => {
+    const proven: AccountSeat[] = [];
+    for (const held of seats) {
+      const match = await matches.getMatch(held.matchID);
+      const seat = match?.players.find((p) => p.seat === held.seat);
+      if (seat && secretMatches(held.credentials, seat.credentialsHash)) {
+        proven.push({ ...held, joinedAt: iso() });
+      }
+    }
+    await accountSeats.addSeats(accountID, proven);
+    return proven.length;
+  };
+
   /** A new session for the account (the old one of this browser, if any, ended): the cookie set. */
   const startSession = async (ctx: Context, accountID: string) => {
     const old = sessionIDOf(ctx);
@@ -239,7 +259,7 @@ export function accountRouter(deps: AccountRouteDeps): Router {
   });
 
   router.post(apiRoutes.signUp, attemptLimit, async (ctx) => {
-    const request = parse(signUpRequestSchema, await jsonBody(ctx, MAX_CEREMONY_BYTES));
+    const request = parse(signUpRequestSchema, await jsonBody(ctx, MAX_SIGN_IN_BYTES));
     const rp = rpOf(ctx);
     const taken: Taken = {};
     const result = await verified(taken, () =>
@@ -284,6 +304,7 @@ export function accountRouter(deps: AccountRouteDeps): Router {
       },
     });
     if (clash) throw nameRefusal(clash);
+    await joinSeats(accountID, request.seats);
     // A browser signed in to another account leaves that session behind.
     const old = sessionIDOf(ctx);
     if (old) await sessions.endSession(sessionHash(old));
@@ -307,7 +328,7 @@ export function accountRouter(deps: AccountRouteDeps): Router {
   });
 
   router.post(apiRoutes.signIn, attemptLimit, async (ctx) => {
-    const { response } = parse(signInRequestSchema, await jsonBody(ctx, MAX_CEREMONY_BYTES));
+    const { response, seats } = parse(signInRequestSchema, await jsonBody(ctx, MAX_SIGN_IN_BYTES));
     const rp = rpOf(ctx);
     const passkey = await accounts.passkey(response.id);
     if (!passkey) throw notRecognised();
@@ -346,13 +367,17 @@ export function accountRouter(deps: AccountRouteDeps): Router {
     ) {
       throw notRecognised();
     }
+    await joinSeats(account.accountID, seats);
     await startSession(ctx, account.accountID);
     const answer: SignedInResponse = { account: accountOf(account) };
     ctx.body = answer;
   });
 
   router.post(apiRoutes.recoverySignIn, attemptLimit, async (ctx) => {
-    const { username, code } = parse(recoverySignInRequestSchema, await jsonBody(ctx));
+    const { username, code, seats } = parse(
+      recoverySignInRequestSchema,
+      await jsonBody(ctx, MAX_SEATS_BYTES),
+    );
     const accountID = await accounts.useRecoveryCode(
       nameKey(username),
       await recoveryCodes.hash(code),
@@ -362,6 +387,7 @@ export function accountRouter(deps: AccountRouteDeps): Router {
     if (!account) {
       throw new LobbyError(401, 'RECOVERY_CODE_REFUSED', 'that name and code do not sign in');
     }
+    await joinSeats(account.accountID, seats);
     await startSession(ctx, account.accountID);
     const answer: SignedInResponse = { account: accountOf(account) };
     ctx.body = answer;
@@ -390,16 +416,7 @@ export function accountRouter(deps: AccountRouteDeps): Router {
   router.post(apiRoutes.accountSeats, async (ctx) => {
     const session = await liveSession(ctx);
     const { seats } = parse(joinSeatsRequestSchema, await jsonBody(ctx, MAX_SEATS_BYTES));
-    const proven: AccountSeat[] = [];
-    for (const held of seats) {
-      const match = await matches.getMatch(held.matchID);
-      const seat = match?.players.find((p) => p.seat === held.seat);
-      if (seat && secretMatches(held.credentials, seat.credentialsHash)) {
-        proven.push({ ...held, joinedAt: iso() });
-      }
-    }
-    await accountSeats.addSeats(session.accountID, proven);
-    const answer: JoinSeatsResponse = { joined: proven.length };
+    const answer: JoinSeatsResponse = { joined: await joinSeats(session.accountID, seats) };
     ctx.body = answer;
   });
 
