@@ -4,7 +4,7 @@ import Koa from 'koa';
 import compress from 'koa-compress';
 import { accountRouter } from './accounts/account-routes.ts';
 import { sessionOrigin } from './accounts/session-origin.ts';
-import { signedInAccount } from './accounts/signed-in.ts';
+import { signedInAccount, socketSessions } from './accounts/signed-in.ts';
 import { BotSeats } from './bots/bot-seats.ts';
 import { BotCredentials } from './bots/credentials.ts';
 import { ConnectionLimits, httpServerOptions } from './edge/connection-limits.ts';
@@ -130,6 +130,7 @@ export function createApp(
     graceMs,
     limits,
     notifier: push,
+    sessions: socketSessions(stores.sessions, time),
     chatLinesPerAddress: limiters.create({
       name: 'chat-lines',
       points: config.CHAT_LINES_PER_ADDRESS_PER_MINUTE,
@@ -237,6 +238,7 @@ export function createApp(
     secrets: stores.secrets,
     accountSeats: stores.accountSeats,
     matches,
+    sessionsEnded: (which) => game.ties?.ended(which),
     time,
     writeLimit,
     attemptLimit: lobbyWriteLimit(

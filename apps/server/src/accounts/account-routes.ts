@@ -78,6 +78,8 @@ export interface AccountRouteDeps {
   accountSeats: AccountSeatStore;
   /** Seats joining an account are proven against their match. */
   matches: Pick<MatchStore, 'getMatch'>;
+  /** Told of sessions ended here, so this instance's sockets untie from them at once. */
+  sessionsEnded: (which: { accountID: string } | { sessionHash: string }) => void;
   time: TimeSource;
   /** The per-address write limit every lobby router runs. */
   writeLimit: Middleware;
@@ -156,6 +158,7 @@ const accountOf = (record: AccountRecord): Account => ({
  */
 export function accountRouter(deps: AccountRouteDeps): Router {
   const { config, accounts, sessions, challenges, accountSeats, matches, time } = deps;
+  const { sessionsEnded } = deps;
   const { writeLimit, attemptLimit } = deps;
   const recoveryCodes = new RecoveryCodes(deps.secrets);
   const router = new Router();
@@ -196,6 +199,13 @@ export function accountRouter(deps: AccountRouteDeps): Router {
     }
   };
 
+  /** Ends one session; this instance's sockets tied to it untie at once. */
+  const endSession = async (hash: string) => {
+    const ended = await sessions.endSession(hash);
+    sessionsEnded({ sessionHash: hash });
+    return ended;
+  };
+
   /**
    * The seats a browser proves (each as My games checks it: its credentials hold the seat) join
    * the account; how many did. Seats that prove nothing are left out.
@@ -216,7 +226,7 @@ export function accountRouter(deps: AccountRouteDeps): Router {
   /** A new session for the account (the old one of this browser, if any, ended): the cookie set. */
   const startSession = async (ctx: Context, accountID: string) => {
     const old = sessionIDOf(ctx);
-    if (old) await sessions.endSession(sessionHash(old));
+    if (old) await endSession(sessionHash(old));
     const id = newSessionID();
     const now = iso();
     await sessions.createSession({
@@ -307,7 +317,7 @@ export function accountRouter(deps: AccountRouteDeps): Router {
     await joinSeats(accountID, request.seats);
     // A browser signed in to another account leaves that session behind.
     const old = sessionIDOf(ctx);
-    if (old) await sessions.endSession(sessionHash(old));
+    if (old) await endSession(sessionHash(old));
     setSessionCookie(ctx, sessionID, config.SERVED_OVER_TLS);
     const answer: SignUpResponse = { account: accountOf(account), recoveryCodes: codes };
     ctx.status = 201;
@@ -503,7 +513,7 @@ export function accountRouter(deps: AccountRouteDeps): Router {
 
   router.post(apiRoutes.signOut, async (ctx) => {
     const id = sessionIDOf(ctx);
-    const ended = id ? await sessions.endSession(sessionHash(id)) : false;
+    const ended = id ? await endSession(sessionHash(id)) : false;
     setSessionCookie(ctx, undefined, config.SERVED_OVER_TLS);
     const answer: SignedOutResponse = { ended: ended ? 1 : 0 };
     ctx.body = answer;
@@ -512,6 +522,7 @@ export function accountRouter(deps: AccountRouteDeps): Router {
   router.post(apiRoutes.signOutEverywhere, async (ctx) => {
     const session = await liveSession(ctx);
     const ended = await sessions.endAccountSessions(session.accountID);
+    sessionsEnded({ accountID: session.accountID });
     setSessionCookie(ctx, undefined, config.SERVED_OVER_TLS);
     const answer: SignedOutResponse = { ended };
     ctx.body = answer;
