@@ -237,6 +237,7 @@ export function createApp(
     challenges: stores.webauthnChallenges,
     secrets: stores.secrets,
     accountSeats: stores.accountSeats,
+    codes: stores.handovers,
     matches,
     sessionsEnded: (which) => game.ties?.ended(which),
     time,

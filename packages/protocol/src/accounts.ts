@@ -145,3 +145,21 @@ export const removePasskeyRequestSchema = z.object({
   id: z.string().check(z.minLength(1), z.maxLength(1024)),
 });
 export type RemovePasskeyRequest = z.infer<typeof removePasskeyRequestSchema>;
+
+/**
+ * POST /api/account/passkey-codes: a one-time code, shown on this signed-in device, with which
+ * another device registers a passkey of this account (10 minutes, once, a few tries).
+ */
+export const passkeyCodeSchema = z.object({ code: z.string(), expiresAt: z.string() });
+export type PasskeyCode = z.infer<typeof passkeyCodeSchema>;
+
+/** POST /api/account/passkey-codes/options: the code as typed on the other device (case and dashes do not matter). */
+export const passkeyCodeRedeemSchema = z.object({
+  code: z.string().check(z.minLength(1), z.maxLength(64)),
+});
+export type PasskeyCodeRedeem = z.infer<typeof passkeyCodeRedeemSchema>;
+/** Its answer is a SignUpOptionsResponse: creation options for the code's account. */
+
+/** POST /api/account/passkey-codes/passkey: the passkey made for those options; answered as a sign-in. */
+export const passkeyCodePasskeySchema = newPasskeySchema;
+export type PasskeyCodePasskey = z.infer<typeof passkeyCodePasskeySchema>;

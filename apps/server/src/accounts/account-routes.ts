@@ -8,7 +8,10 @@ import {
   type HeldSeat,
   type JoinSeatsResponse,
   joinSeatsRequestSchema,
+  type PasskeyCode,
   type PasskeyList,
+  passkeyCodePasskeySchema,
+  passkeyCodeRedeemSchema,
   recoverySignInRequestSchema,
   registrationOptionsSchema,
   removePasskeyRequestSchema,
@@ -29,7 +32,9 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import type { Context, Middleware } from 'koa';
+import type { z } from 'zod/mini';
 import { LobbyError } from '../edge/lobby-error.ts';
+import { type CodeRefusals, HANDOVER_TRIES, putCode, redeemCode } from '../lobby/handovers.ts';
 import { jsonBody, parse } from '../lobby/lobby-routes.ts';
 import type { Config } from '../ops/config.ts';
 import { secretMatches } from '../ops/secrets.ts';
@@ -40,6 +45,7 @@ import type {
   AccountSeatStore,
   AccountStore,
   ChallengePurpose,
+  HandoverStore,
   MatchStore,
   NameClash,
   PasskeyRecord,
@@ -76,6 +82,8 @@ export interface AccountRouteDeps {
   challenges: WebAuthnChallengeStore;
   secrets: SecretStore;
   accountSeats: AccountSeatStore;
+  /** Passkey codes are one-time codes kept as the game handover's are (see `putCode`). */
+  codes: HandoverStore;
   /** Seats joining an account are proven against their match. */
   matches: Pick<MatchStore, 'getMatch'>;
   /** Told of sessions ended here, so this instance's sockets untie from them at once. */
@@ -104,6 +112,18 @@ const notRecognised = () =>
 const ceremonyExpired = () =>
   new LobbyError(400, 'CEREMONY_EXPIRED', 'this challenge was used, expired, or never issued');
 const notSignedIn = () => new LobbyError(401, 'NOT_SIGNED_IN', 'no live session');
+
+const passkeyCodeRefusals: CodeRefusals = {
+  unknown: () => new LobbyError(404, 'PASSKEY_CODE_UNKNOWN', 'no passkey code is this one'),
+  used: () => new LobbyError(410, 'PASSKEY_CODE_USED', 'this passkey code was used'),
+  expired: () => new LobbyError(410, 'PASSKEY_CODE_EXPIRED', 'this passkey code has expired'),
+  triedOut: () =>
+    new LobbyError(
+      410,
+      'PASSKEY_CODE_TRIED_OUT',
+      `this passkey code was tried ${HANDOVER_TRIES} times and opens no more`,
+    ),
+};
 
 function nameRefusal(clash: NameClash): LobbyError {
   return clash.clash === 'taken'
@@ -158,7 +178,7 @@ const accountOf = (record: AccountRecord): Account => ({
  */
 export function accountRouter(deps: AccountRouteDeps): Router {
   const { config, accounts, sessions, challenges, accountSeats, matches, time } = deps;
-  const { sessionsEnded } = deps;
+  const { sessionsEnded, codes } = deps;
   const { writeLimit, attemptLimit } = deps;
   const recoveryCodes = new RecoveryCodes(deps.secrets);
   const router = new Router();
@@ -448,51 +468,73 @@ export function accountRouter(deps: AccountRouteDeps): Router {
     ctx.body = passkeyListOf(await accounts.passkeysOf(session.accountID));
   });
 
-  router.post(apiRoutes.passkeyOptions, async (ctx) => {
-    const session = await liveSession(ctx);
+  /** Creation options for another passkey of the account, its challenge issued for `purpose`. */
+  const newPasskeyOptions = async (
+    ctx: Context,
+    account: { accountID: string; username: string },
+    purpose: ChallengePurpose,
+  ) => {
     const rp = rpOf(ctx);
-    const held = await accounts.passkeysOf(session.accountID);
+    const held = await accounts.passkeysOf(account.accountID);
     const options = await generateRegistrationOptions({
       rpName: RP_NAME,
       rpID: rp.rpID,
-      userName: session.username,
-      userDisplayName: session.username,
-      userID: Buffer.from(session.accountID, 'base64url'),
+      userName: account.username,
+      userDisplayName: account.username,
+      userID: Buffer.from(account.accountID, 'base64url'),
       attestationType: 'none',
       // The browser declines to make a second passkey in an authenticator that holds one.
       excludeCredentials: held.map((p) => ({ id: p.credentialID, transports: p.transports })),
       authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
     });
-    await issue(options.challenge, 'add-passkey', { accountID: session.accountID });
+    await issue(options.challenge, purpose, { accountID: account.accountID });
     const answer: SignUpOptionsResponse = { options: parse(registrationOptionsSchema, options) };
-    ctx.body = answer;
-  });
+    return answer;
+  };
 
-  router.post(apiRoutes.passkeys, async (ctx) => {
-    const session = await liveSession(ctx);
-    const request = parse(addPasskeyRequestSchema, await jsonBody(ctx, MAX_CEREMONY_BYTES));
+  /**
+   * A passkey registered for a challenge of `purpose` and kept: the account the challenge was
+   * issued for. With `sessionAccount`, a challenge issued to another account answers nothing.
+   */
+  const registered = async (
+    ctx: Context,
+    purpose: ChallengePurpose,
+    request: z.output<typeof addPasskeyRequestSchema>,
+    sessionAccount?: string,
+  ) => {
     const rp = rpOf(ctx);
     const taken: Taken = {};
     const result = await verified(taken, () =>
       verifyRegistrationResponse({
         response: request.response,
-        expectedChallenge: taker('add-passkey', taken),
+        expectedChallenge: taker(purpose, taken),
         expectedOrigin: rp.origin,
         expectedRPID: rp.rpID,
         requireUserVerification: false,
       }),
     );
-    // A challenge issued to another account's session answers nothing here.
-    if ((taken.data as { accountID?: string }).accountID !== session.accountID)
-      throw ceremonyExpired();
+    const { accountID } = taken.data as { accountID: string };
+    if (sessionAccount !== undefined && accountID !== sessionAccount) throw ceremonyExpired();
     if (!result.verified) throw notRecognised();
     const name = request.passkeyName ?? agentName(ctx.get('user-agent'));
     const added = await accounts.addPasskey(
-      passkeyOf(result.registrationInfo.credential, session.accountID, name, iso()),
+      passkeyOf(result.registrationInfo.credential, accountID, name, iso()),
     );
     if (!added) throw notRecognised();
+    return accountID;
+  };
+
+  router.post(apiRoutes.passkeyOptions, async (ctx) => {
+    const session = await liveSession(ctx);
+    ctx.body = await newPasskeyOptions(ctx, session, 'add-passkey');
+  });
+
+  router.post(apiRoutes.passkeys, async (ctx) => {
+    const session = await liveSession(ctx);
+    const request = parse(addPasskeyRequestSchema, await jsonBody(ctx, MAX_CEREMONY_BYTES));
+    const accountID = await registered(ctx, 'add-passkey', request, session.accountID);
     ctx.status = 201;
-    ctx.body = passkeyListOf(await accounts.passkeysOf(session.accountID));
+    ctx.body = passkeyListOf(await accounts.passkeysOf(accountID));
   });
 
   router.delete(apiRoutes.passkeys, async (ctx) => {
@@ -509,6 +551,36 @@ export function accountRouter(deps: AccountRouteDeps): Router {
       );
     }
     ctx.body = passkeyListOf(await accounts.passkeysOf(session.accountID));
+  });
+
+  router.post(apiRoutes.passkeyCodes, async (ctx) => {
+    const session = await liveSession(ctx);
+    const code = await putCode(codes, { accountID: session.accountID }, 'passkey', time.now());
+    const answer: PasskeyCode = code;
+    ctx.status = 201;
+    ctx.body = answer;
+  });
+
+  router.post(apiRoutes.passkeyCodeOptions, attemptLimit, async (ctx) => {
+    const { code } = parse(passkeyCodeRedeemSchema, await jsonBody(ctx));
+    const opened = (await redeemCode(codes, code, 'passkey', passkeyCodeRefusals, time.now())) as {
+      accountID: string;
+    };
+    const account = await accounts.account(opened.accountID);
+    // The account was disabled or deleted since: its code opens nothing.
+    if (!account || account.disabledAt || account.deletedAt) throw passkeyCodeRefusals.unknown();
+    ctx.body = await newPasskeyOptions(ctx, account, 'code-passkey');
+  });
+
+  router.post(apiRoutes.passkeyCodePasskey, attemptLimit, async (ctx) => {
+    const request = parse(passkeyCodePasskeySchema, await jsonBody(ctx, MAX_CEREMONY_BYTES));
+    const accountID = await registered(ctx, 'code-passkey', request);
+    const account = await accounts.account(accountID);
+    if (!account || account.disabledAt || account.deletedAt) throw notRecognised();
+    await startSession(ctx, accountID);
+    const answer: SignedInResponse = { account: accountOf(account) };
+    ctx.status = 201;
+    ctx.body = answer;
   });
 
   router.post(apiRoutes.signOut, async (ctx) => {
