@@ -1,4 +1,11 @@
 import { z } from 'zod/mini';
+import {
+  matchIdSchema,
+  matchResultSchema,
+  matchStatusSchema,
+  seatSchema,
+  sideSchema,
+} from './lobby.ts';
 import { heldSeatSchema, myGamesRequestSchema } from './my-games.ts';
 
 /** A username: 3-20 ASCII letters, digits, `_` or `-` (reserved and look-alike names are the server's to refuse). */
@@ -163,3 +170,31 @@ export type PasskeyCodeRedeem = z.infer<typeof passkeyCodeRedeemSchema>;
 /** POST /api/account/passkey-codes/passkey: the passkey made for those options; answered as a sign-in. */
 export const passkeyCodePasskeySchema = newPasskeySchema;
 export type PasskeyCodePasskey = z.infer<typeof passkeyCodePasskeySchema>;
+
+/** A game in an account's export: the seat it held and the match as it stands (no credentials). */
+export const exportedGameSchema = z.object({
+  matchID: matchIdSchema,
+  seat: seatSchema,
+  side: sideSchema,
+  name: z.nullable(z.string()),
+  opponent: z.nullable(z.string()),
+  status: matchStatusSchema,
+  result: z.nullable(matchResultSchema),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  joinedAt: z.string(),
+});
+
+/**
+ * GET /api/account/export: the signed-in account's data as one JSON file: the account, its
+ * passkeys' names and dates, its games. No secret: no credentials, keys or sessions.
+ */
+export const accountExportSchema = z.object({
+  exportedAt: z.string(),
+  account: accountSchema,
+  passkeys: z.array(
+    z.object({ name: z.string(), createdAt: z.string(), lastUsedAt: z.nullable(z.string()) }),
+  ),
+  games: z.array(exportedGameSchema),
+});
+export type AccountExport = z.infer<typeof accountExportSchema>;

@@ -19,6 +19,7 @@ export const apiRoutes = {
   pushKey: '/api/push/key',
   account: '/api/account',
   accountSeats: '/api/account/seats',
+  accountExport: '/api/account/export',
   passkeyOptions: '/api/account/passkeys/options',
   passkeys: '/api/account/passkeys',
   passkeyCodes: '/api/account/passkey-codes',

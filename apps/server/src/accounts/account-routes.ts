@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   type Account,
+  type AccountExport,
   type AccountSeatsResponse,
   addPasskeyRequestSchema,
   apiRoutes,
@@ -460,6 +461,42 @@ export function accountRouter(deps: AccountRouteDeps): Router {
         credentials,
       })),
     };
+    ctx.body = answer;
+  });
+
+  router.get(apiRoutes.accountExport, async (ctx) => {
+    const session = await liveSession(ctx);
+    const account = await accounts.account(session.accountID);
+    if (!account) throw notSignedIn();
+    const games: AccountExport['games'] = [];
+    for (const held of await accountSeats.seatsOf(session.accountID)) {
+      const match = await matches.getMatch(held.matchID);
+      const mine = match?.players.find((p) => p.seat === held.seat);
+      if (!match || !mine) continue;
+      games.push({
+        matchID: match.matchID,
+        seat: mine.seat,
+        side: mine.side,
+        name: mine.name,
+        opponent: match.players.find((p) => p.seat !== mine.seat)?.name ?? null,
+        status: match.status,
+        result: match.result,
+        createdAt: match.createdAt,
+        updatedAt: match.updatedAt,
+        joinedAt: held.joinedAt,
+      });
+    }
+    const answer: AccountExport = {
+      exportedAt: iso(),
+      account: accountOf(account),
+      passkeys: (await accounts.passkeysOf(session.accountID)).map((p) => ({
+        name: p.name,
+        createdAt: p.createdAt,
+        lastUsedAt: p.lastUsedAt,
+      })),
+      games,
+    };
+    ctx.set('content-disposition', `attachment; filename="iron-curtain-${account.username}.json"`);
     ctx.body = answer;
   });
 
