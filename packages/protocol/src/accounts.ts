@@ -198,3 +198,10 @@ export const accountExportSchema = z.object({
   games: z.array(exportedGameSchema),
 });
 export type AccountExport = z.infer<typeof accountExportSchema>;
+
+/** The name a deleted account's finished games show in its place. */
+export const DELETED_PLAYER_NAME = 'deleted player';
+
+/** DELETE /api/account: the account is gone (its sessions, passkeys and seats with it). */
+export const accountDeletedSchema = z.object({ deleted: z.literal(true) });
+export type AccountDeleted = z.infer<typeof accountDeletedSchema>;

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import {
   type Account,
+  type AccountDeleted,
   type AccountExport,
   type AccountSeatsResponse,
   addPasskeyRequestSchema,
   apiRoutes,
   authenticationOptionsSchema,
+  DELETED_PLAYER_NAME,
   type HeldSeat,
   type JoinSeatsResponse,
   joinSeatsRequestSchema,
@@ -461,6 +463,17 @@ export function accountRouter(deps: AccountRouteDeps): Router {
         credentials,
       })),
     };
+    ctx.body = answer;
+  });
+
+  router.delete(apiRoutes.account, async (ctx) => {
+    const session = await liveSession(ctx);
+    if (!(await accounts.deleteAccount(session.accountID, DELETED_PLAYER_NAME, iso()))) {
+      throw notSignedIn();
+    }
+    sessionsEnded({ accountID: session.accountID });
+    setSessionCookie(ctx, undefined, config.SERVED_OVER_TLS);
+    const answer: AccountDeleted = { deleted: true };
     ctx.body = answer;
   });
 

@@ -137,4 +137,25 @@ describeContract('the account store', (backend) => {
     );
     expect(await store().passkey(up.passkey.credentialID)).toBeUndefined();
   });
+
+  it('deletes an account once, of two deletions at once: its sessions, passkeys and codes gone, its name still taken', async () => {
+    const up = signUpOf('Zora', 'zora', 'zora');
+    expect(await store().signUp(up)).toBeUndefined();
+    const id = up.account.accountID;
+    const both = await Promise.all([
+      store().deleteAccount(id, 'deleted player', at(1)),
+      twin().deleteAccount(id, 'deleted player', at(1)),
+    ]);
+    expect(both.sort()).toEqual([false, true]);
+    expect((await twin().account(id))?.deletedAt).toBe(at(1));
+    expect(await twin().passkey(up.passkey.credentialID)).toBeUndefined();
+    expect(await twin().passkeysOf(id)).toEqual([]);
+    expect(
+      await backend.twin().sessions.touchSession(up.session.sessionHash, at(2), at(-1)),
+    ).toBeUndefined();
+    expect(await twin().useRecoveryCode('zora', up.recoveryCodeHashes[0] as string, at(2))).toBe(
+      undefined,
+    );
+    expect(await twin().nameClash('zora', 'zora')).toEqual({ clash: 'taken', username: 'Zora' });
+  });
 });

@@ -83,4 +83,10 @@ export interface AccountStore {
    * the account's id, or undefined when no such account exists.
    */
   setDisabled(nameKey: string, disabledAt: string | null): Promise<string | undefined>;
+  /**
+   * Deletes the account as of `now`, in one transaction: its finished games' seats it held
+   * are renamed `deletedName`, its seats, sessions, passkeys and recovery codes removed; the
+   * account's row stays, marked deleted, so its name stays taken. False when it was gone.
+   */
+  deleteAccount(accountID: string, deletedName: string, now: string): Promise<boolean>;
 }
