@@ -1,8 +1,10 @@
 import { apiRoutes, DELETED_PLAYER_NAME, type MatchInfo } from '@iron-curtain/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NAME_KEPT_MS } from '../src/accounts/account-routes.ts';
 import { openPostgresStores } from '../src/storage/postgres.ts';
 import { openSqliteStores } from '../src/storage/sqlite.ts';
 import { Browser } from './accounts/browser.ts';
+import { ManualTime } from './manual-time.ts';
 import {
   createAndJoin,
   dropSchema,
@@ -20,6 +22,7 @@ const PUBLIC_URL = 'http://localhost:8000';
 /** On SQLite one server; on Postgres the account deleted on one instance, looked at on the other. */
 describe.each(['sqlite', 'postgres'] as const)('deleting an account on %s', (kind) => {
   const schema = uniqueSchema();
+  const time = new ManualTime();
   let first: TestServer;
   let second: TestServer;
   let a: string;
@@ -27,11 +30,11 @@ describe.each(['sqlite', 'postgres'] as const)('deleting an account on %s', (kin
   beforeAll(async () => {
     const env = { PUBLIC_URL };
     if (kind === 'sqlite') {
-      first = await startServer({ env, stores: openSqliteStores(tempDir()) });
+      first = await startServer({ env, stores: openSqliteStores(tempDir()), time });
       second = first;
     } else {
       const start = async () =>
-        startServer({ env, stores: await openPostgresStores(POSTGRES_URL, schema) });
+        startServer({ env, stores: await openPostgresStores(POSTGRES_URL, schema), time });
       first = await start();
       second = await start();
     }
@@ -106,9 +109,14 @@ describe.each(['sqlite', 'postgres'] as const)('deleting an account on %s', (kin
     expect(seat.playerID).toBe('0');
     seat.socket.close();
 
-    // The name stays taken, in any case.
+    // The name stays taken for a year, in any case; then anyone may take it.
     const taken = await browser().signUp(b, `LEAVING_${kind}`);
     expect(taken.body.error?.code).toBe('NAME_TAKEN');
+    time.skip(NAME_KEPT_MS - 60_000);
+    expect((await browser().signUp(a, `leaving_${kind}`)).body.error?.code).toBe('NAME_TAKEN');
+    time.skip(60_000);
+    const free = await browser().signUp(b, `LEAVING_${kind}`);
+    expect(free.status, JSON.stringify(free.body)).toBe(201);
   });
 
   it('refuses a browser that is not signed in', async () => {

@@ -68,6 +68,8 @@ import {
 } from './session-cookie.ts';
 import { acceptableName, nameKey } from './usernames.ts';
 
+/** A deleted account's name stays taken this long. */
+export const NAME_KEPT_MS = 365 * 24 * 60 * 60 * 1000;
 /** A ceremony's challenge is taken once, within this time. */
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 /** A ceremony's answer carries an attestation or a signature: more than the lobby's 4 kB. */
@@ -273,6 +275,8 @@ export function accountRouter(deps: AccountRouteDeps): Router {
         `that name is not allowed (${acceptable.reason})`,
       );
     }
+    // A deleted account's name is free again after NAME_KEPT_MS.
+    await accounts.releaseNames(iso(time.now() - NAME_KEPT_MS));
     const clash = await accounts.nameClash(acceptable.name.nameKey, acceptable.name.skeleton);
     if (clash) throw nameRefusal(clash);
     const userID = randomBytes(16);

@@ -89,4 +89,9 @@ export interface AccountStore {
    * account's row stays, marked deleted, so its name stays taken. False when it was gone.
    */
   deleteAccount(accountID: string, deletedName: string, now: string): Promise<boolean>;
+  /**
+   * Frees the names of accounts deleted at or before `deletedBefore`: their key and skeleton
+   * become `deleted:<account id>`, which no name can be (a name has no colon). How many.
+   */
+  releaseNames(deletedBefore: string): Promise<number>;
 }

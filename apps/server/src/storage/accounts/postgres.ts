@@ -152,5 +152,14 @@ export function postgresAccountStore({ pool, S, inTransaction }: PostgresDatabas
         return true;
       });
     },
+
+    async releaseNames(deletedBefore) {
+      const { rowCount } = await pool.query(
+        `UPDATE ${S}.accounts SET name_key = 'deleted:' || account_id, skeleton = 'deleted:' || account_id
+         WHERE deleted_at <= $1 AND name_key NOT LIKE 'deleted:%'`,
+        [deletedBefore],
+      );
+      return rowCount ?? 0;
+    },
   };
 }

@@ -158,5 +158,16 @@ export function sqliteAccountStore(db: SqliteDatabase): AccountStore {
         }),
       );
     },
+
+    async releaseNames(deletedBefore) {
+      const released = await db.write(() =>
+        db.run(
+          `UPDATE accounts SET name_key = 'deleted:' || account_id, skeleton = 'deleted:' || account_id
+           WHERE deleted_at <= ? AND name_key NOT LIKE 'deleted:%'`,
+          [deletedBefore],
+        ),
+      );
+      return Number(released.changes);
+    },
   };
 }
