@@ -4,6 +4,7 @@ import Koa from 'koa';
 import compress from 'koa-compress';
 import { accountRouter } from './accounts/account-routes.ts';
 import { sessionOrigin } from './accounts/session-origin.ts';
+import { signedInAccount, socketSessions } from './accounts/signed-in.ts';
 import { BotSeats } from './bots/bot-seats.ts';
 import { BotCredentials } from './bots/credentials.ts';
 import { ConnectionLimits, httpServerOptions } from './edge/connection-limits.ts';
@@ -25,6 +26,7 @@ import { myGamesRouter } from './lobby/my-games.ts';
 import { pushRouter } from './lobby/push-routes.ts';
 import { Referee } from './lobby/referee.ts';
 import { RematchDesk } from './lobby/rematch-desk.ts';
+import { SignedInSeats } from './lobby/signed-in-seats.ts';
 import type { FinishMatch } from './match/ending.ts';
 import { MatchEngine } from './match/engine.ts';
 import { type Fanout, localFanout } from './match/fanout.ts';
@@ -128,6 +130,7 @@ export function createApp(
     graceMs,
     limits,
     notifier: push,
+    sessions: socketSessions(stores.sessions, time),
     chatLinesPerAddress: limiters.create({
       name: 'chat-lines',
       points: config.CHAT_LINES_PER_ADDRESS_PER_MINUTE,
@@ -194,13 +197,18 @@ export function createApp(
     }),
     (address) => limits.refused('LOBBY_WRITES_PER_ADDRESS', address),
   );
-  const router = lobbyRouter(lobby, stores, metrics, bots, challenges, writeLimit);
+  const accountSeats = new SignedInSeats(
+    stores.accountSeats,
+    signedInAccount(stores.sessions, time),
+    time,
+  );
+  const router = lobbyRouter(lobby, stores, metrics, bots, challenges, accountSeats, writeLimit);
   koa.use(router.routes());
   koa.use(router.allowedMethods());
-  const around = matchRouter(lobby, matches, rematches, referee, writeLimit);
+  const around = matchRouter(lobby, matches, rematches, referee, accountSeats, writeLimit);
   koa.use(around.routes());
   koa.use(around.allowedMethods());
-  const myGames = myGamesRouter(matches, time, writeLimit);
+  const myGames = myGamesRouter(matches, accountSeats, time, writeLimit);
   koa.use(myGames.routes());
   koa.use(myGames.allowedMethods());
   const handovers = handoverRouter(
@@ -229,7 +237,9 @@ export function createApp(
     challenges: stores.webauthnChallenges,
     secrets: stores.secrets,
     accountSeats: stores.accountSeats,
+    codes: stores.handovers,
     matches,
+    sessionsEnded: (which) => game.ties?.ended(which),
     time,
     writeLimit,
     attemptLimit: lobbyWriteLimit(

@@ -13,8 +13,8 @@ function routeTable(): Map<string, Set<string>> {
   const none = {} as never;
   const pass: Middleware = (_, next) => next();
   const routers = [
-    lobbyRouter(none, none, none, none, none, pass),
-    matchRouter(none, none, none, none, pass),
+    lobbyRouter(none, none, none, none, none, none, pass),
+    matchRouter(none, none, none, none, none, pass),
   ];
   const table = new Map<string, Set<string>>();
   // Layers without methods are the routers' middleware (the write limit), not routes.

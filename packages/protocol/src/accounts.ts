@@ -1,4 +1,11 @@
 import { z } from 'zod/mini';
+import {
+  matchIdSchema,
+  matchResultSchema,
+  matchStatusSchema,
+  seatSchema,
+  sideSchema,
+} from './lobby.ts';
 import { heldSeatSchema, myGamesRequestSchema } from './my-games.ts';
 
 /** A username: 3-20 ASCII letters, digits, `_` or `-` (reserved and look-alike names are the server's to refuse). */
@@ -45,11 +52,20 @@ export const registrationResponseSchema = z.object({
   authenticatorAttachment: z.optional(z.enum(['platform', 'cross-platform'])),
 });
 
-/** POST /api/account/sign-up: the passkey made for the options' challenge, and its name. */
-export const signUpRequestSchema = z.object({
+/** A passkey made for a challenge, and the name its owner gives it. */
+const newPasskeySchema = z.object({
   response: registrationResponseSchema,
   passkeyName: z.optional(z.string().check(z.maxLength(60))),
 });
+
+/**
+ * The seats this browser holds, each proven by its credentials, to join the account a sign-up
+ * or sign-in makes (those whose credentials do not hold their seat are left out).
+ */
+const carriedSeats = { seats: z.optional(myGamesRequestSchema.shape.seats) };
+
+/** POST /api/account/sign-up: the passkey made for the options' challenge, its name, the seats held. */
+export const signUpRequestSchema = z.extend(newPasskeySchema, carriedSeats);
 export type SignUpRequest = z.infer<typeof signUpRequestSchema>;
 
 /** The new account, its recovery codes (shown this once; the server keeps only keyed hashes). */
@@ -79,14 +95,18 @@ export const authenticationResponseSchema = z.object({
   authenticatorAttachment: z.optional(z.enum(['platform', 'cross-platform'])),
 });
 
-/** POST /api/account/sign-in: the signature made for the options' challenge. */
-export const signInRequestSchema = z.object({ response: authenticationResponseSchema });
+/** POST /api/account/sign-in: the signature made for the options' challenge, and the seats held. */
+export const signInRequestSchema = z.object({
+  response: authenticationResponseSchema,
+  ...carriedSeats,
+});
 export type SignInRequest = z.infer<typeof signInRequestSchema>;
 
-/** POST /api/account/sign-in/recovery: a name and one of its recovery codes. */
+/** POST /api/account/sign-in/recovery: a name, one of its recovery codes, and the seats held. */
 export const recoverySignInRequestSchema = z.object({
   username: typedName,
   code: z.string().check(z.minLength(1), z.maxLength(64)),
+  ...carriedSeats,
 });
 export type RecoverySignInRequest = z.infer<typeof recoverySignInRequestSchema>;
 
@@ -113,7 +133,7 @@ export const accountSeatsResponseSchema = z.object({ seats: z.array(heldSeatSche
 export type AccountSeatsResponse = z.infer<typeof accountSeatsResponseSchema>;
 
 /** POST /api/account/passkeys: another passkey of the signed-in account, made for the options' challenge. */
-export const addPasskeyRequestSchema = signUpRequestSchema;
+export const addPasskeyRequestSchema = newPasskeySchema;
 export type AddPasskeyRequest = z.infer<typeof addPasskeyRequestSchema>;
 
 /** A passkey as its owner's settings show it: the name given it and its dates, nothing secret. */
@@ -132,3 +152,56 @@ export const removePasskeyRequestSchema = z.object({
   id: z.string().check(z.minLength(1), z.maxLength(1024)),
 });
 export type RemovePasskeyRequest = z.infer<typeof removePasskeyRequestSchema>;
+
+/**
+ * POST /api/account/passkey-codes: a one-time code, shown on this signed-in device, with which
+ * another device registers a passkey of this account (10 minutes, once, a few tries).
+ */
+export const passkeyCodeSchema = z.object({ code: z.string(), expiresAt: z.string() });
+export type PasskeyCode = z.infer<typeof passkeyCodeSchema>;
+
+/** POST /api/account/passkey-codes/options: the code as typed on the other device (case and dashes do not matter). */
+export const passkeyCodeRedeemSchema = z.object({
+  code: z.string().check(z.minLength(1), z.maxLength(64)),
+});
+export type PasskeyCodeRedeem = z.infer<typeof passkeyCodeRedeemSchema>;
+/** Its answer is a SignUpOptionsResponse: creation options for the code's account. */
+
+/** POST /api/account/passkey-codes/passkey: the passkey made for those options; answered as a sign-in. */
+export const passkeyCodePasskeySchema = newPasskeySchema;
+export type PasskeyCodePasskey = z.infer<typeof passkeyCodePasskeySchema>;
+
+/** A game in an account's export: the seat it held and the match as it stands (no credentials). */
+export const exportedGameSchema = z.object({
+  matchID: matchIdSchema,
+  seat: seatSchema,
+  side: sideSchema,
+  name: z.nullable(z.string()),
+  opponent: z.nullable(z.string()),
+  status: matchStatusSchema,
+  result: z.nullable(matchResultSchema),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  joinedAt: z.string(),
+});
+
+/**
+ * GET /api/account/export: the signed-in account's data as one JSON file: the account, its
+ * passkeys' names and dates, its games. No secret: no credentials, keys or sessions.
+ */
+export const accountExportSchema = z.object({
+  exportedAt: z.string(),
+  account: accountSchema,
+  passkeys: z.array(
+    z.object({ name: z.string(), createdAt: z.string(), lastUsedAt: z.nullable(z.string()) }),
+  ),
+  games: z.array(exportedGameSchema),
+});
+export type AccountExport = z.infer<typeof accountExportSchema>;
+
+/** The name a deleted account's finished games show in its place. */
+export const DELETED_PLAYER_NAME = 'deleted player';
+
+/** DELETE /api/account: the account is gone (its sessions, passkeys and seats with it). */
+export const accountDeletedSchema = z.object({ deleted: z.literal(true) });
+export type AccountDeleted = z.infer<typeof accountDeletedSchema>;

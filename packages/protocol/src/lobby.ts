@@ -230,6 +230,12 @@ export const lobbyErrorCodes = [
   'NOT_SIGNED_IN',
   // The last passkey of an account with no recovery code left cannot be removed.
   'LAST_PASSKEY',
+  // A passkey code (a second device's passkey, from a code shown on a signed-in one): it names
+  // no live account's code, it was used, it expired, it had all its tries.
+  'PASSKEY_CODE_UNKNOWN',
+  'PASSKEY_CODE_USED',
+  'PASSKEY_CODE_EXPIRED',
+  'PASSKEY_CODE_TRIED_OUT',
   'MATCH_FULL',
   'NOT_FINISHED',
   'NOT_PLAYING',

@@ -1,13 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import {
   type Account,
+  type AccountDeleted,
+  type AccountExport,
   type AccountSeatsResponse,
   addPasskeyRequestSchema,
   apiRoutes,
   authenticationOptionsSchema,
+  DELETED_PLAYER_NAME,
+  type HeldSeat,
   type JoinSeatsResponse,
   joinSeatsRequestSchema,
+  type PasskeyCode,
   type PasskeyList,
+  passkeyCodePasskeySchema,
+  passkeyCodeRedeemSchema,
   recoverySignInRequestSchema,
   registrationOptionsSchema,
   removePasskeyRequestSchema,
@@ -28,7 +35,9 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import type { Context, Middleware } from 'koa';
+import type { z } from 'zod/mini';
 import { LobbyError } from '../edge/lobby-error.ts';
+import { type CodeRefusals, HANDOVER_TRIES, putCode, redeemCode } from '../lobby/handovers.ts';
 import { jsonBody, parse } from '../lobby/lobby-routes.ts';
 import type { Config } from '../ops/config.ts';
 import { secretMatches } from '../ops/secrets.ts';
@@ -39,6 +48,7 @@ import type {
   AccountSeatStore,
   AccountStore,
   ChallengePurpose,
+  HandoverStore,
   MatchStore,
   NameClash,
   PasskeyRecord,
@@ -58,6 +68,8 @@ import {
 } from './session-cookie.ts';
 import { acceptableName, nameKey } from './usernames.ts';
 
+/** A deleted account's name stays taken this long. */
+export const NAME_KEPT_MS = 365 * 24 * 60 * 60 * 1000;
 /** A ceremony's challenge is taken once, within this time. */
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 /** A ceremony's answer carries an attestation or a signature: more than the lobby's 4 kB. */
@@ -65,6 +77,8 @@ const MAX_CEREMONY_BYTES = 16 * 1024;
 const RP_NAME = 'Iron Curtain';
 /** Up to MAX_MY_GAMES seats with their credentials. */
 const MAX_SEATS_BYTES = 64 * 1024;
+/** A sign-up's or sign-in's ceremony with the seats the browser holds. */
+const MAX_SIGN_IN_BYTES = MAX_CEREMONY_BYTES + MAX_SEATS_BYTES;
 
 export interface AccountRouteDeps {
   config: Pick<Config, 'PUBLIC_URL' | 'SERVED_OVER_TLS'>;
@@ -73,8 +87,12 @@ export interface AccountRouteDeps {
   challenges: WebAuthnChallengeStore;
   secrets: SecretStore;
   accountSeats: AccountSeatStore;
+  /** Passkey codes are one-time codes kept as the game handover's are (see `putCode`). */
+  codes: HandoverStore;
   /** Seats joining an account are proven against their match. */
   matches: Pick<MatchStore, 'getMatch'>;
+  /** Told of sessions ended here, so this instance's sockets untie from them at once. */
+  sessionsEnded: (which: { accountID: string } | { sessionHash: string }) => void;
   time: TimeSource;
   /** The per-address write limit every lobby router runs. */
   writeLimit: Middleware;
@@ -99,6 +117,18 @@ const notRecognised = () =>
 const ceremonyExpired = () =>
   new LobbyError(400, 'CEREMONY_EXPIRED', 'this challenge was used, expired, or never issued');
 const notSignedIn = () => new LobbyError(401, 'NOT_SIGNED_IN', 'no live session');
+
+const passkeyCodeRefusals: CodeRefusals = {
+  unknown: () => new LobbyError(404, 'PASSKEY_CODE_UNKNOWN', 'no passkey code is this one'),
+  used: () => new LobbyError(410, 'PASSKEY_CODE_USED', 'this passkey code was used'),
+  expired: () => new LobbyError(410, 'PASSKEY_CODE_EXPIRED', 'this passkey code has expired'),
+  triedOut: () =>
+    new LobbyError(
+      410,
+      'PASSKEY_CODE_TRIED_OUT',
+      `this passkey code was tried ${HANDOVER_TRIES} times and opens no more`,
+    ),
+};
 
 function nameRefusal(clash: NameClash): LobbyError {
   return clash.clash === 'taken'
@@ -153,6 +183,7 @@ const accountOf = (record: AccountRecord): Account => ({
  */
 export function accountRouter(deps: AccountRouteDeps): Router {
   const { config, accounts, sessions, challenges, accountSeats, matches, time } = deps;
+  const { sessionsEnded, codes } = deps;
   const { writeLimit, attemptLimit } = deps;
   const recoveryCodes = new RecoveryCodes(deps.secrets);
   const router = new Router();
@@ -193,10 +224,34 @@ export function accountRouter(deps: AccountRouteDeps): Router {
     }
   };
 
+  /** Ends one session; this instance's sockets tied to it untie at once. */
+  const endSession = async (hash: string) => {
+    const ended = await sessions.endSession(hash);
+    sessionsEnded({ sessionHash: hash });
+    return ended;
+  };
+
+  /**
+   * The seats a browser proves (each as My games checks it: its credentials hold the seat) join
+   * the account; how many did. Seats that prove nothing are left out.
+   */
+  const joinSeats = async (accountID: string, seats: readonly HeldSeat[] = []) => {
+    const proven: AccountSeat[] = [];
+    for (const held of seats) {
+      const match = await matches.getMatch(held.matchID);
+      const seat = match?.players.find((p) => p.seat === held.seat);
+      if (seat && secretMatches(held.credentials, seat.credentialsHash)) {
+        proven.push({ ...held, joinedAt: iso() });
+      }
+    }
+    await accountSeats.addSeats(accountID, proven);
+    return proven.length;
+  };
+
   /** A new session for the account (the old one of this browser, if any, ended): the cookie set. */
   const startSession = async (ctx: Context, accountID: string) => {
     const old = sessionIDOf(ctx);
-    if (old) await sessions.endSession(sessionHash(old));
+    if (old) await endSession(sessionHash(old));
     const id = newSessionID();
     const now = iso();
     await sessions.createSession({
@@ -220,6 +275,8 @@ export function accountRouter(deps: AccountRouteDeps): Router {
         `that name is not allowed (${acceptable.reason})`,
       );
     }
+    // A deleted account's name is free again after NAME_KEPT_MS.
+    await accounts.releaseNames(iso(time.now() - NAME_KEPT_MS));
     const clash = await accounts.nameClash(acceptable.name.nameKey, acceptable.name.skeleton);
     if (clash) throw nameRefusal(clash);
     const userID = randomBytes(16);
@@ -239,7 +296,7 @@ export function accountRouter(deps: AccountRouteDeps): Router {
   });
 
   router.post(apiRoutes.signUp, attemptLimit, async (ctx) => {
-    const request = parse(signUpRequestSchema, await jsonBody(ctx, MAX_CEREMONY_BYTES));
+    const request = parse(signUpRequestSchema, await jsonBody(ctx, MAX_SIGN_IN_BYTES));
     const rp = rpOf(ctx);
     const taken: Taken = {};
     const result = await verified(taken, () =>
@@ -284,9 +341,10 @@ export function accountRouter(deps: AccountRouteDeps): Router {
       },
     });
     if (clash) throw nameRefusal(clash);
+    await joinSeats(accountID, request.seats);
     // A browser signed in to another account leaves that session behind.
     const old = sessionIDOf(ctx);
-    if (old) await sessions.endSession(sessionHash(old));
+    if (old) await endSession(sessionHash(old));
     setSessionCookie(ctx, sessionID, config.SERVED_OVER_TLS);
     const answer: SignUpResponse = { account: accountOf(account), recoveryCodes: codes };
     ctx.status = 201;
@@ -307,7 +365,7 @@ export function accountRouter(deps: AccountRouteDeps): Router {
   });
 
   router.post(apiRoutes.signIn, attemptLimit, async (ctx) => {
-    const { response } = parse(signInRequestSchema, await jsonBody(ctx, MAX_CEREMONY_BYTES));
+    const { response, seats } = parse(signInRequestSchema, await jsonBody(ctx, MAX_SIGN_IN_BYTES));
     const rp = rpOf(ctx);
     const passkey = await accounts.passkey(response.id);
     if (!passkey) throw notRecognised();
@@ -346,13 +404,17 @@ export function accountRouter(deps: AccountRouteDeps): Router {
     ) {
       throw notRecognised();
     }
+    await joinSeats(account.accountID, seats);
     await startSession(ctx, account.accountID);
     const answer: SignedInResponse = { account: accountOf(account) };
     ctx.body = answer;
   });
 
   router.post(apiRoutes.recoverySignIn, attemptLimit, async (ctx) => {
-    const { username, code } = parse(recoverySignInRequestSchema, await jsonBody(ctx));
+    const { username, code, seats } = parse(
+      recoverySignInRequestSchema,
+      await jsonBody(ctx, MAX_SEATS_BYTES),
+    );
     const accountID = await accounts.useRecoveryCode(
       nameKey(username),
       await recoveryCodes.hash(code),
@@ -362,6 +424,7 @@ export function accountRouter(deps: AccountRouteDeps): Router {
     if (!account) {
       throw new LobbyError(401, 'RECOVERY_CODE_REFUSED', 'that name and code do not sign in');
     }
+    await joinSeats(account.accountID, seats);
     await startSession(ctx, account.accountID);
     const answer: SignedInResponse = { account: accountOf(account) };
     ctx.body = answer;
@@ -390,16 +453,7 @@ export function accountRouter(deps: AccountRouteDeps): Router {
   router.post(apiRoutes.accountSeats, async (ctx) => {
     const session = await liveSession(ctx);
     const { seats } = parse(joinSeatsRequestSchema, await jsonBody(ctx, MAX_SEATS_BYTES));
-    const proven: AccountSeat[] = [];
-    for (const held of seats) {
-      const match = await matches.getMatch(held.matchID);
-      const seat = match?.players.find((p) => p.seat === held.seat);
-      if (seat && secretMatches(held.credentials, seat.credentialsHash)) {
-        proven.push({ ...held, joinedAt: iso() });
-      }
-    }
-    await accountSeats.addSeats(session.accountID, proven);
-    const answer: JoinSeatsResponse = { joined: proven.length };
+    const answer: JoinSeatsResponse = { joined: await joinSeats(session.accountID, seats) };
     ctx.body = answer;
   });
 
@@ -416,56 +470,125 @@ export function accountRouter(deps: AccountRouteDeps): Router {
     ctx.body = answer;
   });
 
+  router.delete(apiRoutes.account, async (ctx) => {
+    const session = await liveSession(ctx);
+    if (!(await accounts.deleteAccount(session.accountID, DELETED_PLAYER_NAME, iso()))) {
+      throw notSignedIn();
+    }
+    sessionsEnded({ accountID: session.accountID });
+    setSessionCookie(ctx, undefined, config.SERVED_OVER_TLS);
+    const answer: AccountDeleted = { deleted: true };
+    ctx.body = answer;
+  });
+
+  router.get(apiRoutes.accountExport, async (ctx) => {
+    const session = await liveSession(ctx);
+    const account = await accounts.account(session.accountID);
+    if (!account) throw notSignedIn();
+    const games: AccountExport['games'] = [];
+    for (const held of await accountSeats.seatsOf(session.accountID)) {
+      const match = await matches.getMatch(held.matchID);
+      const mine = match?.players.find((p) => p.seat === held.seat);
+      if (!match || !mine) continue;
+      games.push({
+        matchID: match.matchID,
+        seat: mine.seat,
+        side: mine.side,
+        name: mine.name,
+        opponent: match.players.find((p) => p.seat !== mine.seat)?.name ?? null,
+        status: match.status,
+        result: match.result,
+        createdAt: match.createdAt,
+        updatedAt: match.updatedAt,
+        joinedAt: held.joinedAt,
+      });
+    }
+    const answer: AccountExport = {
+      exportedAt: iso(),
+      account: accountOf(account),
+      passkeys: (await accounts.passkeysOf(session.accountID)).map((p) => ({
+        name: p.name,
+        createdAt: p.createdAt,
+        lastUsedAt: p.lastUsedAt,
+      })),
+      games,
+    };
+    ctx.set('content-disposition', `attachment; filename="iron-curtain-${account.username}.json"`);
+    ctx.body = answer;
+  });
+
   router.get(apiRoutes.passkeys, async (ctx) => {
     const session = await liveSession(ctx);
     ctx.body = passkeyListOf(await accounts.passkeysOf(session.accountID));
   });
 
-  router.post(apiRoutes.passkeyOptions, async (ctx) => {
-    const session = await liveSession(ctx);
+  /** Creation options for another passkey of the account, its challenge issued for `purpose`. */
+  const newPasskeyOptions = async (
+    ctx: Context,
+    account: { accountID: string; username: string },
+    purpose: ChallengePurpose,
+  ) => {
     const rp = rpOf(ctx);
-    const held = await accounts.passkeysOf(session.accountID);
+    const held = await accounts.passkeysOf(account.accountID);
     const options = await generateRegistrationOptions({
       rpName: RP_NAME,
       rpID: rp.rpID,
-      userName: session.username,
-      userDisplayName: session.username,
-      userID: Buffer.from(session.accountID, 'base64url'),
+      userName: account.username,
+      userDisplayName: account.username,
+      userID: Buffer.from(account.accountID, 'base64url'),
       attestationType: 'none',
       // The browser declines to make a second passkey in an authenticator that holds one.
       excludeCredentials: held.map((p) => ({ id: p.credentialID, transports: p.transports })),
       authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
     });
-    await issue(options.challenge, 'add-passkey', { accountID: session.accountID });
+    await issue(options.challenge, purpose, { accountID: account.accountID });
     const answer: SignUpOptionsResponse = { options: parse(registrationOptionsSchema, options) };
-    ctx.body = answer;
-  });
+    return answer;
+  };
 
-  router.post(apiRoutes.passkeys, async (ctx) => {
-    const session = await liveSession(ctx);
-    const request = parse(addPasskeyRequestSchema, await jsonBody(ctx, MAX_CEREMONY_BYTES));
+  /**
+   * A passkey registered for a challenge of `purpose` and kept: the account the challenge was
+   * issued for. With `sessionAccount`, a challenge issued to another account answers nothing.
+   */
+  const registered = async (
+    ctx: Context,
+    purpose: ChallengePurpose,
+    request: z.output<typeof addPasskeyRequestSchema>,
+    sessionAccount?: string,
+  ) => {
     const rp = rpOf(ctx);
     const taken: Taken = {};
     const result = await verified(taken, () =>
       verifyRegistrationResponse({
         response: request.response,
-        expectedChallenge: taker('add-passkey', taken),
+        expectedChallenge: taker(purpose, taken),
         expectedOrigin: rp.origin,
         expectedRPID: rp.rpID,
         requireUserVerification: false,
       }),
     );
-    // A challenge issued to another account's session answers nothing here.
-    if ((taken.data as { accountID?: string }).accountID !== session.accountID)
-      throw ceremonyExpired();
+    const { accountID } = taken.data as { accountID: string };
+    if (sessionAccount !== undefined && accountID !== sessionAccount) throw ceremonyExpired();
     if (!result.verified) throw notRecognised();
     const name = request.passkeyName ?? agentName(ctx.get('user-agent'));
     const added = await accounts.addPasskey(
-      passkeyOf(result.registrationInfo.credential, session.accountID, name, iso()),
+      passkeyOf(result.registrationInfo.credential, accountID, name, iso()),
     );
     if (!added) throw notRecognised();
+    return accountID;
+  };
+
+  router.post(apiRoutes.passkeyOptions, async (ctx) => {
+    const session = await liveSession(ctx);
+    ctx.body = await newPasskeyOptions(ctx, session, 'add-passkey');
+  });
+
+  router.post(apiRoutes.passkeys, async (ctx) => {
+    const session = await liveSession(ctx);
+    const request = parse(addPasskeyRequestSchema, await jsonBody(ctx, MAX_CEREMONY_BYTES));
+    const accountID = await registered(ctx, 'add-passkey', request, session.accountID);
     ctx.status = 201;
-    ctx.body = passkeyListOf(await accounts.passkeysOf(session.accountID));
+    ctx.body = passkeyListOf(await accounts.passkeysOf(accountID));
   });
 
   router.delete(apiRoutes.passkeys, async (ctx) => {
@@ -484,9 +607,39 @@ export function accountRouter(deps: AccountRouteDeps): Router {
     ctx.body = passkeyListOf(await accounts.passkeysOf(session.accountID));
   });
 
+  router.post(apiRoutes.passkeyCodes, async (ctx) => {
+    const session = await liveSession(ctx);
+    const code = await putCode(codes, { accountID: session.accountID }, 'passkey', time.now());
+    const answer: PasskeyCode = code;
+    ctx.status = 201;
+    ctx.body = answer;
+  });
+
+  router.post(apiRoutes.passkeyCodeOptions, attemptLimit, async (ctx) => {
+    const { code } = parse(passkeyCodeRedeemSchema, await jsonBody(ctx));
+    const opened = (await redeemCode(codes, code, 'passkey', passkeyCodeRefusals, time.now())) as {
+      accountID: string;
+    };
+    const account = await accounts.account(opened.accountID);
+    // The account was disabled or deleted since: its code opens nothing.
+    if (!account || account.disabledAt || account.deletedAt) throw passkeyCodeRefusals.unknown();
+    ctx.body = await newPasskeyOptions(ctx, account, 'code-passkey');
+  });
+
+  router.post(apiRoutes.passkeyCodePasskey, attemptLimit, async (ctx) => {
+    const request = parse(passkeyCodePasskeySchema, await jsonBody(ctx, MAX_CEREMONY_BYTES));
+    const accountID = await registered(ctx, 'code-passkey', request);
+    const account = await accounts.account(accountID);
+    if (!account || account.disabledAt || account.deletedAt) throw notRecognised();
+    await startSession(ctx, accountID);
+    const answer: SignedInResponse = { account: accountOf(account) };
+    ctx.status = 201;
+    ctx.body = answer;
+  });
+
   router.post(apiRoutes.signOut, async (ctx) => {
     const id = sessionIDOf(ctx);
-    const ended = id ? await sessions.endSession(sessionHash(id)) : false;
+    const ended = id ? await endSession(sessionHash(id)) : false;
     setSessionCookie(ctx, undefined, config.SERVED_OVER_TLS);
     const answer: SignedOutResponse = { ended: ended ? 1 : 0 };
     ctx.body = answer;
@@ -495,6 +648,7 @@ export function accountRouter(deps: AccountRouteDeps): Router {
   router.post(apiRoutes.signOutEverywhere, async (ctx) => {
     const session = await liveSession(ctx);
     const ended = await sessions.endAccountSessions(session.accountID);
+    sessionsEnded({ accountID: session.accountID });
     setSessionCookie(ctx, undefined, config.SERVED_OVER_TLS);
     const answer: SignedOutResponse = { ended };
     ctx.body = answer;

@@ -14,6 +14,17 @@ export const sessionHash = (sessionID: string): string => hashSecret(sessionID);
 export const sessionIDOf = (ctx: Context): string | undefined =>
   ctx.cookies.get(SESSION_COOKIE) || undefined;
 
+/** The session id a raw Cookie header holds (a socket's handshake), if any. */
+export function sessionIDOfHeader(cookieHeader: string | undefined): string | undefined {
+  for (const pair of (cookieHeader ?? '').split(';')) {
+    const at = pair.indexOf('=');
+    if (at > 0 && pair.slice(0, at).trim() === SESSION_COOKIE) {
+      return pair.slice(at + 1).trim() || undefined;
+    }
+  }
+  return undefined;
+}
+
 /**
  * Sets (or, with `undefined`, clears) the session cookie: HttpOnly, SameSite=Lax, Path=/,
  * Secure when browsers reach the site over https. Written by hand: Koa refuses a Secure cookie

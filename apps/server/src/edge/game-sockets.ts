@@ -26,6 +26,8 @@ export interface SocketData {
   flooding: number;
   /** This socket was sent both chat rooms (the match had ended). */
   chatOpen?: boolean;
+  /** A signed-in player's account and session, tied at the handshake (see SessionTies). */
+  tie?: { accountID: string; sessionHash: string };
 }
 
 export interface ClientToServer {

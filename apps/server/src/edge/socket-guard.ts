@@ -86,8 +86,15 @@ export class SocketGuard {
 
   /** A new socket, counted against its address's limits until it closes. */
   admit(socket: GameSocket): void {
-    // Every field from the start: one shape for every socket's data, with no property store of its own.
-    socket.data = { flooding: 0, seating: undefined, stateID: undefined, chatOpen: undefined };
+    // Every field from the start: one shape for every socket's data, with no property store of
+    // its own. The session tie was made at the handshake, before.
+    socket.data = {
+      flooding: 0,
+      seating: undefined,
+      stateID: undefined,
+      chatOpen: undefined,
+      tie: socket.data.tie,
+    };
     this.deps.limits?.attach(socket, seated);
   }
 

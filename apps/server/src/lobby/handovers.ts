@@ -62,25 +62,32 @@ export const normalCode = (code: string): string => code.toUpperCase().replace(/
 /** The store's key of the handover a code names: the hash of its locator, never of its secret. */
 export const handoverKey = (code: string): string => hashSecret(code.slice(0, LOCATOR_LENGTH));
 
-/** The store keeps the seats sealed with a key only the whole code gives: its rows alone seat nobody. */
-const sealKey = (code: string) =>
-  Buffer.from(hkdfSync('sha256', code, 'iron-curtain handover', 'seal', 32));
+/**
+ * What a code opens is kept sealed with a key only the whole code gives: its rows alone open
+ * nothing. `purpose` keeps each kind of code to its own route (a handover's seats, a passkey
+ * code's account): a code of one kind opens nothing at the other's.
+ */
+const sealKey = (code: string, purpose: CodePurpose) =>
+  Buffer.from(hkdfSync('sha256', code, 'iron-curtain handover', SEAL_INFO[purpose], 32));
 
-function seal(code: string, seats: HandoverSeats): string {
+export type CodePurpose = 'handover' | 'passkey';
+const SEAL_INFO: Record<CodePurpose, string> = { handover: 'seal', passkey: 'passkey-code' };
+
+function seal(code: string, value: unknown, purpose: CodePurpose): string {
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', sealKey(code), iv);
-  const body = Buffer.concat([cipher.update(JSON.stringify(seats), 'utf8'), cipher.final()]);
+  const cipher = createCipheriv('aes-256-gcm', sealKey(code, purpose), iv);
+  const body = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
   return [iv, cipher.getAuthTag(), body].map((b) => b.toString('base64url')).join('.');
 }
 
-/** The seats, when `code` is the one they were sealed with (GCM's tag checks it); else undefined. */
-function unseal(code: string, sealed: string): HandoverSeats | undefined {
+/** What was sealed, when `code` is the one it was sealed with for `purpose` (GCM's tag checks it). */
+function unseal(code: string, sealed: string, purpose: CodePurpose): unknown {
   const [iv, tag, body] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
   try {
-    const decipher = createDecipheriv('aes-256-gcm', sealKey(code), iv as Buffer);
+    const decipher = createDecipheriv('aes-256-gcm', sealKey(code, purpose), iv as Buffer);
     decipher.setAuthTag(tag as Buffer);
     const text = Buffer.concat([decipher.update(body as Buffer), decipher.final()]);
-    return JSON.parse(text.toString('utf8')) as HandoverSeats;
+    return JSON.parse(text.toString('utf8'));
   } catch {
     return undefined;
   }
@@ -88,6 +95,76 @@ function unseal(code: string, sealed: string): HandoverSeats | undefined {
 
 const wellFormed = (code: string) =>
   code.length === CODE_LENGTH && [...code].every((c) => HANDOVER_ALPHABET.includes(c));
+
+/** A code's refusals, each its own error code. */
+export interface CodeRefusals {
+  unknown: () => LobbyError;
+  used: () => LobbyError;
+  expired: () => LobbyError;
+  triedOut: () => LobbyError;
+}
+
+/**
+ * Keeps `value` sealed under a new one-time code until HANDOVER_TTL_MS from now; the code as
+ * shown, and its expiry.
+ */
+export async function putCode(
+  store: Pick<HandoverStore, 'putHandover'>,
+  value: unknown,
+  purpose: CodePurpose,
+  now: number,
+): Promise<{ code: string; expiresAt: string }> {
+  const expiresAt = new Date(now + HANDOVER_TTL_MS).toISOString();
+  for (let draw = 0; draw < MAX_DRAWS; draw++) {
+    const code = newHandoverCode();
+    const plain = normalCode(code);
+    const kept = await store.putHandover(handoverKey(plain), seal(plain, value, purpose), {
+      expiresAt,
+      now: new Date(now).toISOString(),
+      forgetBefore: new Date(now - HANDOVER_KEPT_MS).toISOString(),
+    });
+    if (kept) return { code, expiresAt };
+  }
+  throw new LobbyError(500, 'SERVER_ERROR', 'no free code; try again');
+}
+
+/**
+ * What a one-time code (as typed) opens, once, or the refusal saying why not. Each code takes
+ * HANDOVER_TRIES tries, counted in its row (on every instance, under concurrent requests).
+ */
+export async function redeemCode(
+  store: Pick<HandoverStore, 'tryHandover' | 'useHandover'>,
+  typed: string,
+  purpose: CodePurpose,
+  refusals: CodeRefusals,
+  now: number,
+): Promise<unknown> {
+  const code = normalCode(typed);
+  if (!wellFormed(code)) throw refusals.unknown();
+  const key = handoverKey(code);
+  const tried = await store.tryHandover(key, HANDOVER_TRIES);
+  if (!tried) throw refusals.unknown();
+  if (tried.usedAt !== null) throw refusals.used();
+  if (tried.expiresAt <= new Date(now).toISOString()) throw refusals.expired();
+  if (!tried.counted) throw refusals.triedOut();
+  const opened = unseal(code, tried.sealed, purpose);
+  if (opened === undefined) throw refusals.unknown();
+  // Of two browsers redeeming the right code at once, one has it.
+  if (!(await store.useHandover(key, new Date(now).toISOString()))) throw refusals.used();
+  return opened;
+}
+
+const handoverRefusals: CodeRefusals = {
+  unknown: () => new LobbyError(404, 'HANDOVER_UNKNOWN', 'no handover has this code'),
+  used: () => new LobbyError(410, 'HANDOVER_USED', 'this code was used: it hands over once'),
+  expired: () => new LobbyError(410, 'HANDOVER_EXPIRED', 'this code has expired'),
+  triedOut: () =>
+    new LobbyError(
+      410,
+      'HANDOVER_TRIED_OUT',
+      `this code was tried ${HANDOVER_TRIES} times and opens no more`,
+    ),
+};
 
 /**
  * Taking your games to another device: a browser hands the seats it holds over a one-time code
@@ -120,55 +197,22 @@ export function handoverRouter(
     if (held.length === 0) {
       throw new LobbyError(403, 'BAD_CREDENTIALS', 'none of these credentials holds its seat');
     }
-    const now = time.now();
-    const expiresAt = new Date(now + HANDOVER_TTL_MS).toISOString();
-    for (let draw = 0; draw < MAX_DRAWS; draw++) {
-      const code = newHandoverCode();
-      const plain = normalCode(code);
-      const kept = await handovers.putHandover(handoverKey(plain), seal(plain, { seats: held }), {
-        expiresAt,
-        now: new Date(now).toISOString(),
-        forgetBefore: new Date(now - HANDOVER_KEPT_MS).toISOString(),
-      });
-      if (!kept) continue;
-      const answer: Handover = { code, expiresAt, seats: held.length };
-      ctx.status = 201;
-      ctx.body = answer;
-      return;
-    }
-    throw new LobbyError(500, 'SERVER_ERROR', 'no free handover code; try again');
+    const { code, expiresAt } = await putCode(handovers, { seats: held }, 'handover', time.now());
+    const answer: Handover = { code, expiresAt, seats: held.length };
+    ctx.status = 201;
+    ctx.body = answer;
   });
-
-  /** The seats `code` opens, or the refusal (a LobbyError) saying why not. */
-  const redeem = async (code: string): Promise<HandoverSeats> => {
-    const unknown = new LobbyError(404, 'HANDOVER_UNKNOWN', 'no handover has this code');
-    const used = new LobbyError(410, 'HANDOVER_USED', 'this code was used: it hands over once');
-    if (!wellFormed(code)) throw unknown;
-    const key = handoverKey(code);
-    const tried = await handovers.tryHandover(key, HANDOVER_TRIES);
-    if (!tried) throw unknown;
-    if (tried.usedAt !== null) throw used;
-    if (tried.expiresAt <= new Date(time.now()).toISOString()) {
-      throw new LobbyError(410, 'HANDOVER_EXPIRED', 'this code has expired');
-    }
-    if (!tried.counted) {
-      throw new LobbyError(
-        410,
-        'HANDOVER_TRIED_OUT',
-        `this code was tried ${HANDOVER_TRIES} times and opens no more`,
-      );
-    }
-    const seats = unseal(code, tried.sealed);
-    if (!seats) throw unknown;
-    // Of two browsers redeeming the right code at once, one takes the seats.
-    if (!(await handovers.useHandover(key, new Date(time.now()).toISOString()))) throw used;
-    return seats;
-  };
 
   router.post(apiRoutes.handoverRedeem, async (ctx) => {
     try {
       const { code } = parse(handoverRedeemRequestSchema, await jsonBody(ctx));
-      ctx.body = await redeem(normalCode(code));
+      ctx.body = (await redeemCode(
+        handovers,
+        code,
+        'handover',
+        handoverRefusals,
+        time.now(),
+      )) as HandoverSeats;
     } catch (error) {
       if (!(error instanceof LobbyError) || error.status >= 500) throw error;
       // Every refusal costs its address, whatever it was; past the budget it says no more.

@@ -16,6 +16,7 @@ import type { Metrics } from '../ops/metrics.ts';
 import type { Stores } from '../storage/index.ts';
 import type { ChallengeBoard } from './challenge-board.ts';
 import type { Lobby } from './lobby.ts';
+import type { SignedInSeats } from './signed-in-seats.ts';
 
 /** Largest lobby request body, in bytes. */
 const MAX_BODY_BYTES = 4 * 1024;
@@ -72,6 +73,8 @@ export function lobbyRouter(
   metrics: Metrics,
   bots: BotCapacity,
   challenges: ChallengeBoard,
+  /** A seat taken by a signed-in player joins the account. */
+  accountSeats: SignedInSeats,
   /** The per-address write limit (lobbyWriteLimit), run before every route. */
   writeLimit: Middleware,
 ): Router {
@@ -105,6 +108,7 @@ export function lobbyRouter(
       : request.opponent === 'human'
         ? await lobby.create(request)
         : await bots.create(() => lobby.create(request));
+    await accountSeats.taken(ctx, created);
     ctx.status = 201;
     ctx.body = created;
     metrics.matchesCreated.inc();
@@ -129,7 +133,9 @@ export function lobbyRouter(
 
   router.post(apiRoutes.join.route, async (ctx) => {
     const matchID = matchParam(ctx);
-    ctx.body = await lobby.join(matchID, parse(joinMatchRequestSchema, await jsonBody(ctx)));
+    const granted = await lobby.join(matchID, parse(joinMatchRequestSchema, await jsonBody(ctx)));
+    await accountSeats.taken(ctx, granted);
+    ctx.body = granted;
   });
 
   router.post(apiRoutes.leave.route, async (ctx) => {

@@ -12,6 +12,7 @@ import { jsonBody, matchParam, parse } from './lobby-routes.ts';
 import type { Referee } from './referee.ts';
 import type { RematchDesk } from './rematch-desk.ts';
 import { replayRecordOf } from './replay-record.ts';
+import type { SignedInSeats } from './signed-in-seats.ts';
 
 /** Around a match: rematch offers, claiming the win, the replay record, uploading decks. */
 export function matchRouter(
@@ -19,6 +20,8 @@ export function matchRouter(
   matches: Pick<MatchStore, 'getMatch' | 'readMoves'>,
   rematches: RematchDesk,
   referee: Referee,
+  /** The seat of the rematch a signed-in player agreed to joins the account. */
+  accountSeats: SignedInSeats,
   /** The per-address write limit (lobbyWriteLimit), run before every route. */
   writeLimit: Middleware,
 ): Router {
@@ -27,7 +30,12 @@ export function matchRouter(
 
   router.post(apiRoutes.rematch.route, async (ctx) => {
     const matchID = matchParam(ctx);
-    ctx.body = await rematches.offer(matchID, parse(rematchRequestSchema, await jsonBody(ctx)));
+    const offered = await rematches.offer(
+      matchID,
+      parse(rematchRequestSchema, await jsonBody(ctx)),
+    );
+    if (offered.seat) await accountSeats.taken(ctx, offered.seat);
+    ctx.body = offered;
   });
 
   router.post(apiRoutes.claim.route, async (ctx) => {

@@ -13,6 +13,7 @@ import { secretMatches } from '../ops/secrets.ts';
 import type { TimeSource } from '../ops/time.ts';
 import { deadlineOf, type MatchStore } from '../storage/index.ts';
 import { jsonBody, parse } from './lobby-routes.ts';
+import type { SignedInSeats } from './signed-in-seats.ts';
 
 /** What My games reads of a match: its record and progress, never its state or move log. */
 type MyGamesMatches = Pick<MatchStore, 'getMatchProgress'>;
@@ -83,9 +84,13 @@ function myGameOf(stored: Stored, held: HeldSeat, now: number): MyGame | MyGameR
   };
 }
 
-/** POST /api/my-games: the status of every match the requester holds a seat in, one request for all. */
+/**
+ * POST /api/my-games: the status of every match the requester holds a seat in, one request for
+ * all: the seats the body names, and, for a signed-in player, every seat of the account.
+ */
 export function myGamesRouter(
   matches: MyGamesMatches,
+  accountSeats: SignedInSeats,
   time: TimeSource,
   writeLimit: Middleware,
 ): Router {
@@ -94,7 +99,7 @@ export function myGamesRouter(
   router.use(writeLimit);
   router.post(apiRoutes.myGames, async (ctx) => {
     const { seats } = parse(myGamesRequestSchema, await jsonBody(ctx, MAX_BODY_BYTES));
-    const asked = distinctSeats(seats);
+    const asked = distinctSeats([...seats, ...(await accountSeats.held(ctx))]);
     // Each match read once, however many of its seats and credentials are asked about.
     const reads = new Map<string, Promise<Stored>>();
     const read = (matchID: string) => {

@@ -34,6 +34,7 @@ import { MatchRooms } from './match-rooms.ts';
 import { MatchMoves } from './moves.ts';
 import type { PresenceBook } from './presence-book.ts';
 import { SeatSessions } from './seat-sessions.ts';
+import { type SessionLookup, SessionTies } from './session-ties.ts';
 import { TurnClock } from './turn-clock.ts';
 import { TurnNews, type TurnNotifier } from './turn-news.ts';
 
@@ -90,6 +91,8 @@ export interface GameServiceDeps {
   chatLinesPerAddress?: RateLimiterAbstract;
   /** Tells seats of their turns and results by push; without it nobody is told outside the table. */
   notifier?: TurnNotifier;
+  /** Signed-in players' sessions; without it no socket is tied to one. */
+  sessions?: SessionLookup;
 }
 
 /**
@@ -114,6 +117,8 @@ export class GameService {
   private readonly onMessage: (this: GameSocket, event: unknown, ...args: unknown[]) => void;
   private readonly onLeave: (this: GameSocket) => void;
   private readonly fanout: Fanout;
+  /** Signed-in players' sockets and their sessions. */
+  readonly ties: SessionTies | undefined;
   /** Absences before this instance started are counted from here at the earliest. */
   readonly startedAt: number;
 
@@ -205,6 +210,13 @@ export class GameService {
     this.onLeave = function (this: GameSocket) {
       service.left(this);
     };
+    if (deps.sessions) {
+      const ties = new SessionTies({ nsp, lookup: deps.sessions, time, logger });
+      this.ties = ties;
+      // Before 'connection': no message of the socket is handled untied.
+      nsp.use((socket, next) => void ties.tie(socket).then(() => next()));
+      ties.start();
+    }
     // Only the game namespace serves anything.
     this.io.on('connection', (socket) => socket.disconnect(true));
     this.nsp.on('connection', (socket: GameSocket) => this.connected(socket));
@@ -349,6 +361,7 @@ export class GameService {
    */
   async close(endConnections: () => void, successorStartMs = 0): Promise<void> {
     this.rooms.stopClocks();
+    this.ties?.stop();
     this.closing = true;
     // Counted while the queues drain: a lookup in Redis, not a wait added to the stop.
     const peers = this.fanout.peers();

@@ -137,4 +137,42 @@ describeContract('the account store', (backend) => {
     );
     expect(await store().passkey(up.passkey.credentialID)).toBeUndefined();
   });
+
+  it('deletes an account once, of two deletions at once: its sessions, passkeys and codes gone, its name still taken', async () => {
+    const up = signUpOf('Zora', 'zora', 'zora');
+    expect(await store().signUp(up)).toBeUndefined();
+    const id = up.account.accountID;
+    const both = await Promise.all([
+      store().deleteAccount(id, 'deleted player', at(1)),
+      twin().deleteAccount(id, 'deleted player', at(1)),
+    ]);
+    expect(both.sort()).toEqual([false, true]);
+    expect((await twin().account(id))?.deletedAt).toBe(at(1));
+    expect(await twin().passkey(up.passkey.credentialID)).toBeUndefined();
+    expect(await twin().passkeysOf(id)).toEqual([]);
+    expect(
+      await backend.twin().sessions.touchSession(up.session.sessionHash, at(2), at(-1)),
+    ).toBeUndefined();
+    expect(await twin().useRecoveryCode('zora', up.recoveryCodeHashes[0] as string, at(2))).toBe(
+      undefined,
+    );
+    expect(await twin().nameClash('zora', 'zora')).toEqual({ clash: 'taken', username: 'Zora' });
+  });
+
+  it("frees a deleted account's name and skeleton once it was deleted long enough, and no other", async () => {
+    const gone = signUpOf('Yuri', 'yuri', 'yuri');
+    const kept = signUpOf('Xena', 'xena', 'xena');
+    const recent = signUpOf('Wes', 'wes', 'wes');
+    for (const up of [gone, kept, recent]) await store().signUp(up);
+    // Names the other tests' deletions left taken, freed first: what follows counts these alone.
+    await twin().releaseNames(at(9));
+    await store().deleteAccount(gone.account.accountID, 'deleted player', at(10));
+    await store().deleteAccount(recent.account.accountID, 'deleted player', at(30));
+    expect(await twin().releaseNames(at(20))).toBe(1);
+    expect(await twin().releaseNames(at(20))).toBe(0);
+    expect(await store().nameClash('yuri', 'yuri')).toBeUndefined();
+    expect(await store().nameClash('xena', 'xena')).toEqual({ clash: 'taken', username: 'Xena' });
+    expect(await store().nameClash('wes', 'wes')).toEqual({ clash: 'taken', username: 'Wes' });
+    expect(await store().signUp(signUpOf('yuri', 'yuri', 'yuri'))).toBeUndefined();
+  });
 });

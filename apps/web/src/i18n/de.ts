@@ -314,6 +314,14 @@ export const de: Resources = {
       'Der Browser konnte hier keinen Passkey verwenden: Versuche es erneut oder melde dich mit einem Wiederherstellungscode an.',
     LAST_PASSKEY:
       'Das ist dein letzter Passkey und kein Wiederherstellungscode ist übrig: Füge erst einen anderen Passkey hinzu.',
+    PASSKEY_CODE_UNKNOWN:
+      'Diesen Passkey-Code gibt es nicht: Prüfe den Code auf deinem angemeldeten Gerät.',
+    PASSKEY_CODE_USED:
+      'Dieser Passkey-Code wurde schon benutzt: Lass dir auf deinem angemeldeten Gerät einen neuen zeigen.',
+    PASSKEY_CODE_EXPIRED:
+      'Dieser Passkey-Code ist abgelaufen (er gilt 10 Minuten): Lass dir auf deinem angemeldeten Gerät einen neuen zeigen.',
+    PASSKEY_CODE_TRIED_OUT:
+      'Dieser Passkey-Code wurde zu oft falsch eingegeben und gilt nicht mehr: Lass dir auf deinem angemeldeten Gerät einen neuen zeigen.',
     MATCH_FULL: 'Beide Plätze sind schon besetzt.',
     NOT_FINISHED: 'Die Partie ist noch nicht vorbei.',
     NOT_PLAYING: 'Die Partie läuft nicht.',

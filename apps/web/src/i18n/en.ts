@@ -310,6 +310,14 @@ export const en: Resources = {
       'The browser could not use a passkey here: try again, or sign in with a recovery code.',
     LAST_PASSKEY:
       'This is your last passkey and no recovery code is left: add another passkey before removing this one.',
+    PASSKEY_CODE_UNKNOWN:
+      'No passkey code is this one: check the code shown on your signed-in device.',
+    PASSKEY_CODE_USED:
+      'This passkey code was already used: show a new one on your signed-in device.',
+    PASSKEY_CODE_EXPIRED:
+      'This passkey code has expired (it lasts 10 minutes): show a new one on your signed-in device.',
+    PASSKEY_CODE_TRIED_OUT:
+      'This passkey code was typed wrong too often and no longer works: show a new one on your signed-in device.',
     MATCH_FULL: 'Both seats are already taken.',
     NOT_FINISHED: 'The match is not over yet.',
     NOT_PLAYING: 'The match is not in play.',

@@ -315,6 +315,14 @@ export const fr: Resources = {
       'Le navigateur n’a pas pu utiliser de clé d’accès ici : réessayez, ou connectez-vous avec un code de récupération.',
     LAST_PASSKEY:
       'C’est votre dernière clé d’accès et il ne reste aucun code de récupération : ajoutez d’abord une autre clé d’accès.',
+    PASSKEY_CODE_UNKNOWN:
+      "Aucun code de clé d'accès ne correspond : vérifiez le code affiché sur votre appareil connecté.",
+    PASSKEY_CODE_USED:
+      "Ce code de clé d'accès a déjà été utilisé : affichez-en un nouveau sur votre appareil connecté.",
+    PASSKEY_CODE_EXPIRED:
+      "Ce code de clé d'accès a expiré (il dure 10 minutes) : affichez-en un nouveau sur votre appareil connecté.",
+    PASSKEY_CODE_TRIED_OUT:
+      "Ce code de clé d'accès a été mal saisi trop souvent et ne fonctionne plus : affichez-en un nouveau sur votre appareil connecté.",
     MATCH_FULL: 'Les deux places sont déjà prises.',
     NOT_FINISHED: "La partie n'est pas encore finie.",
     NOT_PLAYING: "La partie n'est pas en cours.",

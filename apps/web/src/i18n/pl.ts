@@ -318,6 +318,14 @@ export const pl: Resources = {
       'Przeglądarka nie mogła tu użyć klucza dostępu: spróbuj ponownie albo zaloguj się kodem odzyskiwania.',
     LAST_PASSKEY:
       'To twój ostatni klucz dostępu i nie został żaden kod odzyskiwania: najpierw dodaj inny klucz dostępu.',
+    PASSKEY_CODE_UNKNOWN:
+      'Nie ma takiego kodu klucza dostępu: sprawdź kod wyświetlony na zalogowanym urządzeniu.',
+    PASSKEY_CODE_USED:
+      'Ten kod klucza dostępu został już użyty: wyświetl nowy na zalogowanym urządzeniu.',
+    PASSKEY_CODE_EXPIRED:
+      'Ten kod klucza dostępu wygasł (działa 10 minut): wyświetl nowy na zalogowanym urządzeniu.',
+    PASSKEY_CODE_TRIED_OUT:
+      'Ten kod klucza dostępu wpisano zbyt wiele razy z błędami i już nie działa: wyświetl nowy na zalogowanym urządzeniu.',
     MATCH_FULL: 'Oba miejsca są już zajęte.',
     NOT_FINISHED: 'Partia jeszcze się nie skończyła.',
     NOT_PLAYING: 'Partia nie jest w toku.',

@@ -83,4 +83,15 @@ export interface AccountStore {
    * the account's id, or undefined when no such account exists.
    */
   setDisabled(nameKey: string, disabledAt: string | null): Promise<string | undefined>;
+  /**
+   * Deletes the account as of `now`, in one transaction: its finished games' seats it held
+   * are renamed `deletedName`, its seats, sessions, passkeys and recovery codes removed; the
+   * account's row stays, marked deleted, so its name stays taken. False when it was gone.
+   */
+  deleteAccount(accountID: string, deletedName: string, now: string): Promise<boolean>;
+  /**
+   * Frees the names of accounts deleted at or before `deletedBefore`: their key and skeleton
+   * become `deleted:<account id>`, which no name can be (a name has no colon). How many.
+   */
+  releaseNames(deletedBefore: string): Promise<number>;
 }

@@ -132,5 +132,34 @@ export function postgresAccountStore({ pool, S, inTransaction }: PostgresDatabas
       );
       return rows[0] ? String((rows[0] as Row).account_id) : undefined;
     },
+
+    async deleteAccount(accountID, deletedName, now) {
+      return await inTransaction(async (client) => {
+        const { rowCount } = await client.query(
+          `UPDATE ${S}.accounts SET deleted_at = $2 WHERE account_id = $1 AND deleted_at IS NULL`,
+          [accountID, now],
+        );
+        if (rowCount !== 1) return false;
+        await client.query(
+          `UPDATE ${S}.seats s SET name = $2 FROM ${S}.account_seats a, ${S}.matches m
+           WHERE a.account_id = $1 AND s.match_id = a.match_id AND s.seat = a.seat
+             AND m.match_id = a.match_id AND m.status = 'finished'`,
+          [accountID, deletedName],
+        );
+        for (const table of ['account_seats', 'sessions', 'passkeys', 'recovery_codes']) {
+          await client.query(`DELETE FROM ${S}.${table} WHERE account_id = $1`, [accountID]);
+        }
+        return true;
+      });
+    },
+
+    async releaseNames(deletedBefore) {
+      const { rowCount } = await pool.query(
+        `UPDATE ${S}.accounts SET name_key = 'deleted:' || account_id, skeleton = 'deleted:' || account_id
+         WHERE deleted_at <= $1 AND name_key NOT LIKE 'deleted:%'`,
+        [deletedBefore],
+      );
+      return rowCount ?? 0;
+    },
   };
 }

@@ -136,5 +136,38 @@ export function sqliteAccountStore(db: SqliteDatabase): AccountStore {
       );
       return changed && String(changed.account_id);
     },
+
+    async deleteAccount(accountID, deletedName, now) {
+      return await db.write(() =>
+        db.transaction(() => {
+          const deleted = db.run(
+            'UPDATE accounts SET deleted_at = ? WHERE account_id = ? AND deleted_at IS NULL',
+            [now, accountID],
+          );
+          if (deleted.changes !== 1) return false;
+          db.run(
+            `UPDATE seats SET name = ? WHERE (match_id, seat) IN
+               (SELECT a.match_id, a.seat FROM account_seats a JOIN matches m USING (match_id)
+                WHERE a.account_id = ? AND m.status = 'finished')`,
+            [deletedName, accountID],
+          );
+          for (const table of ['account_seats', 'sessions', 'passkeys', 'recovery_codes']) {
+            db.run(`DELETE FROM ${table} WHERE account_id = ?`, [accountID]);
+          }
+          return true;
+        }),
+      );
+    },
+
+    async releaseNames(deletedBefore) {
+      const released = await db.write(() =>
+        db.run(
+          `UPDATE accounts SET name_key = 'deleted:' || account_id, skeleton = 'deleted:' || account_id
+           WHERE deleted_at <= ? AND name_key NOT LIKE 'deleted:%'`,
+          [deletedBefore],
+        ),
+      );
+      return Number(released.changes);
+    },
   };
 }

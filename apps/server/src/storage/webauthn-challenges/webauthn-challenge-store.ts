@@ -1,5 +1,5 @@
 /** What a WebAuthn challenge was issued for. */
-export type ChallengePurpose = 'sign-up' | 'sign-in' | 'add-passkey';
+export type ChallengePurpose = 'sign-up' | 'sign-in' | 'add-passkey' | 'code-passkey';
 
 /**
  * WebAuthn challenges, known to every instance sharing the store: each is taken once, before

@@ -1,0 +1,136 @@
+import { apiRoutes } from '@iron-curtain/protocol';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { setAccountDisabled } from '../src/accounts/disable-account.ts';
+import { sessionHash } from '../src/accounts/session-cookie.ts';
+import { SESSION_RECHECK_MS } from '../src/match/session-ties.ts';
+import { openPostgresStores } from '../src/storage/postgres.ts';
+import { openSqliteStores } from '../src/storage/sqlite.ts';
+import { Browser } from './accounts/browser.ts';
+import { ManualTime } from './manual-time.ts';
+import {
+  createAndJoin,
+  dropSchema,
+  GameClient,
+  POSTGRES_URL,
+  startServer,
+  type TestServer,
+  tempDir,
+  uniqueSchema,
+} from './support.ts';
+
+const PUBLIC_URL = 'http://localhost:8000';
+
+/**
+ * On SQLite one server; on Postgres two instances sharing it, the socket on one and the
+ * session ended on the other.
+ */
+describe.each(['sqlite', 'postgres'] as const)('a signed-in socket on %s', (kind) => {
+  const schema = uniqueSchema();
+  const time = new ManualTime();
+  let first: TestServer;
+  let second: TestServer;
+  const clients: GameClient[] = [];
+  beforeAll(async () => {
+    const env = { PUBLIC_URL };
+    if (kind === 'sqlite') {
+      first = await startServer({ env, stores: openSqliteStores(tempDir()), time });
+      second = first;
+    } else {
+      const start = async () =>
+        startServer({ env, stores: await openPostgresStores(POSTGRES_URL, schema), time });
+      first = await start();
+      second = await start();
+    }
+  });
+  afterAll(async () => {
+    for (const client of clients) client.socket.close();
+    await first?.close();
+    if (second !== first) await second?.close();
+    if (kind === 'postgres') await dropSchema(schema);
+  });
+
+  /** A socket of the game service on `server`, carrying the browser's cookie (if any) at the handshake. */
+  const connect = (server: TestServer, who?: Browser) => {
+    const client = new GameClient(server.url, {
+      headers: who?.cookie ? { cookie: who.cookie } : {},
+    });
+    clients.push(client);
+    return client;
+  };
+  /** What the server knows of a client's socket: its tie to a session. */
+  const tieOf = (server: TestServer, client: GameClient) =>
+    server.app.game.io.of('/game').sockets.get(client.socket.id as string)?.data.tie;
+  /** A signed-up browser holding seat 0 of a match in play, and its socket seated there. */
+  const seated = async (username: string) => {
+    const who = new Browser(PUBLIC_URL);
+    expect((await who.signUp(first.url, username)).status).toBe(201);
+    const { created } = await createAndJoin(first.url);
+    const client = connect(first, who);
+    expect((await client.sync(created.matchID, '0', created.credentials)).ok).toBe(true);
+    return { who, client, created };
+  };
+
+  it('ties the socket to the account at the handshake; a socket with no cookie or an unknown one is tied to none', async () => {
+    const { client, who } = await seated(`Tied_${kind}`);
+    // The account behind the browser's session, as the store knows it.
+    const account = await first.stores.sessions.touchSession(
+      sessionHash(who.cookie?.split('=')[1] as string),
+      new Date(time.now()).toISOString(),
+      new Date(0).toISOString(),
+    );
+    expect(tieOf(first, client)?.accountID).toBe(account?.accountID);
+
+    const guest = connect(first);
+    const forged = new Browser(PUBLIC_URL);
+    forged.cookie = 'ic_session=AAAAAAAAAAAAAAAAAAAAAA';
+    const stranger = connect(first, forged);
+    const { created } = await createAndJoin(first.url);
+    expect((await guest.sync(created.matchID, null)).ok).toBe(true);
+    expect((await stranger.sync(created.matchID, null)).ok).toBe(true);
+    expect(tieOf(first, guest)).toBeUndefined();
+    expect(tieOf(first, stranger)).toBeUndefined();
+  });
+
+  it("still checks the seat's credentials: a signed-in socket with wrong ones is refused the seat", async () => {
+    const { who, created } = await seated(`Checked_${kind}`);
+    const other = connect(first, who);
+    const ack = await other.sync(created.matchID, '0', 'not-the-credentials-of-seat-0');
+    expect(ack.ok).toBe(false);
+    expect(tieOf(first, other)).toBeDefined();
+  });
+
+  it('unties at once the sockets of a session signed out on their instance; the seat plays on by its credentials', async () => {
+    const { who, client, created } = await seated(`Leaver_${kind}`);
+    expect(tieOf(first, client)).toBeDefined();
+    await who.send(`${first.url}${apiRoutes.signOut}`, 'POST', {});
+    expect(tieOf(first, client)).toBeUndefined();
+    expect(client.socket.connected).toBe(true);
+    expect((await client.sync(created.matchID, '0', created.credentials)).ok).toBe(true);
+  });
+
+  it('unties the sockets of an account signed out everywhere on the other instance at the next recheck', async () => {
+    const { who, client, created } = await seated(`Everywhere_${kind}`);
+    const ended = await who.send(`${second.url}${apiRoutes.signOutEverywhere}`, 'POST', {});
+    expect(ended.status).toBe(200);
+    if (kind === 'postgres') expect(tieOf(first, client)).toBeDefined();
+    time.advance(SESSION_RECHECK_MS);
+    await vi.waitFor(() => expect(tieOf(first, client)).toBeUndefined());
+    expect((await client.sync(created.matchID, '0', created.credentials)).ok).toBe(true);
+  });
+
+  it("unties a disabled account's sockets at the next recheck; another account's stay tied", async () => {
+    const { client } = await seated(`Disabled_${kind}`);
+    const { client: kept } = await seated(`Kept_${kind}`);
+    expect(
+      await setAccountDisabled(
+        second.stores,
+        `Disabled_${kind}`,
+        true,
+        new Date(time.now()).toISOString(),
+      ),
+    ).toBe(true);
+    time.advance(SESSION_RECHECK_MS);
+    await vi.waitFor(() => expect(tieOf(first, client)).toBeUndefined());
+    expect(tieOf(first, kept)).toBeDefined();
+  });
+});
