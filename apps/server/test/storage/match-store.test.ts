@@ -24,25 +24,22 @@ function movedTo(
 const lastOf = ({ stateID, seat, entries, at }: MoveRecord) => ({ stateID, seat, entries, at });
 
 /**
- * Takes the store's data back to before its match progress was kept: the column dropped and
- * its migration not yet run, every row as the server before wrote it. The stores are closed
- * meanwhile and opened again (running the migration) afterwards.
+ * Takes the store's rows back to before their match progress was kept: the column the migration
+ * added is empty in every row written before it, so emptying it is that state, whatever
+ * migrations come after. The stores are closed meanwhile and opened again afterwards.
  */
 async function beforeProgressWasKept(backend: Backend): Promise<void> {
   if (backend.kind === 'sqlite') {
     await backend.stores().close();
     const db = new DatabaseSync(`${backend.where}/${SQLITE_FILE}`);
-    const version = Number(db.prepare('PRAGMA user_version').get()?.user_version);
-    db.exec(`ALTER TABLE matches DROP COLUMN progress; PRAGMA user_version = ${version - 1}`);
+    db.exec('UPDATE matches SET progress = NULL');
     db.close();
     await backend.reopen(true);
     return;
   }
-  const S = `"${backend.where}"`;
   const client = new pg.Client({ connectionString: POSTGRES_URL });
   await client.connect();
-  await client.query(`ALTER TABLE ${S}.matches DROP COLUMN progress;
-    DELETE FROM ${S}.schema_version WHERE version = (SELECT max(version) FROM ${S}.schema_version)`);
+  await client.query(`UPDATE "${backend.where}".matches SET progress = NULL`);
   await client.end();
   await backend.reopen();
 }
