@@ -61,9 +61,9 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('the turn clock on the %s s
     time.advance(5_000);
     const second = await startServer({ stores: await openTestStores(kind, where), time });
     try {
-      // The match's clock timer, re-armed on start, beside the old-match cleanup's and the
-      // deadline sweep's.
-      expect(time.pending).toBe(3);
+      // The match's clock timer, re-armed on start, beside the old-match cleanup's, the
+      // deadline sweep's and the signed-in sockets' session recheck.
+      expect(time.pending).toBe(4);
       const watcher = await seatClient(second.url, matchID, null);
       const left = (running === starter ? 40_000 : 60_000) - 5_000;
       expect(clockOf(watcher)?.remainingMs[running]).toBe(left);
