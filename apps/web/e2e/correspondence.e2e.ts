@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { boardShown, motionDone, offered, refusal, synced } from './drive.ts';
-import { deliverPush, shownNotifications, turnNotificationsOn } from './push-delivery.ts';
+import { expectPushShown, turnNotificationsOn } from './push-delivery.ts';
 import { e2eSuite, seeded } from './suite.ts';
 
 // A scripted player clicks faster than a person: lift the per-socket rate limit.
@@ -140,10 +140,9 @@ describe('correspondence play in the browser', () => {
 
     // Ann comes back through My games; a push delivered meanwhile shows her the sentence.
     ann = await backThroughMyGames(annBrowser, matchID);
-    await deliverPush(annBrowser, ann, registrationId, { matchID, text: SENTENCE });
-    await expect
-      .poll(() => shownNotifications(ann), { timeout: 15_000 })
-      .toEqual([{ title: 'Iron Curtain', body: SENTENCE, tag: matchID, data: { matchID } }]);
+    await expectPushShown(annBrowser, ann, registrationId, { matchID, text: SENTENCE }, [
+      { title: 'Iron Curtain', body: SENTENCE, tag: matchID, data: { matchID } },
+    ]);
     // Headless Chromium cannot click a notification (no DevTools command does, and a click
     // made inside the worker is not the user's): test/service-worker.test.ts covers the click.
     await shot(ann, 'my-games-desktop', { fullPage: false });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openAgainstComputer } from './drive.ts';
-import { deliverPush, shownNotifications, turnNotificationsOn } from './push-delivery.ts';
+import { expectPushShown, turnNotificationsOn } from './push-delivery.ts';
 import { e2eSuite } from './suite.ts';
 
 const suite = e2eSuite('push');
@@ -23,21 +23,19 @@ describe('your-turn notifications', () => {
     expect(workerAnswer?.headers.get('content-type')).toMatch(/javascript/);
 
     const registrationId = await turnNotificationsOn(context, page);
-    await deliverPush(context, page, registrationId, { matchID, text: SENTENCE });
-    await expect
-      .poll(() => shownNotifications(page), { timeout: 15_000 })
-      .toEqual([{ title: 'Iron Curtain', body: SENTENCE, tag: matchID, data: { matchID } }]);
-
-    // A notification's click cannot be made here: the DevTools protocol has no such command,
-    // and a click dispatched inside the worker is not the user's (clients.openWindow answers
-    // "Not allowed to open a window"). test/service-worker.test.ts covers the click handler.
-
     // With no route to Chromium's push service (CI has none) subscribing fails, and says so;
     // with one, the server registers the browser.
     await page
       .locator('.push-opt-in')
       .getByText(/Notifications are on|could not reach its notification service/)
       .waitFor();
+
+    await expectPushShown(context, page, registrationId, { matchID, text: SENTENCE }, [
+      { title: 'Iron Curtain', body: SENTENCE, tag: matchID, data: { matchID } },
+    ]);
+    // A notification's click cannot be made here: the DevTools protocol has no such command,
+    // and a click dispatched inside the worker is not the user's (clients.openWindow answers
+    // "Not allowed to open a window"). test/service-worker.test.ts covers the click handler.
 
     // My games offers the same for every match still to play.
     await page.goto('/');
