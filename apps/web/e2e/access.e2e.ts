@@ -1,8 +1,9 @@
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { audit } from './axe.ts';
-import { boardShown, isOver, offered, refusal, synced } from './drive.ts';
+import { boardShown, isOver, offered, synced } from './drive.ts';
 import { e2eSuite, seeded } from './suite.ts';
+import { choose, control, nextActor, pick } from './turns.ts';
 
 const suite = e2eSuite('access', { RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_BURST: '200' });
 const { shot } = suite;
@@ -156,11 +157,8 @@ describe('accessibility in the browser', () => {
         await mark('[data-pass]', 0);
       } else {
         const choices = await offered(page);
-        const cells = choices.filter((c) => c.kind === 'cell');
-        const pool = cells.length > 0 ? cells : choices;
-        expect(pool.length).toBeGreaterThan(0);
-        const pick = pool[Math.floor(random() * pool.length)] as (typeof pool)[number];
-        await mark('[data-choice]:not([disabled])', pick.index);
+        expect(choices.length).toBeGreaterThan(0);
+        await mark('[data-choice]:not([disabled])', pick(choices, random).index);
       }
       await pressTarget();
     }
@@ -200,29 +198,15 @@ describe('a phone', () => {
     let taps = 0;
     let notes = 0;
     for (; taps < 1000; taps++) {
-      let actor: { page: Page; choices: Awaited<ReturnType<typeof offered>> } | null = null;
-      const deadline = Date.now() + 20_000;
-      while (!actor) {
-        for (const page of players) {
-          const refused = await refusal(page);
-          if (refused) throw new Error(`the server refused a choice the UI offered: ${refused}`);
-          const choices = await offered(page);
-          if (choices.length > 0) actor = { page, choices };
-        }
-        if (!actor && (await Promise.all(players.map(isOver))).every(Boolean)) break;
-        if (!actor && Date.now() > deadline) throw new Error('no page offers a choice');
-        if (!actor) await players[0]?.waitForTimeout(25);
-      }
+      const actor = await nextActor(players);
       if (!actor) break;
-      const { page, choices } = actor;
-      const cells = choices.filter((c) => c.kind === 'cell');
-      const pool = cells.length > 0 ? cells : choices;
-      const pick = pool[Math.floor(random() * pool.length)] as (typeof pool)[number];
-      const target = page.locator('[data-choice]:not([disabled])').nth(pick.index);
+      const { page } = actor;
+      const choice = pick(actor.choices, random);
       // Centre it first: the prompt stays on top of the screen and would cover a card under it.
-      await target.evaluate((e) => e.scrollIntoView({ block: 'center', inline: 'center' }));
-      await target.tap();
-      await page.locator('main[data-pending="false"]').waitFor();
+      await control(page, choice).evaluate((e) =>
+        e.scrollIntoView({ block: 'center', inline: 'center' }),
+      );
+      await choose(page, choice, { tap: true });
       if (taps === 12) await shot(page, 'phone-2-midgame');
       // What a tap on a card would do is written on it whole, inside the card.
       const written = await cardNotes(page);

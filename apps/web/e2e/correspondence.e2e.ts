@@ -1,8 +1,9 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { boardShown, motionDone, offered, refusal, synced } from './drive.ts';
+import { boardShown, motionDone, offered, synced } from './drive.ts';
 import { expectPushShown, turnNotificationsOn } from './push-delivery.ts';
 import { e2eSuite, seeded } from './suite.ts';
+import { type Choice, choose, control, noRefusal, pick, until } from './turns.ts';
 
 // A scripted player clicks faster than a person: lift the per-socket rate limit.
 const suite = e2eSuite('correspondence', {
@@ -27,26 +28,27 @@ async function playTurn(page: Page, seat: string, random: () => number): Promise
     (s) => document.querySelector('section.prompt')?.getAttribute('data-decider') === s,
     seat,
   );
-  for (let clicks = 0; (await decider(page)) === seat; clicks++) {
-    if (clicks > 200) throw new Error(`seat ${seat} is still deciding after 200 clicks`);
-    const refused = await refusal(page);
-    if (refused) throw new Error(`the server refused a choice the UI offered: ${refused}`);
-    const choices = await offered(page);
-    if (choices.length === 0) {
-      await page.waitForTimeout(25);
-      continue;
-    }
-    const cells = choices.filter((c) => c.kind === 'cell');
-    const pool = cells.length > 0 ? cells : choices;
-    const pick = pool[Math.floor(random() * pool.length)] as (typeof pool)[number];
-    const target = page.locator('[data-choice]:not([disabled])').nth(pick.index);
+  for (let clicks = 0; ; clicks++) {
+    let choices: Choice[] = [];
+    await until(
+      `seat ${seat}'s choices, or the other seat's turn`,
+      async () => {
+        await noRefusal(page);
+        if ((await decider(page)) !== seat) return true;
+        choices = await offered(page);
+        return choices.length > 0;
+      },
+      20_000,
+    );
+    if (choices.length === 0) return;
+    if (clicks === 200) throw new Error(`seat ${seat} is still deciding after 200 clicks`);
+    const choice = pick(choices, random);
     // On a phone the docked decision and hand cover the table's lower part, where Playwright's
     // own scrolling leaves a card: bring a table's card to the top first, as a player scrolls.
-    await target.evaluate((el) => {
+    await control(page, choice).evaluate((el) => {
       if (!el.closest('.match-dock')) el.scrollIntoView({ block: 'start', inline: 'center' });
     });
-    await target.click();
-    await page.locator('main[data-pending="false"]').waitFor();
+    await choose(page, choice);
   }
 }
 

@@ -3,10 +3,11 @@ import http from 'node:http';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { boardShown, isOver, offered, refusal, skipToResult, synced } from './drive.ts';
+import { boardShown, offered, skipToResult, synced } from './drive.ts';
 import { REPO } from './harness.ts';
 import { overflows, tableLegibility } from './layout.ts';
 import { e2eSuite, seeded } from './suite.ts';
+import { choose, nextActor, pick, until } from './turns.ts';
 
 // What a new player, reader or host trips over (issue 19), read from the page's own layout.
 const DESKTOP = { width: 1366, height: 768 };
@@ -70,16 +71,6 @@ const inView = (page: Page, selector: string) =>
       const r = el.getBoundingClientRect();
       return r.top >= -1 && r.top < innerHeight * 0.5;
     });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(what: string, check: () => Promise<boolean>, ms = 10_000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 /** The raw bytes of a GET, still encoded (fetch would decode them). */
 function rawGet(url: string, headers: Record<string, string>) {
@@ -170,26 +161,12 @@ describe('before the second player comes', () => {
 async function playToTheEnd(players: Page[], everyone: Page[]) {
   const random = seeded(1962);
   for (let clicks = 0; clicks < 1000; clicks++) {
-    let turn: { page: Page; choices: Awaited<ReturnType<typeof offered>> } | null = null;
-    const deadline = Date.now() + 20_000;
-    while (!turn) {
-      for (const page of players) {
-        const refused = await refusal(page);
-        if (refused) throw new Error(`the server refused a choice the UI offered: ${refused}`);
-        const choices = await offered(page);
-        if (choices.length > 0) turn = { page, choices };
-      }
-      if (!turn && (await Promise.all(players.map(isOver))).every(Boolean)) return;
-      if (Date.now() > deadline) throw new Error('no page offers a choice');
-      if (!turn) await sleep(25);
-    }
-    const cells = turn.choices.filter((c) => c.kind === 'cell');
-    const pool = cells.length > 0 ? cells : turn.choices;
-    const pick = pool[Math.floor(random() * pool.length)] as (typeof pool)[number];
+    const turn = await nextActor(players);
+    if (!turn) return;
+    const choice = pick(turn.choices, random);
     // Everyone reads the hand and the log at the bottom of the page, not the top.
     for (const page of everyone) await page.evaluate(() => scrollTo(0, document.body.scrollHeight));
-    await turn.page.locator('[data-choice]:not([disabled])').nth(pick.index).click();
-    await turn.page.locator('main[data-pending="false"]').waitFor();
+    await choose(turn.page, choice);
   }
   throw new Error('the match did not end in 1000 clicks');
 }

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { motionDone, openAgainstComputer as openAgainstComputerAs } from './drive.ts';
 import { REPO } from './harness.ts';
 import { e2eSuite } from './suite.ts';
+import { until } from './turns.ts';
 
 // Issue 31: cubes drafted before one confirm, where a hand card may go.
 const DESKTOP = { viewport: { width: 1366, height: 768 } };
@@ -62,10 +63,11 @@ describe('placing cubes', () => {
     await page.locator('.legal-cell[data-choice]').first().click();
     const confirm = page.locator('[data-confirm-cubes]:not([disabled])');
     const command = page.getByRole('button', { name: /^Command: place up to/ });
-    while (!(await confirm.isVisible())) {
+    // The computer may decide on the event first: Command is then offered once it has.
+    await until('the cube draft', async () => {
       if (await command.isVisible()) await command.click();
-      await page.waitForTimeout(50);
-    }
+      return confirm.isVisible();
+    });
     const left = async () =>
       Number(await page.locator('.cube-draft').getAttribute('data-draft-left'));
     const total = await left();
@@ -172,10 +174,10 @@ describe('placing cubes on a phone', () => {
       await tap(cells.first());
       const confirm = page.locator('[data-confirm-cubes]:not([disabled])');
       const command = page.getByRole('button', { name: /^Command: place up to/ });
-      while (!(await confirm.isVisible())) {
+      await until('the cube draft', async () => {
         if (await command.isVisible()) await command.tap();
-        await page.waitForTimeout(50);
-      }
+        return confirm.isVisible();
+      });
       // A cube on each card that takes one, as far as the points go: the most chips a draft shows.
       const targets = page.locator('.board-grid button.table-card.target:not([disabled])');
       const tapped = new Set<string>();

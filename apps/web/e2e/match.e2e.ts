@@ -1,49 +1,11 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import {
-  boardShown,
-  isOver,
-  offered,
-  refusal,
-  skipToResult,
-  stateID,
-  synced,
-  tableCards,
-} from './drive.ts';
+import { boardShown, isOver, refusal, skipToResult, stateID, synced, tableCards } from './drive.ts';
 import { e2eSuite, seeded } from './suite.ts';
+import { choose, nextActor, pick, sameState } from './turns.ts';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // A scripted player clicks faster than a person: lift the per-socket rate limit.
 const suite = e2eSuite('e2e', { RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_BURST: '200' });
 const { shot } = suite;
-
-/** The page that offers choices now, and those choices; fails if no page does for too long. */
-async function nextActor(players: Page[]) {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    for (const page of players) {
-      const refused = await refusal(page);
-      if (refused) throw new Error(`the server refused a choice the UI offered: ${refused}`);
-      const choices = await offered(page);
-      if (choices.length > 0) return { page, choices };
-    }
-    if ((await Promise.all(players.map(isOver))).every(Boolean)) return null;
-    if (Date.now() > deadline) throw new Error('no page offers a choice and the match is not over');
-    await sleep(25);
-  }
-}
-
-/** Waits until every page shows the same state id (an update may still be on its way to one). */
-async function sameState(pages: Page[]) {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const ids = await Promise.all(pages.map(stateID));
-    if (ids.every((id) => id === ids[0])) return;
-    if (Date.now() > deadline)
-      throw new Error(`the pages disagree on the state: ${ids.join(', ')}`);
-    await sleep(25);
-  }
-}
 
 describe('a match in the browser', () => {
   it('is created, joined by invite, watched, played to the end, and survives a reload and a lost network', async () => {
@@ -95,12 +57,7 @@ describe('a match in the browser', () => {
     for (; clicks < 1000; clicks++) {
       const turn = await nextActor(players);
       if (!turn) break;
-      const { page, choices } = turn;
-      const cells = choices.filter((c) => c.kind === 'cell');
-      const pool = cells.length > 0 ? cells : choices;
-      const pick = pool[Math.floor(random() * pool.length)] as (typeof pool)[number];
-      await page.locator('[data-choice]:not([disabled])').nth(pick.index).click();
-      await page.locator('main[data-pending="false"]').waitFor({ timeout: 15_000 });
+      await choose(turn.page, pick(turn.choices, random));
 
       // 5. Midway, Boris reloads: the same seat and the same hand come back.
       if (!reloaded && (await stateID(boris)) >= 15 && !(await isOver(boris))) {
@@ -133,11 +90,17 @@ describe('a match in the browser', () => {
         );
         await ann.getByRole('status').filter({ hasText: 'You are offline' }).waitFor();
         await shot(ann, '4-offline');
-        await sleep(1500);
+        // Offline until the server has noticed: the others see her away.
+        for (const page of [boris, watcher]) {
+          await page.locator('[data-player="0"] [data-presence="away"]').waitFor();
+        }
         await hostContext.setOffline(false);
         await synced(ann);
         await sameState([ann, boris, watcher]);
         expect(await ann.locator('[data-player="0"]').textContent()).toContain('(you)');
+        for (const page of [boris, watcher]) {
+          await page.locator('[data-player="0"] [data-presence="here"]').waitFor();
+        }
       }
     }
     expect(reloaded).toBe(true);

@@ -6,15 +6,14 @@ import {
   boardShown,
   isOver,
   motionDone,
-  offered,
   openAgainstComputer,
-  refusal,
   synced,
   tableCards,
 } from './drive.ts';
 import { ARTIFACTS, REPO } from './harness.ts';
 import { tableLegibility, wordsBroken } from './layout.ts';
 import { e2eSuite } from './suite.ts';
+import { choose, nextActor, pick } from './turns.ts';
 
 // Issue 31: the whole match on one screen on a desktop, for a player and a spectator, from the
 // first card to the seventeenth; the phone keeps its own layout. Read from the page's layout.
@@ -241,27 +240,13 @@ async function shootEverySize(page: Page, name: string) {
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Clicks the first cell or choice offered until `done` says stop (or the match ends). */
 async function playUntil(page: Page, done: () => Promise<boolean>) {
   for (let clicks = 0; clicks < 400; clicks++) {
     if (await done()) return;
-    const deadline = Date.now() + 20_000;
-    let choices = await offered(page);
-    while (choices.length === 0) {
-      if (await isOver(page)) return;
-      const refused = await refusal(page);
-      if (refused) throw new Error(`refused: ${refused}`);
-      if (Date.now() > deadline) throw new Error('the table offers nothing');
-      await sleep(50);
-      choices = await offered(page);
-    }
-    if (await done()) return;
-    const cells = choices.filter((c) => c.kind === 'cell');
-    const pick = (cells[0] ?? choices[0]) as (typeof choices)[number];
-    await page.locator('[data-choice]:not([disabled])').nth(pick.index).click();
-    await page.locator('main[data-pending="false"]').waitFor();
+    const actor = await nextActor([page]);
+    if (!actor || (await done())) return;
+    await choose(page, pick(actor.choices));
   }
   throw new Error('the match did not get there');
 }

@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { boardShown, isOver, offered, refusal, synced } from './drive.ts';
+import { boardShown, synced } from './drive.ts';
 import { e2eSuite, seeded } from './suite.ts';
+import { choose, nextActor, pick } from './turns.ts';
 
 interface Violation {
   page: string;
@@ -40,24 +41,9 @@ async function watchedContext(viewport: { width: number; height: number }) {
 async function playToTheEnd(players: Page[], random: () => number): Promise<number> {
   let clicks = 0;
   for (; clicks < 1000; clicks++) {
-    let actor: { page: Page; choices: Awaited<ReturnType<typeof offered>> } | undefined;
-    const deadline = Date.now() + 20_000;
-    while (!actor) {
-      for (const page of players) {
-        const refused = await refusal(page);
-        if (refused) throw new Error(`the server refused a choice the UI offered: ${refused}`);
-        const choices = await offered(page);
-        if (choices.length > 0) actor = { page, choices };
-      }
-      if (!actor && (await Promise.all(players.map(isOver))).every(Boolean)) return clicks;
-      if (!actor && Date.now() > deadline) throw new Error('no page offers a choice');
-      if (!actor) await players[0]?.waitForTimeout(25);
-    }
-    const cells = actor.choices.filter((c) => c.kind === 'cell');
-    const pool = cells.length > 0 ? cells : actor.choices;
-    const pick = pool[Math.floor(random() * pool.length)] as (typeof pool)[number];
-    await actor.page.locator('[data-choice]:not([disabled])').nth(pick.index).click();
-    await actor.page.locator('main[data-pending="false"]').waitFor();
+    const actor = await nextActor(players);
+    if (!actor) return clicks;
+    await choose(actor.page, pick(actor.choices, random));
   }
   return clicks;
 }

@@ -3,18 +3,11 @@ import path from 'node:path';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { audit } from './axe.ts';
-import {
-  boardShown,
-  isOver,
-  motionDone,
-  offered,
-  openAgainstComputer,
-  refusal,
-  synced,
-} from './drive.ts';
+import { boardShown, motionDone, openAgainstComputer, synced } from './drive.ts';
 import { REPO } from './harness.ts';
 import { tableLegibility } from './layout.ts';
 import { e2eSuite } from './suite.ts';
+import { choose, nextActor, pick } from './turns.ts';
 
 // The match table of issue 13: legible and playable on a phone, motion that explains.
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
@@ -92,8 +85,6 @@ async function playACard(page: Page): Promise<string> {
   await page.locator(`.board-grid [data-card="${card}"]`).waitFor();
   return card;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Plays on, with the first choice offered each time, until Ann is asked for a card from her
@@ -230,29 +221,16 @@ describe('motion', () => {
 /** Plays against the computer to the end, clicking what the table offers; shoots a region scoring. */
 async function playToTheEnd(page: Page) {
   let scoringShot = false;
-  for (let clicks = 0; clicks < 400; clicks++) {
-    const deadline = Date.now() + 20_000;
-    let choices = await offered(page);
-    while (choices.length === 0) {
-      if (await isOver(page)) return;
-      const refused = await refusal(page);
-      if (refused) throw new Error(`refused: ${refused}`);
-      if (Date.now() > deadline) throw new Error('the table offers nothing');
-      if (!scoringShot && (await page.locator('.table-card.scoring').count()) > 0) {
-        scoringShot = true;
-        await shot(page, 'desktop-scoring');
-      }
-      await sleep(50);
-      choices = await offered(page);
-    }
+  const shootAScoring = async () => {
     if (!scoringShot && (await page.locator('.table-card.scoring').count()) > 0) {
       scoringShot = true;
       await shot(page, 'desktop-scoring');
     }
-    const cells = choices.filter((c) => c.kind === 'cell');
-    const pick = (cells[0] ?? choices[0]) as (typeof choices)[number];
-    await page.locator('[data-choice]:not([disabled])').nth(pick.index).click();
-    await page.locator('main[data-pending="false"]').waitFor();
+  };
+  for (let clicks = 0; clicks < 400; clicks++) {
+    const actor = await nextActor([page], { meanwhile: shootAScoring });
+    if (!actor) return;
+    await choose(page, pick(actor.choices));
   }
   throw new Error('the match did not end');
 }
