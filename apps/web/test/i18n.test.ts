@@ -126,6 +126,11 @@ describe('the translations', () => {
     }
   });
 
+  it('are typed from the English texts, so that an unknown key does not compile', () => {
+    // @ts-expect-error: no such key. Should t() accept any string again, the type check fails here.
+    expect(i18n.t('seatPanels.noSuchKey')).toBe('seatPanels.noSuchKey');
+  });
+
   it('have an English text for every key the source code names', () => {
     const src = path.resolve(import.meta.dirname, '../src');
     const files = fs

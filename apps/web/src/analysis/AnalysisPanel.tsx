@@ -20,11 +20,15 @@ const SEED = 'replay';
 const WIDTH = 600;
 const HEIGHT = 200;
 /** Marks are told apart by shape and text too, never by colour alone. */
-const SYMBOL: Record<Exclude<AnalysisMark, 'good'>, string> = {
+const SYMBOL: Record<Flaw, string> = {
   inaccuracy: '?!',
   mistake: '?',
   blunder: '??',
 };
+
+/** A mark that the panel lists: every one but a good move. */
+type Flaw = Exclude<AnalysisMark, 'good'>;
+const isFlawed = (d: DecisionAnalysis): d is DecisionAnalysis & { mark: Flaw } => d.mark !== 'good';
 
 const percent = (chance: number) => Math.round(chance * 100);
 
@@ -98,7 +102,7 @@ export function AnalysisPanel({ record, steps, at = 0, onJump, onShow, saved }: 
     const said = wordsOf(d, move);
     return said ? moveText(words, (steps[d.index] as ReplayStep).rules.deck, said) : '';
   };
-  const marked = analysis?.decisions.filter((d) => d.mark !== 'good') ?? [];
+  const marked = analysis?.decisions.filter(isFlawed) ?? [];
   const href = analysis
     ? `data:application/json;charset=utf-8,${encodeURIComponent(JSON.stringify({ record, analysis }, null, 2))}`
     : null;
@@ -161,7 +165,7 @@ export function AnalysisPanel({ record, steps, at = 0, onJump, onShow, saved }: 
                   <strong>{t('analysis.goTo', { index: d.index + 1 })}</strong>
                 )}{' '}
                 <span className="mark-symbol" aria-hidden="true">
-                  {SYMBOL[d.mark as keyof typeof SYMBOL]}
+                  {SYMBOL[d.mark]}
                 </span>{' '}
                 {t('analysis.markLine', {
                   who: who(d.seat),

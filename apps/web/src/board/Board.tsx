@@ -101,7 +101,10 @@ function offeredCells(choices: Choices, selectedCard: CardId | null): Cell[] {
 }
 
 /** The key of what a click on this card does now, or null when it does nothing. */
-function cardNote(cardId: CardId, choices: Choices, pickFrom: CardId[] | null): string | null {
+/** The notes a table card can carry; each has a `…Short` form for a compact card's face. */
+type CardNoteKey = 'board.takeBack' | 'board.placeCost2' | 'board.placeCost1' | 'board.removeCube';
+
+function cardNote(cardId: CardId, choices: Choices, pickFrom: CardId[] | null): CardNoteKey | null {
   if (pickFrom) return pickFrom.includes(cardId) ? 'board.takeBack' : null;
   const place = choices.place.get(cardId);
   if (place) return place.cost === 2 ? 'board.placeCost2' : 'board.placeCost1';
@@ -239,7 +242,7 @@ export function Board({
                 const noteKey = cardNote(placed.cardId, choices, pickFrom);
                 const note = noteKey ? t(noteKey) : null;
                 // The face says it in a word; the button's name keeps the whole sentence.
-                const movingKey = moving === placed.cardId ? 'board.beingMoved' : null;
+                const movingKey = moving === placed.cardId ? ('board.beingMoved' as const) : null;
                 const faceKey = noteKey ?? movingKey;
                 const faceNote = faceKey ? t(compact ? `${faceKey}Short` : faceKey) : null;
                 const lit = scoringCards.indexOf(placed.cardId);

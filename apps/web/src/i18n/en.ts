@@ -3,12 +3,13 @@
  * 1. Add it here under the group of its screen (a new feature gets its own group, e.g. `rematch`).
  * 2. Add the same key to de.ts, pl.ts and fr.ts (test/i18n.test.ts fails while any language lacks
  *    a key, has one English lacks, or misses a plural form its language needs).
- * 3. Use it with `const { t } = useTranslation();` then `t('group.key', { name })`.
+ * 3. Use it with `const { t } = useTranslation();` then `t('group.key', { name })`: keys are typed
+ *    from this tree (./i18next.d.ts), so a key missing here fails the type check.
  * Values interpolate {{name}}; counted texts use i18next plurals (`key_one`, `key_other`; Polish also
  * needs `_few` and `_many`). Game words follow each edition's rulebook: German swaps
  * "dominate" (kontrollieren) and "control" (dominieren).
  */
-export const en: Resources = {
+export const en = {
   seatPanels: {
     label: '{{side}}: {{name}}',
     toMove: 'To move',
@@ -914,9 +915,12 @@ export const en: Resources = {
       'That was the scripted opening. From here you play on your own; the hints still point at what to do.',
     pointer: 'Here',
   },
-};
+} satisfies Resources;
 
-/** The shape of every language's texts; test/i18n.test.ts checks each has exactly English's keys. */
+/** The shape of any language's texts; test/i18n.test.ts checks each has exactly English's keys. */
 export interface Resources {
   [key: string]: string | Resources;
 }
+
+/** English's own shape: the keys `t()` accepts (./i18next.d.ts). */
+export type EnglishResources = typeof en;

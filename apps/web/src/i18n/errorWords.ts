@@ -1,6 +1,9 @@
 import type { TFunction } from 'i18next';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { EnglishResources } from './en.ts';
+
+type ErrorKey = `errors.${keyof EnglishResources['errors'] & string}`;
 
 /**
  * Codes the page itself raises: no answer of the server arrives or makes sense, or the
@@ -25,7 +28,8 @@ export const clientErrorCodes = [
 export function errorWords(t: TFunction, error: unknown): string {
   const code =
     typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
-  const key = `errors.${code}`;
+  // A code of ours has a text; t() answers an unknown key with the key itself.
+  const key = `errors.${code}` as ErrorKey;
   return code && t(key) !== key ? t(key) : t('errors.generic');
 }
 

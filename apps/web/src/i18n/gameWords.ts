@@ -14,13 +14,18 @@ import {
 import type { TFunction } from 'i18next';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { EnglishResources } from './en.ts';
 
 /**
  * Whether a deck's name for a card or region is the one we translate: the English text of
  * that id (English is always loaded, as every language's fallback). An owner's corrected
  * name has no translation and is shown as written.
  */
-const translatable = (t: TFunction, key: string, name: string): boolean =>
+type CardKey = `cards.${keyof EnglishResources['cards'] & string}`;
+type RegionKey = `regions.${keyof EnglishResources['regions'] & string}`;
+
+/** Whether `key` names a text of ours for this name: then it is a key `t()` knows. */
+const translatable = <Key extends string>(t: TFunction, key: string, name: string): key is Key =>
   withoutSoftHyphens(t(key, { lng: 'en', defaultValue: '' })) === name;
 
 const SOFT_HYPHEN = /\u00AD/g;
@@ -68,7 +73,8 @@ export class GameWords {
   cardName = (deck: Deck, id: string): string =>
     this.named(deck, `cards.${id}`, () => {
       const { name } = indexDeck(deck).card(id);
-      return translatable(this.t, `cards.${id}`, name) ? this.t(`cards.${id}`) : name;
+      const key = `cards.${id}`;
+      return translatable<CardKey>(this.t, key, name) ? this.t(key) : name;
     });
 
   /** A region's name as plain text: for sentences, labels, the log and comparisons. */
@@ -83,7 +89,8 @@ export class GameWords {
   regionBandName = (deck: Deck, id: string): string =>
     this.named(deck, `regions.${id}`, () => {
       const { name } = indexDeck(deck).region(id);
-      return translatable(this.t, `regions.${id}`, name) ? this.t(`regions.${id}`) : name;
+      const key = `regions.${id}`;
+      return translatable<RegionKey>(this.t, key, name) ? this.t(key) : name;
     });
 
   list = (items: string[]): string =>

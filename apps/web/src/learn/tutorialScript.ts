@@ -1,4 +1,5 @@
 import type { DecisionKind, Move, Seat } from '@iron-curtain/game';
+import type { EnglishResources } from '../i18n/en.ts';
 
 /**
  * What the tutorial points at: the first entry whose `when` selector matches the page (or that
@@ -13,7 +14,7 @@ export interface Pointing {
 export interface ScriptedMove extends Move {
   seat: Seat;
   /** The hint's key (under `coach.`) and where it points, for the learner's decisions. */
-  coach?: { hint: string; point: Pointing[] };
+  coach?: { hint: keyof EnglishResources['coach']; point: Pointing[] };
 }
 
 const cell = (x: number, y: number) => `.board-grid .legal-cell[data-cell="${x},${y}"]`;
