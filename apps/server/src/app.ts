@@ -176,7 +176,7 @@ export function createApp(
     logger,
     time,
     clockCheck: (matchID) => game.checkClock(matchID),
-    warn: (matchID, seat, deadline) => push.deadlineNear(matchID, seat, deadline),
+    warn: (matchID, seat, deadline) => game.deadlineNear(matchID, seat, deadline),
   });
 
   // Behind the proxy, the client's address is the last X-Forwarded-For entry, the one the

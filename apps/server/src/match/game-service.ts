@@ -148,7 +148,7 @@ export class GameService {
       this.guard.refuse(socket, error, ack);
     const nsp = this.nsp;
     const news = new TurnNews({ notifier: deps.notifier, presence: deps.presence, logger });
-    const clock = new TurnClock({ matches, logger, time, news });
+    const clock = new TurnClock({ matches, time });
     this.chat = new MatchChat({
       nsp,
       chat: stores.chat,
@@ -173,25 +173,22 @@ export class GameService {
       refuse,
       onAttach: deps.onAttach,
     });
-    const ending = new MatchEnding({ matches, time, clock, sessions: this.sessions, news });
-    this.moves = new MatchMoves({
-      engine,
-      metrics,
-      logger,
-      fanout,
-      time,
-      sessions: this.sessions,
-      clock,
-      ending,
-      news,
-      refuse,
-    });
+    const ending = new MatchEnding({ matches, time });
+    this.moves = new MatchMoves({ engine, metrics, logger, time, refuse });
     this.rooms = new MatchRooms({
       matches,
       logger,
       fanout,
       closing,
-      parts: { sessions: this.sessions, moves: this.moves, clock, ending, chat: this.chat },
+      parts: {
+        sessions: this.sessions,
+        moves: this.moves,
+        clock,
+        ending,
+        chat: this.chat,
+        news,
+        refuse,
+      },
     });
     const rooms = this.rooms;
     this.guard = new SocketGuard({
@@ -308,6 +305,11 @@ export class GameService {
   /** The deadline sweep: the match's deadline is due, its room checks the clock (and ends it on time). */
   checkClock(matchID: string): Promise<void> {
     return this.rooms.of(matchID).tell({ kind: 'clock' });
+  }
+
+  /** The deadline sweep: a seat's correspondence deadline is a day ahead; its room tells the seat. */
+  deadlineNear(matchID: string, seat: Seat, deadline: string): void {
+    this.rooms.tell(matchID, { kind: 'deadline-near', seat, deadline }, 'deadline warning failed');
   }
 
   /** The one way a match ends, from the lobby or the referee, in the match's room (see MatchEnding). */

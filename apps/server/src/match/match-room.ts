@@ -1,14 +1,17 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { GameSocket } from '../edge/game-sockets.ts';
+import type { RefusedMessage } from '@iron-curtain/protocol';
+import type { AckFn, GameSocket } from '../edge/game-sockets.ts';
+import type { Logger } from '../ops/logger.ts';
 import { type Played, playedWith } from '../reducer/played-with.ts';
 import type { MatchRecord, StoredState } from '../storage/index.ts';
 import type { MatchChat } from './chat.ts';
-import type { MatchEnding } from './ending.ts';
+import { ended, type MatchEnding } from './ending.ts';
 import type { FanoutMessage } from './fanout.ts';
 import type { MatchMoves } from './moves.ts';
-import type { Room, RoomCrowd, RoomEvent, RoomLog, SyncEvent } from './room.ts';
+import type { Notice, Outcome, Room, RoomCrowd, RoomEvent, RoomLog, SyncEvent } from './room.ts';
 import { CROWD_SLICE, type SeatSessions } from './seat-sessions.ts';
 import type { TurnClock } from './turn-clock.ts';
+import type { TurnNews } from './turn-news.ts';
 
 type WatchEvent = Extract<RoomEvent, { kind: 'watch' }>;
 
@@ -19,6 +22,10 @@ export interface RoomParts {
   clock: TurnClock;
   ending: MatchEnding;
   chat: MatchChat;
+  news: TurnNews;
+  logger: Logger;
+  /** Tells a socket its message was refused, and why. */
+  refuse: (socket: GameSocket, error: RefusedMessage, ack?: AckFn) => void;
   /** Reads a match's record from the store (every read of a room goes through here). */
   read: (matchID: string) => Promise<MatchRecord | undefined>;
   /** The room has nothing left to do and nobody here to tell: it may be dropped. */
@@ -32,6 +39,8 @@ export interface RoomParts {
  * stored state (as this instance knows them), its viewers' sockets here, its clock timer and
  * its queue. Every event for the match goes through `tell` and is handled one at a time, in
  * arrival order, so a move, the broadcast of its result and a socket's sync never interleave.
+ * The parts handle an event and return what happened (an Outcome); the room alone applies it
+ * and publishes it (`apply`). A part that throws fails its event only: the queue goes on.
  *
  * The record is read at most once per event: it is kept between events and read again when
  * something may have changed it elsewhere (a sync, the lobby, another instance, a refused
@@ -47,8 +56,6 @@ export class MatchRoom implements Room {
   log: RoomLog | undefined;
   /** This instance's sockets attached to the match. */
   readonly viewers = new Set<GameSocket>();
-  /** The clock's timer while one is armed (see TurnClock). */
-  timer: unknown;
   /** The crowd's count as told, its tick's timer while one is armed, its fan-out in flight. */
   readonly crowd: RoomCrowd = {
     timer: undefined,
@@ -58,6 +65,8 @@ export class MatchRoom implements Room {
   };
   /** The latest state every socket here holds at least, once one was delivered or caught up. */
   delivered: number | undefined;
+  /** The clock's timer while one is armed (see TurnClock). */
+  private timer: unknown;
   private played: Played | undefined;
   /** The spectators' syncs queued and not begun yet, which the next spectator's sync joins. */
   private watching:
@@ -168,8 +177,14 @@ export class MatchRoom implements Room {
       case 'resync':
         await sessions.sendSync(this, event.socket);
         return;
-      case 'move':
-        return moves.move(this, event);
+      case 'move': {
+        const made = await moves.move(this, event);
+        // The time ran out: the match ends on time before the move is refused.
+        if (made.timeUp) await this.apply(await ending.onTime(made.timeUp.match, made.timeUp.now));
+        await this.apply(made);
+        if (made.finished) await this.apply(ended(made.finished));
+        return;
+      }
       case 'say':
         return chat.say(this, event.socket, event.said, event.ack);
       case 'settle':
@@ -182,12 +197,19 @@ export class MatchRoom implements Room {
       case 'changed':
         return this.changed();
       case 'clock':
-        return ending.clockCheck(this);
+        return this.apply(await ending.clockCheck(this));
+      case 'resume':
+        return this.apply({ record: event.match, clock: event.match });
+      case 'deadline-near':
+        return this.publish([event]);
       case 'crowd':
         return sessions.tellCrowd(this);
-      case 'finish':
-        event.ended(await ending.finish(this, event.result, event.now));
+      case 'finish': {
+        const { ended: done, ...outcome } = await ending.finish(this, event.result, event.now);
+        await this.apply(outcome);
+        event.ended(done);
         return;
+      }
       case 'heard':
         return this.heard(event.message);
     }
@@ -195,12 +217,80 @@ export class MatchRoom implements Room {
 
   /** The match may have changed: read it, start its clock if it has just begun, tell everyone. */
   private async changed(): Promise<void> {
-    const { clock, sessions } = this.parts;
     const read = await this.reread();
     if (!read) return;
-    const timed = await clock.start(this, read);
-    clock.arm(this, timed);
-    await sessions.announce(this, timed);
+    const started = await this.parts.clock.start(this, read);
+    const match = started.record ?? read;
+    await this.apply({ ...started, tell: [...(started.tell ?? []), { kind: 'announce', match }] });
+  }
+
+  /**
+   * Applies what a part's handling came to: the record, state and log the room keeps, its
+   * timer; then tells what it calls for. The only place these change after a part's work.
+   */
+  private async apply(outcome: Outcome): Promise<void> {
+    const { record, state, logged, clock, tell } = outcome;
+    if (record !== undefined) this.record = record ?? undefined;
+    if (state !== undefined) this.state = state ?? undefined;
+    if (logged && this.log?.stateID === logged.from) {
+      this.log.entries.push(...logged.entries);
+      this.log.stateID = logged.to;
+    }
+    if (clock) this.arm(clock);
+    if (tell) await this.publish(tell);
+  }
+
+  /** Tells, in order, what an outcome calls for: the one way the room's news goes out. */
+  private async publish(notices: Notice[]): Promise<void> {
+    const { sessions, news, refuse } = this.parts;
+    for (const notice of notices) {
+      switch (notice.kind) {
+        case 'refused':
+          refuse(notice.socket, notice.error, notice.ack);
+          break;
+        case 'resync':
+          await sessions.sendSync(this, notice.socket);
+          break;
+        case 'update':
+          await sessions.broadcast(this, notice.update, notice.patchFor, notice.seatsTold);
+          break;
+        case 'announce':
+          await sessions.announce(this, notice.match);
+          break;
+        case 'passed':
+          news.decisionPassed(notice.match, notice.seat);
+          break;
+        case 'ended':
+          news.ended(notice.match);
+          break;
+        case 'deadline-near':
+          news.deadlineNear(this.matchID, notice.seat, notice.deadline);
+          break;
+      }
+    }
+  }
+
+  /** Sets the room's timer to the clock as stored in `match` (or clears it: none runs). */
+  private arm(match: MatchRecord): void {
+    this.clearTimer();
+    this.timer = this.parts.clock.arm(match, () => {
+      this.timer = undefined;
+      this.tell({ kind: 'clock' }).catch((error) =>
+        this.parts.logger.error({ err: error, matchID: this.matchID }, 'clock check failed'),
+      );
+    });
+  }
+
+  private clearTimer(): void {
+    if (this.timer === undefined) return;
+    this.parts.clock.clear(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Clears the room's timers (the server is stopping). */
+  stopTimers(): void {
+    this.clearTimer();
+    this.parts.sessions.stopCrowd(this);
   }
 
   private async heard(message: FanoutMessage): Promise<void> {

@@ -1,30 +1,28 @@
 import type { LogEntry, Seat } from '@iron-curtain/game';
-import type { ChatSettingsRequest, SyncRequest, UpdateRequest } from '@iron-curtain/protocol';
+import type {
+  ChatSettingsRequest,
+  RefusedMessage,
+  SyncRequest,
+  UpdateRequest,
+} from '@iron-curtain/protocol';
 import type { AckFn, GameSocket } from '../edge/game-sockets.ts';
 import type { Played } from '../reducer/played-with.ts';
 import type { ChatRecord, MatchRecord, MatchResult, StoredState } from '../storage/index.ts';
 import type { FanoutMessage } from './fanout.ts';
 
 /**
- * What a room's parts (sessions, moves, clock, ending, chat) see of one live match's room:
- * MatchRoom is the room; the parts take this, so that none of them imports the room back.
+ * What a room's parts (moves, ending, clock, chat) see of one live match's room: they read
+ * it and return what happened (an Outcome), which MatchRoom alone applies. MatchRoom is the
+ * room; the parts take this, so that none of them imports the room back.
  */
-export interface Room {
+export interface RoomView {
   readonly matchID: string;
   /** The match's record as last read or written here; undefined: read it on next need. */
-  record: MatchRecord | undefined;
+  readonly record: MatchRecord | undefined;
   /** The last state this instance stored or loaded for the match (a move on it skips a load). */
-  state: StoredState | undefined;
-  /** The match's public log as far as a state (a sync sends it), kept so a crowd's syncs read it once. */
-  log: RoomLog | undefined;
+  readonly state: StoredState | undefined;
   /** This instance's sockets attached to the match. */
-  readonly viewers: Set<GameSocket>;
-  /** The clock's timer while one is armed (see TurnClock). */
-  timer: unknown;
-  /** The crowd's count as told, its tick's timer while one is armed, its fan-out in flight. */
-  readonly crowd: RoomCrowd;
-  /** The latest state every socket here holds at least, once one was delivered or caught up. */
-  delivered: number | undefined;
+  readonly viewers: ReadonlySet<GameSocket>;
   /** Queues an event; resolves (or rejects) when the room has handled it. */
   tell(event: RoomEvent): Promise<void>;
   /** The record: as kept, else read (once). */
@@ -34,6 +32,74 @@ export interface Room {
   /** The Game, rules and reducer of the match (its deck and variants never change). */
   playedWith(match: MatchRecord): Played;
 }
+
+/**
+ * What the seat sessions see of a room: its viewers, and the caches they fill while sending
+ * the whole picture (state, log) and the crowd's bookkeeping.
+ */
+export interface Room extends RoomView {
+  /** The match's record as last read or written here; undefined: read it on next need. */
+  record: MatchRecord | undefined;
+  /** The last state this instance stored or loaded for the match (a move on it skips a load). */
+  state: StoredState | undefined;
+  /** The match's public log as far as a state (a sync sends it), kept so a crowd's syncs read it once. */
+  log: RoomLog | undefined;
+  /** This instance's sockets attached to the match. */
+  readonly viewers: Set<GameSocket>;
+  /** The crowd's count as told, its tick's timer while one is armed, its fan-out in flight. */
+  readonly crowd: RoomCrowd;
+  /** The latest state every socket here holds at least, once one was delivered or caught up. */
+  delivered: number | undefined;
+}
+
+export type StoredUpdate = Extract<FanoutMessage, { kind: 'update' }>;
+/** Who is sent a patch: a seat's sockets, or the spectators'. */
+export type Viewer = keyof StoredUpdate['patches'];
+/** An update without its patches, which are asked for per viewer (see SeatSessions.deliver). */
+export type UpdateHeader = Omit<StoredUpdate, 'patches'>;
+
+/**
+ * What a part's handling of an event came to, which the room alone applies (its record,
+ * state, log and timer change only there) and then publishes, in order (see MatchRoom.apply).
+ * An empty outcome changes nothing and tells nobody.
+ */
+export interface Outcome {
+  /** The match's record as it now stands; null: forget it (read again on next need). */
+  record?: MatchRecord | null;
+  /** The last state stored or loaded; null: forget it (another writer may have moved on). */
+  state?: StoredState | null;
+  /** A move's public log entries, from the state before to the one it stored. */
+  logged?: { from: number; to: number; entries: LogEntry[] };
+  /** The clock's timer is set to this record's running deadline, or cleared when none runs. */
+  clock?: MatchRecord;
+  /** What to tell, once the rest is applied. */
+  tell?: Notice[];
+}
+
+/** Something a room tells: to a socket, to everyone watching the match, or to the seats away. */
+export type Notice =
+  /** A socket's message was refused, with the reason. */
+  | { kind: 'refused'; socket: GameSocket; error: RefusedMessage; ack: AckFn | undefined }
+  /** A socket is sent the whole picture again, from the state as stored. */
+  | { kind: 'resync'; socket: GameSocket }
+  /**
+   * A state this instance stored: every viewer here and on the other instances is sent its
+   * own view's patch; `seatsTold` runs once the seats here have theirs (the mover's ack).
+   */
+  | {
+      kind: 'update';
+      update: UpdateHeader;
+      patchFor: (viewer: Viewer) => StoredUpdate['patches'][Viewer];
+      seatsTold: () => void;
+    }
+  /** The match changed (a seat, its status, its clock): everyone here and elsewhere is told. */
+  | { kind: 'announce'; match: MatchRecord }
+  /** The decision passed to a seat, which may be away (see TurnNews). */
+  | { kind: 'passed'; match: MatchRecord; seat: Seat }
+  /** The match ended: its seats hear the result outside the table too. */
+  | { kind: 'ended'; match: MatchRecord }
+  /** A correspondence seat's deadline is a day ahead (ISO), told outside the table. */
+  | { kind: 'deadline-near'; seat: Seat; deadline: string };
 
 /** The public log of a match's moves up to and including the state `stateID`. */
 export interface RoomLog {
@@ -95,8 +161,12 @@ export type RoomEvent =
   | { kind: 'left'; seat: Seat | null }
   /** The lobby changed the match (a seat taken, a rematch offered): read it again, tell everyone. */
   | { kind: 'changed' }
-  /** The room's timer fired: the running seat's time may be up. */
+  /** The room's timer fired, or the deadline sweep found its deadline due: the time may be up. */
   | { kind: 'clock' }
+  /** After a restart: the match's clock runs (as stored), the room arms its timer. */
+  | { kind: 'resume'; match: MatchRecord }
+  /** The deadline sweep: the seat to move's correspondence deadline is a day ahead (ISO). */
+  | { kind: 'deadline-near'; seat: Seat; deadline: string }
   /** The crowd's tick: its count is shared and told (see SeatSessions.crowdChanged). */
   | { kind: 'crowd' }
   /** The lobby or the referee ends the match; answers whether this ended it. */

@@ -19,15 +19,9 @@ import type { MatchRecord, MatchStore } from '../storage/index.ts';
 import type { MatchChat } from './chat.ts';
 import { clockState } from './clock-record.ts';
 import { frameFor } from './engine.ts';
-import type { Fanout, FanoutMessage } from './fanout.ts';
+import type { Fanout } from './fanout.ts';
 import type { PresenceBook } from './presence-book.ts';
-import type { Room, SyncEvent } from './room.ts';
-
-export type StoredUpdate = Extract<FanoutMessage, { kind: 'update' }>;
-/** Who is sent a patch: a seat's sockets, or the spectators'. */
-export type Viewer = keyof StoredUpdate['patches'];
-/** An update without its patches, which are asked for per viewer (see `deliver`). */
-export type UpdateHeader = Omit<StoredUpdate, 'patches'>;
+import type { Room, StoredUpdate, SyncEvent, UpdateHeader, Viewer } from './room.ts';
 
 /** The crowd's count is told at most this often per match (ms), however many come and go. */
 export const CROWD_EVERY_MS = 1000;
@@ -290,6 +284,29 @@ export class SeatSessions {
       const held = socket.data.stateID;
       if (held !== undefined && held < stateID) await this.sendSync(room, socket);
     }
+  }
+
+  /**
+   * A state this instance stored: to its own sockets, then to every other instance's. Alone
+   * (no Redis), a patch is made only for a viewer with a socket here: most matches have no
+   * spectator, and a seat may be away.
+   */
+  async broadcast(
+    room: Room,
+    update: UpdateHeader,
+    patchFor: (viewer: Viewer) => StoredUpdate['patches'][Viewer],
+    seatsTold: () => void,
+  ): Promise<void> {
+    const { fanout } = this.deps;
+    if (fanout.kind !== 'local') {
+      const patches = {
+        '0': patchFor('0'),
+        '1': patchFor('1'),
+        spectators: patchFor('spectators'),
+      };
+      fanout.publish({ ...update, patches });
+    }
+    await this.deliver(room, update, patchFor, seatsTold);
   }
 
   /**
