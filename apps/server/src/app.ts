@@ -150,8 +150,8 @@ export function createApp(
   const lobby = new Lobby(
     matches,
     presence,
+    game.write,
     (matchID) => {
-      game.matchChanged(matchID);
       startBots(matchID);
       challenges.changed();
     },
@@ -169,7 +169,7 @@ export function createApp(
     awaySince: (match, seat) => game.awaySince(match, seat),
     finish,
   });
-  const rematches = new RematchDesk(matches, changed, time, botCredentials);
+  const rematches = new RematchDesk(matches, game.write, changed, time, botCredentials);
   const cleanup = new MatchCleanup({ matches, metrics, logger, time, config });
   const deadlines = new DeadlineSweep({
     matches,

@@ -33,6 +33,7 @@ import { type Fanout, localFanout } from './fanout.ts';
 import { MatchRooms } from './match-rooms.ts';
 import { MatchMoves } from './moves.ts';
 import type { PresenceBook } from './presence-book.ts';
+import type { MatchWrite, RoomEvent } from './room.ts';
 import { SeatSessions } from './seat-sessions.ts';
 import { type SessionLookup, SessionTies } from './session-ties.ts';
 import { TurnClock } from './turn-clock.ts';
@@ -292,10 +293,36 @@ export class GameService {
     return this.rooms.awaySince(match, seat);
   }
 
-  /** A seat was taken, a rematch offered or a match ended through the lobby: its room tells everyone. */
+  /** A match changed through the lobby (a rematch linked to it): its room tells everyone. */
   matchChanged(matchID: string): void {
     this.rooms.tell(matchID, { kind: 'changed' }, 'presence push failed');
   }
+
+  /**
+   * A lobby's write to a match (a seat taken, a rematch offered), made in the match's room in
+   * its turn (see MatchWrite). Once the write is made its caller goes on: a failure to tell
+   * everyone after it is logged, not answered.
+   */
+  readonly write: MatchWrite = (matchID, write, changed = () => true) =>
+    new Promise((resolve, reject) => {
+      let written = false;
+      const event: RoomEvent = {
+        kind: 'write',
+        write: async () => {
+          const value = await write();
+          written = true;
+          resolve(value);
+          return changed(value);
+        },
+      };
+      this.rooms
+        .of(matchID)
+        .tell(event)
+        .catch((error) => {
+          if (written) this.deps.logger.error({ err: error, matchID }, 'presence push failed');
+          else reject(error);
+        });
+    });
 
   /** Arms the timers of every match in play with a running clock (on start). */
   resumeClocks(): Promise<void> {

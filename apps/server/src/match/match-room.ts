@@ -196,6 +196,9 @@ export class MatchRoom implements Room {
         return this.changed();
       case 'changed':
         return this.changed();
+      case 'write':
+        if (await event.write()) await this.changed();
+        return;
       case 'clock':
         return this.apply(await ending.clockCheck(this));
       case 'resume':

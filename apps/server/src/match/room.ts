@@ -119,6 +119,19 @@ export interface RoomCrowd {
   sending: Promise<void>;
 }
 
+/**
+ * A write to a match from outside its room (a seat taken, a rematch offered), made in the
+ * room's turn so that it never interleaves with the match's other events; when `changed`
+ * says (of the write's value) that it changed the match, the room then reads the match again
+ * and tells everyone. Resolves with the write's value once it is made; rejects when the
+ * write fails.
+ */
+export type MatchWrite = <T>(
+  matchID: string,
+  write: () => Promise<T>,
+  changed?: (value: T) => boolean,
+) => Promise<T>;
+
 /** What a socket said, checked at the door: a quick phrase or a line of free text. */
 export interface ChatSaid {
   matchID: string;
@@ -159,8 +172,10 @@ export type RoomEvent =
   | { kind: 'settle'; socket: GameSocket; request: ChatSettingsRequest; ack: AckFn | undefined }
   /** A viewer left (its seat, null for a spectator). */
   | { kind: 'left'; seat: Seat | null }
-  /** The lobby changed the match (a seat taken, a rematch offered): read it again, tell everyone. */
+  /** The lobby changed the match elsewhere (a rematch linked to it): read it again, tell everyone. */
   | { kind: 'changed' }
+  /** A write from outside (see MatchWrite); when it answers true, as 'changed' after. */
+  | { kind: 'write'; write: () => Promise<boolean> }
   /** The room's timer fired, or the deadline sweep found its deadline due: the time may be up. */
   | { kind: 'clock' }
   /** After a restart: the match's clock runs (as stored), the room arms its timer. */
