@@ -58,6 +58,8 @@ function roomWith(move: (room: RoomView, event: MoveEvent) => Promise<MoveOutcom
     logger: { error: (error: unknown) => errors.push(error) } as unknown as Logger,
     refuse: (to: GameSocket, error: RefusedMessage) => told.push(`refused ${to.id} ${error.code}`),
     read: async () => record('as stored'),
+    loadState: async () => stateAt(0),
+    readMoves: async () => [],
     idle: () => undefined,
     detach: () => undefined,
   };

@@ -1,14 +1,15 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { LogEntry } from '@iron-curtain/game';
 import type { RefusedMessage } from '@iron-curtain/protocol';
 import type { AckFn, GameSocket } from '../edge/game-sockets.ts';
 import type { Logger } from '../ops/logger.ts';
 import { type Played, playedWith } from '../reducer/played-with.ts';
-import type { MatchRecord, StoredState } from '../storage/index.ts';
+import type { MatchRecord, MoveRecord, StoredState } from '../storage/index.ts';
 import type { MatchChat } from './chat.ts';
 import { ended, type MatchEnding } from './ending.ts';
 import type { FanoutMessage } from './fanout.ts';
 import type { MatchMoves } from './moves.ts';
-import type { Notice, Outcome, Room, RoomCrowd, RoomEvent, RoomLog, SyncEvent } from './room.ts';
+import type { Audience, Notice, Outcome, Room, RoomEvent, RoomLog, SyncEvent } from './room.ts';
 import { CROWD_SLICE, type SeatSessions } from './seat-sessions.ts';
 import type { TurnClock } from './turn-clock.ts';
 import type { TurnNews } from './turn-news.ts';
@@ -28,6 +29,10 @@ export interface RoomParts {
   refuse: (socket: GameSocket, error: RefusedMessage, ack?: AckFn) => void;
   /** Reads a match's record from the store (every read of a room goes through here). */
   read: (matchID: string) => Promise<MatchRecord | undefined>;
+  /** Loads a match's last stored state. */
+  loadState: (matchID: string) => Promise<StoredState | undefined>;
+  /** Reads a match's stored moves, for their log entries. */
+  readMoves: (matchID: string) => Promise<MoveRecord[]>;
   /** The room has nothing left to do and nobody here to tell: it may be dropped. */
   idle: (room: MatchRoom) => void;
   /** Takes a socket out of the room it is attached to (it syncs with another match). */
@@ -49,22 +54,16 @@ export interface RoomParts {
  */
 export class MatchRoom implements Room {
   /** The match's record as last read or written here; undefined: read it on next need. */
-  record: MatchRecord | undefined;
+  private kept: MatchRecord | undefined;
   /** The last state this instance stored or loaded for the match (a move on it skips a load). */
-  state: StoredState | undefined;
+  private last: StoredState | undefined;
   /** The match's public log as far as a state (a sync sends it), kept so a crowd's syncs read it once. */
-  log: RoomLog | undefined;
-  /** This instance's sockets attached to the match. */
-  readonly viewers = new Set<GameSocket>();
-  /** The crowd's count as told, its tick's timer while one is armed, its fan-out in flight. */
-  readonly crowd: RoomCrowd = {
-    timer: undefined,
-    told: undefined,
-    shared: 0,
-    sending: Promise.resolve(),
+  private log: RoomLog | undefined;
+  readonly audience: Audience = {
+    viewers: new Set<GameSocket>(),
+    delivered: undefined,
+    crowd: { timer: undefined, told: undefined, shared: 0, sending: Promise.resolve() },
   };
-  /** The latest state every socket here holds at least, once one was delivered or caught up. */
-  delivered: number | undefined;
   /** The clock's timer while one is armed (see TurnClock). */
   private timer: unknown;
   private played: Played | undefined;
@@ -113,13 +112,28 @@ export class MatchRoom implements Room {
     return handled;
   }
 
+  /** The match's record as last read or written here; undefined: read it on next need. */
+  get record(): MatchRecord | undefined {
+    return this.kept;
+  }
+
+  /** The last state this instance stored or loaded for the match. */
+  get state(): StoredState | undefined {
+    return this.last;
+  }
+
+  /** This instance's sockets attached to the match. */
+  get viewers(): ReadonlySet<GameSocket> {
+    return this.audience.viewers;
+  }
+
   /** Nothing queued, nobody here and no timer: the registry may forget the room. */
   get idle(): boolean {
     return (
       this.pending === 0 &&
-      this.viewers.size === 0 &&
+      this.audience.viewers.size === 0 &&
       this.timer === undefined &&
-      this.crowd.timer === undefined
+      this.audience.crowd.timer === undefined
     );
   }
 
@@ -131,19 +145,33 @@ export class MatchRoom implements Room {
   /** Resolves once everything queued so far has been handled and sent to the crowd. */
   async drained(): Promise<void> {
     while (this.pending > 0) await this.tail;
-    await this.crowd.sending;
+    await this.audience.crowd.sending;
   }
 
   /** The record: as kept, else read (once). */
   async match(): Promise<MatchRecord | undefined> {
-    this.record ??= await this.parts.read(this.matchID);
-    return this.record;
+    this.kept ??= await this.parts.read(this.matchID);
+    return this.kept;
   }
 
   /** The record read again (something may have changed it elsewhere). */
   async reread(): Promise<MatchRecord | undefined> {
-    this.record = await this.parts.read(this.matchID);
-    return this.record;
+    this.kept = await this.parts.read(this.matchID);
+    return this.kept;
+  }
+
+  async stateFrom(from: 'room' | 'store'): Promise<StoredState | undefined> {
+    if (from === 'store' || !this.last) this.last = await this.parts.loadState(this.matchID);
+    return this.last;
+  }
+
+  async logAt(stateID: number): Promise<LogEntry[]> {
+    if (this.log?.stateID !== stateID) {
+      // Another instance may store a move after the state was read: the log stops at it.
+      const moves = (await this.parts.readMoves(this.matchID)).filter((m) => m.stateID <= stateID);
+      this.log = { stateID, entries: moves.flatMap((m) => m.entries) };
+    }
+    return this.log.entries.slice();
   }
 
   /** The Game, rules and reducer of the match (its deck and variants never change). */
@@ -233,8 +261,8 @@ export class MatchRoom implements Room {
    */
   private async apply(outcome: Outcome): Promise<void> {
     const { record, state, logged, clock, tell } = outcome;
-    if (record !== undefined) this.record = record ?? undefined;
-    if (state !== undefined) this.state = state ?? undefined;
+    if (record !== undefined) this.kept = record ?? undefined;
+    if (state !== undefined) this.last = state ?? undefined;
     if (logged && this.log?.stateID === logged.from) {
       this.log.entries.push(...logged.entries);
       this.log.stateID = logged.to;
@@ -301,11 +329,11 @@ export class MatchRoom implements Room {
     switch (message.kind) {
       case 'update':
         // Another instance stored a move: what this room keeps of the match is behind.
-        this.state = undefined;
-        this.record = undefined;
+        this.last = undefined;
+        this.kept = undefined;
         return sessions.deliver(this, message, (viewer) => message.patches[viewer]);
       case 'presence': {
-        if (this.viewers.size === 0) return;
+        if (this.audience.viewers.size === 0) return;
         const match = await this.reread();
         if (match) await sessions.pushPresence(this, match);
         return;
@@ -313,13 +341,13 @@ export class MatchRoom implements Room {
       case 'crowd':
         return sessions.crowdChanged(this);
       case 'chat': {
-        if (this.viewers.size === 0) return;
+        if (this.audience.viewers.size === 0) return;
         const match = await this.match();
         if (match) chat.deliver(this, match, message.line);
         return;
       }
       case 'chat-settings': {
-        if (this.viewers.size === 0) return;
+        if (this.audience.viewers.size === 0) return;
         const match = await this.reread();
         if (match) await chat.sendHistories(this, match);
         return;

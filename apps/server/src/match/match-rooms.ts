@@ -7,10 +7,10 @@ import { MatchRoom, type RoomParts } from './match-room.ts';
 import type { RoomEvent } from './room.ts';
 
 export interface MatchRoomsDeps {
-  matches: Pick<MatchStore, 'getMatch'>;
+  matches: Pick<MatchStore, 'getMatch' | 'loadState' | 'readMoves'>;
   logger: Logger;
   fanout: Fanout;
-  parts: Omit<RoomParts, 'read' | 'idle' | 'detach' | 'logger'>;
+  parts: Omit<RoomParts, 'read' | 'loadState' | 'readMoves' | 'idle' | 'detach' | 'logger'>;
   /** True once the service is stopping: a socket that leaves then is not counted as gone. */
   closing: () => boolean;
 }
@@ -28,6 +28,8 @@ export class MatchRooms {
       ...deps.parts,
       logger: deps.logger,
       read: (matchID) => deps.matches.getMatch(matchID),
+      loadState: (matchID) => deps.matches.loadState(matchID),
+      readMoves: (matchID) => deps.matches.readMoves(matchID),
       idle: (room) => this.drop(room),
       detach: (socket) => this.detach(socket),
     };

@@ -34,22 +34,32 @@ export interface RoomView {
 }
 
 /**
- * What the seat sessions see of a room: its viewers, and the caches they fill while sending
- * the whole picture (state, log) and the crowd's bookkeeping.
+ * What the seat sessions, the room's publisher, see of it: its audience here, and the room's
+ * loads of the state and the log a sync sends (which the room keeps).
  */
 export interface Room extends RoomView {
-  /** The match's record as last read or written here; undefined: read it on next need. */
-  record: MatchRecord | undefined;
-  /** The last state this instance stored or loaded for the match (a move on it skips a load). */
-  state: StoredState | undefined;
-  /** The match's public log as far as a state (a sync sends it), kept so a crowd's syncs read it once. */
-  log: RoomLog | undefined;
+  readonly audience: Audience;
+  /**
+   * The last state: the room's, else loaded and kept; 'store': loaded afresh (another
+   * instance may have stored one it never announced).
+   */
+  stateFrom(from: 'room' | 'store'): Promise<StoredState | undefined>;
+  /** The public log as far as the state `stateID`: the room's, else read once and kept. */
+  logAt(stateID: number): Promise<LogEntry[]>;
+}
+
+/**
+ * A room's audience on this instance: the sockets attached to the match, the state they all
+ * hold at least, the crowd's count as told. The seat sessions (the room's publisher) alone
+ * write it; the room reads it to know when it is idle.
+ */
+export interface Audience {
   /** This instance's sockets attached to the match. */
   readonly viewers: Set<GameSocket>;
-  /** The crowd's count as told, its tick's timer while one is armed, its fan-out in flight. */
-  readonly crowd: RoomCrowd;
   /** The latest state every socket here holds at least, once one was delivered or caught up. */
   delivered: number | undefined;
+  /** The crowd's count as told, its tick's timer while one is armed, its fan-out in flight. */
+  readonly crowd: RoomCrowd;
 }
 
 export type StoredUpdate = Extract<FanoutMessage, { kind: 'update' }>;

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { LogEntry, Seat } from '@iron-curtain/game';
+import type { Seat } from '@iron-curtain/game';
 import {
   type Presence,
   type RefusedMessage,
@@ -34,7 +34,7 @@ export const CROWD_SLICE = 50;
 
 export interface SeatSessionsDeps {
   nsp: GameNamespace;
-  matches: Pick<MatchStore, 'setAway' | 'loadState' | 'readMoves'>;
+  matches: Pick<MatchStore, 'setAway'>;
   presence: PresenceBook;
   metrics: Metrics;
   logger: Logger;
@@ -116,7 +116,7 @@ export class SeatSessions {
     ack?.({ ok: true });
     if (seat === null) {
       // Its sync told it a count the others may not have been told: the tick tells everyone.
-      room.crowd.told = undefined;
+      room.audience.crowd.told = undefined;
       this.crowdChanged(room);
     } else await this.announce(room, attached);
   }
@@ -150,7 +150,7 @@ export class SeatSessions {
     if (stateID !== undefined) await this.catchUp(room, stateID);
     for (const { ack } of joined) ack?.({ ok: true });
     // Their syncs told them a count the others may not have been told: the tick tells everyone.
-    room.crowd.told = undefined;
+    room.audience.crowd.told = undefined;
     this.crowdChanged(room);
   }
 
@@ -164,7 +164,7 @@ export class SeatSessions {
     const { presence, metrics, fanout, matches } = this.deps;
     socket.data.seating = seating;
     socket.data.stateID = undefined;
-    room.viewers.add(socket);
+    room.audience.viewers.add(socket);
     presence.join(seating.matchID, seating.seat);
     metrics.matchesActive.set(presence.size);
     await fanout.watch(seating.matchID);
@@ -174,11 +174,9 @@ export class SeatSessions {
     let attached = match;
     if (seating.seat !== null && away) {
       await matches.setAway(seating.matchID, seating.seat, null);
-      const players = match.players.map((p) =>
-        p.seat === seating.seat ? { ...p, awaySince: null } : p,
-      ) as MatchRecord['players'];
-      attached = { ...match, players };
-      room.record = attached;
+      // The room reads the record as stored again (it is its own): a seat's return after an
+      // absence is rare, the read is cheap.
+      attached = (await room.reread()) ?? match;
     }
     this.deps.onAttach?.(attached);
     return attached;
@@ -191,7 +189,7 @@ export class SeatSessions {
     const { presence, metrics, fanout } = this.deps;
     socket.data.seating = undefined;
     socket.data.stateID = undefined;
-    room.viewers.delete(socket);
+    room.audience.viewers.delete(socket);
     presence.leave(seating.matchID, seating.seat);
     metrics.matchesActive.set(presence.size);
     fanout.unwatch(seating.matchID);
@@ -232,11 +230,9 @@ export class SeatSessions {
     if (!seating) return undefined;
     const { time } = this.deps;
     const match = await room.match();
-    if (from === 'store') room.state = await this.deps.matches.loadState(room.matchID);
-    else room.state ??= await this.deps.matches.loadState(room.matchID);
-    const { state } = room;
+    const state = await room.stateFrom(from);
     if (!match || !state) return undefined;
-    const log = await this.logOf(room, state._stateID);
+    const log = await room.logAt(state._stateID);
     const clock = match.clock ? { clock: clockState(match.clock, time.now()) } : {};
     const message: SyncMessage = {
       matchID: seating.matchID,
@@ -256,21 +252,6 @@ export class SeatSessions {
   }
 
   /**
-   * The public log as far as the state `stateID`: the room's, else read once and kept (a
-   * crowd's sync batches and every sync after share it; a move appends to it).
-   */
-  private async logOf(room: Room, stateID: number): Promise<LogEntry[]> {
-    if (room.log?.stateID !== stateID) {
-      // Another instance may store a move after the state was read: the log stops at it.
-      const moves = (await this.deps.matches.readMoves(room.matchID)).filter(
-        (m) => m.stateID <= stateID,
-      );
-      room.log = { stateID, entries: moves.flatMap((m) => m.entries) };
-    }
-    return room.log.entries.slice();
-  }
-
-  /**
    * The store holds a state some of this instance's sockets of the match never got: the
    * instance that stored it died before announcing it (or its fan-out message was lost).
    * Nothing else would tell them until the next move, so they get the whole picture now.
@@ -278,9 +259,9 @@ export class SeatSessions {
    * does not scan the crowd).
    */
   private async catchUp(room: Room, stateID: number): Promise<void> {
-    if (room.delivered !== undefined && stateID <= room.delivered) return;
-    room.delivered = stateID;
-    for (const socket of [...room.viewers]) {
+    if (room.audience.delivered !== undefined && stateID <= room.audience.delivered) return;
+    room.audience.delivered = stateID;
+    for (const socket of [...room.audience.viewers]) {
       const held = socket.data.stateID;
       if (held !== undefined && held < stateID) await this.sendSync(room, socket);
     }
@@ -329,7 +310,7 @@ export class SeatSessions {
     const { matchID, from, stateID, entries, clock } = update;
     const next: Record<Viewer, string[]> = { '0': [], '1': [], spectators: [] };
     const behind: Record<'seats' | 'spectators', GameSocket[]> = { seats: [], spectators: [] };
-    for (const socket of room.viewers) {
+    for (const socket of room.audience.viewers) {
       const seating = socket.data.seating;
       if (seating?.matchID !== matchID || socket.data.stateID === undefined) continue;
       if (socket.data.stateID >= stateID) continue;
@@ -338,7 +319,7 @@ export class SeatSessions {
         socket.data.stateID = stateID;
       } else behind[seating.seat === null ? 'spectators' : 'seats'].push(socket);
     }
-    room.delivered = Math.max(room.delivered ?? stateID, stateID);
+    room.audience.delivered = Math.max(room.audience.delivered ?? stateID, stateID);
     const message = (viewer: Viewer): UpdateMessage => ({
       matchID,
       from,
@@ -353,10 +334,10 @@ export class SeatSessions {
     }
     for (const socket of behind.seats) await this.sendSync(room, socket);
     seatsTold?.();
-    await room.crowd.sending;
+    await room.audience.crowd.sending;
     if (next.spectators.length > 0) {
       const crowd = message('spectators');
-      room.crowd.sending = this.inSlices(next.spectators, (to) =>
+      room.audience.crowd.sending = this.inSlices(next.spectators, (to) =>
         to.emit(ServerEvents.update, crowd),
       ).catch((error) =>
         this.deps.logger.error({ err: error, matchID }, 'fan-out to the crowd failed'),
@@ -420,9 +401,9 @@ export class SeatSessions {
   }
 
   private async tellPresence(room: Room, presence: Presence): Promise<void> {
-    room.crowd.told = presence.spectators;
-    await room.crowd.sending;
-    const ids = [...room.viewers].map((socket) => socket.id);
+    room.audience.crowd.told = presence.spectators;
+    await room.audience.crowd.sending;
+    const ids = [...room.audience.viewers].map((socket) => socket.id);
     await this.inSlices(ids, (to) => to.emit(ServerEvents.presence, presence));
   }
 
@@ -434,7 +415,7 @@ export class SeatSessions {
     const { fanout, presence } = this.deps;
     const here = presence.here(match.matchID);
     await fanout.share(match.matchID, here);
-    room.crowd.shared = here.spectators;
+    room.audience.crowd.shared = here.spectators;
     await this.pushPresence(room, match);
     fanout.publish({ kind: 'presence', matchID: match.matchID });
   }
@@ -445,7 +426,7 @@ export class SeatSessions {
    * until then. O(1): a timer armed once per tick.
    */
   crowdChanged(room: Room): void {
-    const { crowd } = room;
+    const { crowd } = room.audience;
     if (crowd.timer !== undefined) return;
     crowd.timer = this.deps.time.setTimer(() => {
       room
@@ -462,24 +443,24 @@ export class SeatSessions {
    */
   async tellCrowd(room: Room): Promise<void> {
     const { fanout, presence } = this.deps;
-    room.crowd.timer = undefined;
+    room.audience.crowd.timer = undefined;
     const here = presence.here(room.matchID);
-    if (here.spectators !== room.crowd.shared) {
+    if (here.spectators !== room.audience.crowd.shared) {
       await fanout.share(room.matchID, here);
-      room.crowd.shared = here.spectators;
+      room.audience.crowd.shared = here.spectators;
       fanout.publish({ kind: 'crowd', matchID: room.matchID });
     }
-    if (room.viewers.size === 0) return;
+    if (room.audience.viewers.size === 0) return;
     const match = await room.match();
     if (!match) return;
     const told = await this.presenceOf(match);
-    if (told.spectators !== room.crowd.told) await this.tellPresence(room, told);
+    if (told.spectators !== room.audience.crowd.told) await this.tellPresence(room, told);
   }
 
   /** Clears the room's crowd timer (the server is stopping). */
   stopCrowd(room: Room): void {
-    if (room.crowd.timer === undefined) return;
-    this.deps.time.clearTimer(room.crowd.timer);
-    room.crowd.timer = undefined;
+    if (room.audience.crowd.timer === undefined) return;
+    this.deps.time.clearTimer(room.audience.crowd.timer);
+    room.audience.crowd.timer = undefined;
   }
 }
