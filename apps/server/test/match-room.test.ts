@@ -57,6 +57,7 @@ function roomWith(move: (room: RoomView, event: MoveEvent) => Promise<MoveOutcom
     news: { decisionPassed: () => undefined, ended: () => undefined } as unknown as TurnNews,
     logger: { error: (error: unknown) => errors.push(error) } as unknown as Logger,
     refuse: (to: GameSocket, error: RefusedMessage) => told.push(`refused ${to.id} ${error.code}`),
+    answer: (to: GameSocket, error: RefusedMessage) => told.push(`answered ${to.id} ${error.code}`),
     read: async () => record('as stored'),
     loadState: async () => stateAt(0),
     readMoves: async () => [],

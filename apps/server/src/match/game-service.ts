@@ -189,6 +189,7 @@ export class GameService {
         chat: this.chat,
         news,
         refuse,
+        answer,
       },
     });
     const rooms = this.rooms;

@@ -27,6 +27,8 @@ export interface RoomParts {
   logger: Logger;
   /** Tells a socket its message was refused, and why. */
   refuse: (socket: GameSocket, error: RefusedMessage, ack?: AckFn) => void;
+  /** Tells a socket its message was refused, in its acknowledgement alone when it asked for one. */
+  answer: (socket: GameSocket, error: RefusedMessage, ack?: AckFn) => void;
   /** Reads a match's record from the store (every read of a room goes through here). */
   read: (matchID: string) => Promise<MatchRecord | undefined>;
   /** Loads a match's last stored state. */
@@ -214,9 +216,9 @@ export class MatchRoom implements Room {
         return;
       }
       case 'say':
-        return chat.say(this, event.socket, event.said, event.ack);
+        return this.apply(await chat.say(this, event.socket, event.said, event.ack));
       case 'settle':
-        return chat.settle(this, event.socket, event.request, event.ack);
+        return this.apply(await chat.settle(this, event.socket, event.request, event.ack));
       case 'left':
         // A spectator only changes the crowd's count, told at the room's next tick.
         if (event.seat === null) return sessions.crowdChanged(this);
@@ -273,11 +275,23 @@ export class MatchRoom implements Room {
 
   /** Tells, in order, what an outcome calls for: the one way the room's news goes out. */
   private async publish(notices: Notice[]): Promise<void> {
-    const { sessions, news, refuse } = this.parts;
+    const { sessions, news, refuse, answer, chat } = this.parts;
     for (const notice of notices) {
       switch (notice.kind) {
         case 'refused':
           refuse(notice.socket, notice.error, notice.ack);
+          break;
+        case 'answered':
+          answer(notice.socket, notice.error, notice.ack);
+          break;
+        case 'accepted':
+          notice.ack?.({ ok: true });
+          break;
+        case 'said':
+          chat.told(this, notice.match, notice.line);
+          break;
+        case 'chat-settings':
+          await chat.settingsChanged(this, await this.match());
           break;
         case 'resync':
           await sessions.sendSync(this, notice.socket);

@@ -1,5 +1,6 @@
 import type { LogEntry, Seat } from '@iron-curtain/game';
 import type {
+  ChatLine,
   ChatSettingsRequest,
   RefusedMessage,
   SyncRequest,
@@ -90,6 +91,14 @@ export interface Outcome {
 export type Notice =
   /** A socket's message was refused, with the reason. */
   | { kind: 'refused'; socket: GameSocket; error: RefusedMessage; ack: AckFn | undefined }
+  /** A refusal told in the acknowledgement alone when the client asked for one (the chat's). */
+  | { kind: 'answered'; socket: GameSocket; error: RefusedMessage; ack: AckFn | undefined }
+  /** A socket's message was taken. */
+  | { kind: 'accepted'; ack: AckFn | undefined }
+  /** A chat line said here, for the sockets that may read it, here and elsewhere. */
+  | { kind: 'said'; match: MatchRecord; line: ChatLine }
+  /** The chat's settings changed: every socket is sent its history and settings again. */
+  | { kind: 'chat-settings' }
   /** A socket is sent the whole picture again, from the state as stored. */
   | { kind: 'resync'; socket: GameSocket }
   /**
