@@ -51,6 +51,7 @@ function roomWith(move: (room: RoomView, event: MoveEvent) => Promise<MoveOutcom
     clock: {
       arm: () => undefined,
       clear: () => undefined,
+      start: async (_room: RoomView, match: MatchRecord) => ({ record: match }),
     } as unknown as TurnClock,
     ending: {} as MatchEnding,
     chat: {} as MatchChat,
@@ -130,6 +131,35 @@ describe('a match room on fake parts', () => {
     expect({ record: room.record, state: room.state }).toEqual(before);
     expect(room.record).toEqual(record('move 1'));
     expect(told).toEqual(['update 1', 'refused bad INVALID_MOVE', 'resync bad']);
+  });
+
+  it("makes a lobby's write in its turn, after the move in hand, then tells everyone", async () => {
+    const steps: string[] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { room, told } = roomWith(async () => {
+      steps.push('move begins');
+      await held;
+      steps.push('move ends');
+      return accepted(1);
+    });
+    const move = room.tell(moveBy('mover'));
+    const write = room.tell({
+      kind: 'write',
+      write: async () => {
+        steps.push('seat claimed');
+        return true;
+      },
+    });
+    await vi.waitFor(() => expect(steps).toEqual(['move begins']));
+    release();
+    await Promise.all([move, write]);
+    expect(steps).toEqual(['move begins', 'move ends', 'seat claimed']);
+    // The room read the match again after the write and announced it.
+    expect(told).toEqual(['update 1', 'announce']);
+    expect(room.record).toEqual(record('as stored'));
   });
 
   it('stays usable when a part throws: the event fails alone, the next is handled', async () => {
