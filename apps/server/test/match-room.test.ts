@@ -11,6 +11,7 @@ import type { TurnClock } from '../src/match/turn-clock.ts';
 import type { TurnNews } from '../src/match/turn-news.ts';
 import type { Logger } from '../src/ops/logger.ts';
 import type { MatchRecord, StoredState } from '../src/storage/index.ts';
+import { ManualTime } from './manual-time.ts';
 
 const MATCH = 'room-under-test';
 const record = (updatedAt: string) =>
@@ -46,7 +47,6 @@ function roomWith(move: (room: RoomView, event: MoveEvent) => Promise<MoveOutcom
       announce: async () => {
         told.push('announce');
       },
-      stopCrowd: () => undefined,
     } as unknown as SeatSessions,
     clock: {
       arm: () => undefined,
@@ -57,6 +57,7 @@ function roomWith(move: (room: RoomView, event: MoveEvent) => Promise<MoveOutcom
     chat: {} as MatchChat,
     news: { decisionPassed: () => undefined, ended: () => undefined } as unknown as TurnNews,
     logger: { error: (error: unknown) => errors.push(error) } as unknown as Logger,
+    time: new ManualTime(0),
     refuse: (to: GameSocket, error: RefusedMessage) => told.push(`refused ${to.id} ${error.code}`),
     answer: (to: GameSocket, error: RefusedMessage) => told.push(`answered ${to.id} ${error.code}`),
     read: async () => record('as stored'),

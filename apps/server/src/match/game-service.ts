@@ -190,6 +190,7 @@ export class GameService {
         news,
         refuse,
         answer,
+        time,
       },
     });
     const rooms = this.rooms;

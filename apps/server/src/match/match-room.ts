@@ -3,6 +3,7 @@ import type { LogEntry } from '@iron-curtain/game';
 import type { RefusedMessage } from '@iron-curtain/protocol';
 import type { AckFn, GameSocket } from '../edge/game-sockets.ts';
 import type { Logger } from '../ops/logger.ts';
+import type { TimeSource } from '../ops/time.ts';
 import { type Played, playedWith } from '../reducer/played-with.ts';
 import type { MatchRecord, MoveRecord, StoredState } from '../storage/index.ts';
 import type { MatchChat } from './chat.ts';
@@ -10,7 +11,7 @@ import { ended, type MatchEnding } from './ending.ts';
 import type { FanoutMessage } from './fanout.ts';
 import type { MatchMoves } from './moves.ts';
 import type { Audience, Notice, Outcome, Room, RoomEvent, RoomLog, SyncEvent } from './room.ts';
-import { CROWD_SLICE, type SeatSessions } from './seat-sessions.ts';
+import { CROWD_EVERY_MS, CROWD_SLICE, type SeatSessions } from './seat-sessions.ts';
 import type { TurnClock } from './turn-clock.ts';
 import type { TurnNews } from './turn-news.ts';
 
@@ -25,6 +26,8 @@ export interface RoomParts {
   chat: MatchChat;
   news: TurnNews;
   logger: Logger;
+  /** The room's timers are set on it. */
+  time: TimeSource;
   /** Tells a socket its message was refused, and why. */
   refuse: (socket: GameSocket, error: RefusedMessage, ack?: AckFn) => void;
   /** Tells a socket its message was refused, in its acknowledgement alone when it asked for one. */
@@ -64,10 +67,12 @@ export class MatchRoom implements Room {
   readonly audience: Audience = {
     viewers: new Set<GameSocket>(),
     delivered: undefined,
-    crowd: { timer: undefined, told: undefined, shared: 0, sending: Promise.resolve() },
+    crowd: { told: undefined, shared: 0, sending: Promise.resolve() },
   };
   /** The clock's timer while one is armed (see TurnClock). */
   private timer: unknown;
+  /** The crowd's tick while one is armed (see crowdChanged). */
+  private crowdTimer: unknown;
   private played: Played | undefined;
   /** The spectators' syncs queued and not begun yet, which the next spectator's sync joins. */
   private watching:
@@ -135,7 +140,7 @@ export class MatchRoom implements Room {
       this.pending === 0 &&
       this.audience.viewers.size === 0 &&
       this.timer === undefined &&
-      this.audience.crowd.timer === undefined
+      this.crowdTimer === undefined
     );
   }
 
@@ -221,7 +226,7 @@ export class MatchRoom implements Room {
         return this.apply(await chat.settle(this, event.socket, event.request, event.ack));
       case 'left':
         // A spectator only changes the crowd's count, told at the room's next tick.
-        if (event.seat === null) return sessions.crowdChanged(this);
+        if (event.seat === null) return this.crowdChanged();
         await sessions.seatLeft(this, event.seat);
         return this.changed();
       case 'changed':
@@ -236,6 +241,7 @@ export class MatchRoom implements Room {
       case 'deadline-near':
         return this.publish([event]);
       case 'crowd':
+        this.crowdTimer = undefined;
         return sessions.tellCrowd(this);
       case 'finish': {
         const { ended: done, ...outcome } = await ending.finish(this, event.result, event.now);
@@ -315,6 +321,20 @@ export class MatchRoom implements Room {
     }
   }
 
+  /**
+   * The crowd changed (a spectator came or went, here or on another instance): its count is
+   * told at the room's next tick, at most CROWD_EVERY_MS from now, with every other change
+   * until then. O(1): a timer armed once per tick.
+   */
+  crowdChanged(): void {
+    if (this.crowdTimer !== undefined) return;
+    this.crowdTimer = this.parts.time.setTimer(() => {
+      this.tell({ kind: 'crowd' }).catch((error) =>
+        this.parts.logger.error({ err: error, matchID: this.matchID }, 'crowd count failed'),
+      );
+    }, CROWD_EVERY_MS);
+  }
+
   /** Sets the room's timer to the clock as stored in `match` (or clears it: none runs). */
   private arm(match: MatchRecord): void {
     this.clearTimer();
@@ -335,7 +355,9 @@ export class MatchRoom implements Room {
   /** Clears the room's timers (the server is stopping). */
   stopTimers(): void {
     this.clearTimer();
-    this.parts.sessions.stopCrowd(this);
+    if (this.crowdTimer === undefined) return;
+    this.parts.time.clearTimer(this.crowdTimer);
+    this.crowdTimer = undefined;
   }
 
   private async heard(message: FanoutMessage): Promise<void> {
@@ -353,7 +375,7 @@ export class MatchRoom implements Room {
         return;
       }
       case 'crowd':
-        return sessions.crowdChanged(this);
+        return this.crowdChanged();
       case 'chat': {
         if (this.audience.viewers.size === 0) return;
         const match = await this.match();

@@ -47,6 +47,8 @@ export interface Room extends RoomView {
   stateFrom(from: 'room' | 'store'): Promise<StoredState | undefined>;
   /** The public log as far as the state `stateID`: the room's, else read once and kept. */
   logAt(stateID: number): Promise<LogEntry[]>;
+  /** The crowd changed: its count is told at the room's next tick (see MatchRoom.crowdChanged). */
+  crowdChanged(): void;
 }
 
 /**
@@ -126,10 +128,8 @@ export interface RoomLog {
   entries: LogEntry[];
 }
 
-/** A room's crowd: its count as last told (see SeatSessions.crowdChanged), its fan-out in flight. */
+/** A room's crowd: its count as last told and shared (see MatchRoom.crowdChanged), its fan-out in flight. */
 export interface RoomCrowd {
-  /** The coalescing timer while one is armed. */
-  timer: unknown;
   /** The spectators (everywhere) the room's sockets here were last told; undefined: none yet. */
   told: number | undefined;
   /** This instance's spectators of the match as last shared with the other instances. */
@@ -201,7 +201,7 @@ export type RoomEvent =
   | { kind: 'resume'; match: MatchRecord }
   /** The deadline sweep: the seat to move's correspondence deadline is a day ahead (ISO). */
   | { kind: 'deadline-near'; seat: Seat; deadline: string }
-  /** The crowd's tick: its count is shared and told (see SeatSessions.crowdChanged). */
+  /** The crowd's tick: its count is shared and told (see MatchRoom.crowdChanged). */
   | { kind: 'crowd' }
   /** The lobby or the referee ends the match; answers whether this ended it. */
   | { kind: 'finish'; result: MatchResult | null; now: number; ended: (ended: boolean) => void }

@@ -117,7 +117,7 @@ export class SeatSessions {
     if (seat === null) {
       // Its sync told it a count the others may not have been told: the tick tells everyone.
       room.audience.crowd.told = undefined;
-      this.crowdChanged(room);
+      room.crowdChanged();
     } else await this.announce(room, attached);
   }
 
@@ -151,7 +151,7 @@ export class SeatSessions {
     for (const { ack } of joined) ack?.({ ok: true });
     // Their syncs told them a count the others may not have been told: the tick tells everyone.
     room.audience.crowd.told = undefined;
-    this.crowdChanged(room);
+    room.crowdChanged();
   }
 
   /** Resolves once this instance hears the match's updates from other instances too. */
@@ -421,29 +421,11 @@ export class SeatSessions {
   }
 
   /**
-   * The crowd changed (a spectator came or went, here or on another instance): its count is
-   * told at the room's next tick, at most CROWD_EVERY_MS from now, with every other change
-   * until then. O(1): a timer armed once per tick.
-   */
-  crowdChanged(room: Room): void {
-    const { crowd } = room.audience;
-    if (crowd.timer !== undefined) return;
-    crowd.timer = this.deps.time.setTimer(() => {
-      room
-        .tell({ kind: 'crowd' })
-        .catch((error) =>
-          this.deps.logger.error({ err: error, matchID: room.matchID }, 'crowd count failed'),
-        );
-    }, CROWD_EVERY_MS);
-  }
-
-  /**
    * In the room, at its tick: this instance's spectators are shared with the others (when
    * they changed), and the room's sockets here are told the count everywhere (when it changed).
    */
   async tellCrowd(room: Room): Promise<void> {
     const { fanout, presence } = this.deps;
-    room.audience.crowd.timer = undefined;
     const here = presence.here(room.matchID);
     if (here.spectators !== room.audience.crowd.shared) {
       await fanout.share(room.matchID, here);
@@ -455,12 +437,5 @@ export class SeatSessions {
     if (!match) return;
     const told = await this.presenceOf(match);
     if (told.spectators !== room.audience.crowd.told) await this.tellPresence(room, told);
-  }
-
-  /** Clears the room's crowd timer (the server is stopping). */
-  stopCrowd(room: Room): void {
-    if (room.audience.crowd.timer === undefined) return;
-    this.deps.time.clearTimer(room.audience.crowd.timer);
-    room.audience.crowd.timer = undefined;
   }
 }
