@@ -64,6 +64,7 @@ export class MatchRoom implements Room {
   private last: StoredState | undefined;
   /** The match's public log as far as a state (a sync sends it), kept so a crowd's syncs read it once. */
   private log: RoomLog | undefined;
+  /** Its sockets here and what its publisher, the seat sessions, keeps of them. */
   readonly audience: Audience = {
     viewers: new Set<GameSocket>(),
     delivered: undefined,
