@@ -198,18 +198,19 @@ export class MatchRoom implements Room {
     switch (event.kind) {
       case 'sync': {
         const { socket, request, ack } = event;
-        const match = await sessions.admit(this, socket, request, ack);
+        const admitted = await sessions.admit(this, socket, request, ack);
+        if ('refused' in admitted) return this.apply(admitted.refused);
         // A socket gone while its sync waited would be a viewer nobody removes.
-        if (!match || !socket.connected) return;
+        if (!socket.connected) return;
         this.parts.detach(socket);
-        return sessions.sync(this, socket, match, request.playerID, ack);
+        return sessions.sync(this, socket, admitted.match, request.playerID, ack);
       }
       case 'watch':
         // Open for one more turn of the event loop: the syncs of a crowd arriving at once
         // come in many sockets' reads, and each would be handled alone on a quick store.
         await nextTurn();
         if (this.watching?.event === event) this.watching = undefined;
-        return sessions.watch(this, event.syncs, this.parts.detach);
+        return this.apply(await sessions.watch(this, event.syncs, this.parts.detach));
       case 'resync':
         await sessions.sendSync(this, event.socket);
         return;

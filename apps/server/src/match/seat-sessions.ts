@@ -21,7 +21,16 @@ import { clockState } from './clock-record.ts';
 import { frameFor } from './engine.ts';
 import type { Fanout } from './fanout.ts';
 import type { PresenceBook } from './presence-book.ts';
-import type { Room, StoredUpdate, SyncEvent, UpdateHeader, Viewer } from './room.ts';
+import type {
+  Notice,
+  Outcome,
+  Room,
+  RoomView,
+  StoredUpdate,
+  SyncEvent,
+  UpdateHeader,
+  Viewer,
+} from './room.ts';
 
 /** The crowd's count is told at most this often per match (ms), however many come and go. */
 export const CROWD_EVERY_MS = 1000;
@@ -51,7 +60,7 @@ export interface SeatSessionsDeps {
 }
 
 /**
- * The seat sessions of a match's room: a socket syncs as a seat (with credentials) or as a
+ * The seat sessions of a match's room, its publisher: a socket syncs as a seat (with credentials) or as a
  * spectator, becomes one of the room's viewers and is counted in presence, is sent the whole
  * picture on a sync and each stored state after (only on top of the state it holds), and
  * leaves when it goes. A seat's presence (connected, how long away) is told to every socket
@@ -72,33 +81,30 @@ export class SeatSessions {
 
   /**
    * The match as a socket may attach to it (read afresh: a seat's credentials may have
-   * changed hands), or undefined when refused.
+   * changed hands), or the refusal to tell.
    */
   async admit(
-    room: Room,
+    room: RoomView,
     socket: GameSocket,
     request: SyncRequest,
     ack?: AckFn,
-  ): Promise<MatchRecord | undefined> {
-    const { refuse } = this.deps;
+  ): Promise<{ match: MatchRecord } | { refused: Outcome }> {
+    const refused = (error: RefusedMessage) => ({
+      refused: { tell: [{ kind: 'refused', socket, error, ack } satisfies Notice] },
+    });
     const { playerID, credentials } = request;
     const match = await room.reread();
-    if (!match) {
-      refuse(socket, { code: 'UNKNOWN_MATCH', message: 'no such match' }, ack);
-      return undefined;
-    }
+    if (!match) return refused({ code: 'UNKNOWN_MATCH', message: 'no such match' });
     if (playerID !== null) {
       const seat = match.players.find((p) => p.seat === playerID);
       if (credentials === undefined || !seat || !secretMatches(credentials, seat.credentialsHash)) {
-        refuse(
-          socket,
-          { code: 'UNAUTHORIZED', message: `these credentials do not hold seat ${playerID}` },
-          ack,
-        );
-        return undefined;
+        return refused({
+          code: 'UNAUTHORIZED',
+          message: `these credentials do not hold seat ${playerID}`,
+        });
       }
     }
-    return match;
+    return { match };
   }
 
   /** An admitted socket (detached from any other match) joins the room and is sent everything. */
@@ -127,13 +133,15 @@ export class SeatSessions {
    * once for them all, so a crowd's join costs the server per spectator little more than its
    * socket's writes.
    */
-  async watch(room: Room, syncs: SyncEvent[], detach: (socket: GameSocket) => void): Promise<void> {
+  async watch(
+    room: Room,
+    syncs: SyncEvent[],
+    detach: (socket: GameSocket) => void,
+  ): Promise<Outcome> {
     const match = await room.reread();
     if (!match) {
-      for (const { socket, ack } of syncs) {
-        this.deps.refuse(socket, { code: 'UNKNOWN_MATCH', message: 'no such match' }, ack);
-      }
-      return;
+      const error: RefusedMessage = { code: 'UNKNOWN_MATCH', message: 'no such match' };
+      return { tell: syncs.map(({ socket, ack }) => ({ kind: 'refused', socket, error, ack })) };
     }
     const joined: SyncEvent[] = [];
     for (const sync of syncs) {
@@ -143,7 +151,7 @@ export class SeatSessions {
       await this.attach(room, sync.socket, { matchID: room.matchID, seat: null }, match);
       joined.push(sync);
     }
-    if (joined.length === 0) return;
+    if (joined.length === 0) return {};
     const sockets = joined.map((sync) => sync.socket);
     const stateID = await this.sendSyncs(room, sockets);
     await this.deps.chat.sendHistory(room, sockets, match);
@@ -152,6 +160,7 @@ export class SeatSessions {
     // Their syncs told them a count the others may not have been told: the tick tells everyone.
     room.audience.crowd.told = undefined;
     room.crowdChanged();
+    return {};
   }
 
   /** Resolves once this instance hears the match's updates from other instances too. */
