@@ -150,8 +150,8 @@ export function createApp(
   const lobby = new Lobby(
     matches,
     presence,
+    game.write,
     (matchID) => {
-      game.matchChanged(matchID);
       startBots(matchID);
       challenges.changed();
     },
@@ -169,14 +169,14 @@ export function createApp(
     awaySince: (match, seat) => game.awaySince(match, seat),
     finish,
   });
-  const rematches = new RematchDesk(matches, changed, time, botCredentials);
+  const rematches = new RematchDesk(matches, game.write, changed, time, botCredentials);
   const cleanup = new MatchCleanup({ matches, metrics, logger, time, config });
   const deadlines = new DeadlineSweep({
     matches,
     logger,
     time,
     clockCheck: (matchID) => game.checkClock(matchID),
-    warn: (matchID, seat, deadline) => push.deadlineNear(matchID, seat, deadline),
+    warn: (matchID, seat, deadline) => game.deadlineNear(matchID, seat, deadline),
   });
 
   // Behind the proxy, the client's address is the last X-Forwarded-For entry, the one the

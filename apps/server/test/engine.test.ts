@@ -30,6 +30,7 @@ const lobbyOn = (s: Stores) =>
   new Lobby(
     s.matches,
     new PresenceBook(),
+    (_matchID, write) => write(),
     () => undefined,
     noEnding,
     new DeckLibrary(s.decks, systemTime),

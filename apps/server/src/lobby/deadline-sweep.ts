@@ -17,8 +17,8 @@ export interface DeadlineSweepDeps {
   time: TimeSource;
   /** Tells a match's room its running seat's time may be up: it reads the clock afresh and ends the match on time. */
   clockCheck: (matchID: string) => Promise<void>;
-  /** Warns the seat to move that its turn runs out at `deadline` (ISO); never rejects. */
-  warn: (matchID: string, seat: Seat, deadline: string) => Promise<void>;
+  /** Tells a match's room to warn the seat to move that its turn runs out at `deadline` (ISO). */
+  warn: (matchID: string, seat: Seat, deadline: string) => void;
 }
 
 /** What one run did. */
@@ -32,7 +32,8 @@ export interface SweepRun {
 /**
  * Acts on the turn deadlines stored with the matches: every SWEEP_EVERY_MS it reads from the
  * store only the matches whose deadline has passed, and has each one's room end it on time,
- * then warns the seats whose correspondence deadline is a day ahead. Nothing is held in memory
+ * then has the rooms warn the seats whose correspondence deadline is a day ahead (both enter
+ * the room through its queue, as every other event of the match). Nothing is held in memory
  * per match between runs, and the deadlines are in the store, so a restart (or a killed
  * process) loses none. With several instances on one store, one sweeps at a time.
  */
@@ -76,7 +77,7 @@ export class DeadlineSweep {
           ),
         );
         const warnings = await matches.takeDueWarnings(now, SWEEP_BATCH);
-        for (const { matchID, seat, deadline } of warnings) void warn(matchID, seat, deadline);
+        for (const { matchID, seat, deadline } of warnings) warn(matchID, seat, deadline);
         return { due: due.length, warned: warnings.length };
       });
     } catch (error) {

@@ -26,6 +26,7 @@ import { clockFor, clockState } from '../match/clock-record.ts';
 import type { FinishMatch } from '../match/ending.ts';
 import { initialState } from '../match/engine.ts';
 import type { PresenceBook } from '../match/presence-book.ts';
+import type { MatchWrite } from '../match/room.ts';
 import {
   hashSecret,
   newCredentials,
@@ -50,8 +51,10 @@ export class Lobby {
       'createMatch' | 'claimSeat' | 'listPublicMatches' | 'getMatch'
     >,
     private readonly presence: PresenceBook,
-    /** Called after a seat is taken, to tell connected sockets. */
-    private readonly changed: (matchID: string) => void,
+    /** Takes a seat in the match's room, in its turn; the room tells its sockets. */
+    private readonly inRoom: MatchWrite,
+    /** Called after a seat is taken (computer players start, the challenges change). */
+    private readonly seated: (matchID: string) => void,
     private readonly finish: FinishMatch,
     readonly library: DeckLibrary,
     private readonly bots: BotCredentials,
@@ -112,14 +115,11 @@ export class Lobby {
     await this.matches.createMatch(match, initialState(match));
     if (request.opponent !== 'human') {
       const credentials = await this.bots.of(matchID, '1', request.opponent);
-      await this.matches.claimSeat(
-        matchID,
-        '1',
-        botName(request.opponent),
-        hashSecret(credentials),
-        now,
+      const name = botName(request.opponent);
+      await this.inRoom(matchID, () =>
+        this.matches.claimSeat(matchID, '1', name, hashSecret(credentials), now),
       );
-      this.changed(matchID);
+      this.seated(matchID);
     }
     return {
       matchID,
@@ -161,15 +161,20 @@ export class Lobby {
       throw new LobbyError(409, 'MATCH_FULL', 'both seats of this match are taken');
     }
     const credentials = newCredentials();
-    const claimed = await this.matches.claimSeat(
+    const claimed = await this.inRoom(
       matchID,
-      free.seat,
-      request.name,
-      hashSecret(credentials),
-      new Date(this.time.now()).toISOString(),
+      () =>
+        this.matches.claimSeat(
+          matchID,
+          free.seat,
+          request.name,
+          hashSecret(credentials),
+          new Date(this.time.now()).toISOString(),
+        ),
+      (taken) => taken,
     );
     if (!claimed) throw new LobbyError(409, 'MATCH_FULL', 'both seats of this match are taken');
-    this.changed(matchID);
+    this.seated(matchID);
     return { matchID, seat: free.seat, side: free.side, credentials };
   }
 

@@ -5,6 +5,7 @@ import type { BotCredentials } from '../bots/credentials.ts';
 import { LobbyError } from '../edge/lobby-error.ts';
 import { newClock } from '../match/clock-record.ts';
 import { initialState } from '../match/engine.ts';
+import type { MatchWrite } from '../match/room.ts';
 import { hashSecret, newInvite, newMatchID, newSeed, secretMatches } from '../ops/secrets.ts';
 import type { TimeSource } from '../ops/time.ts';
 import type { MatchRecord, MatchStore, RematchState, SeatRecord } from '../storage/index.ts';
@@ -66,7 +67,9 @@ async function rematchOf(
 export class RematchDesk {
   constructor(
     private readonly matches: Pick<MatchStore, 'getMatch' | 'offerRematch' | 'linkRematch'>,
-    /** Called when offers or the link change, to tell the match's sockets (spectators follow). */
+    /** Makes the offer in the match's room, in its turn; the room tells its sockets. */
+    private readonly inRoom: MatchWrite,
+    /** Called when a rematch is linked, to tell its sockets (the seats' clients follow). */
     private readonly changed: (matchID: string) => void,
     private readonly time: TimeSource,
     private readonly bots: BotCredentials,
@@ -87,26 +90,32 @@ export class RematchDesk {
     }
     let rematch: RematchState | undefined = match.rematch ?? undefined;
     if (!rematch?.matchID) {
-      rematch = await this.matches.offerRematch(matchID, request.seat);
-      if (!rematch) throw new LobbyError(409, 'NOT_FINISHED', 'the match is not over');
-      // A computer player always agrees.
-      const computers = (await this.bots.seatsOf(match)).map((b) => b.seat);
-      const agreed = new Set([...rematch.offers, ...computers]);
-      if (agreed.size === 2 && !rematch.matchID) {
-        const next = await rematchOf(match, new Date(this.time.now()).toISOString(), this.bots);
-        const linked = await this.matches.linkRematch(matchID, next, initialState(next));
-        // Another request may have linked one first: read which.
-        rematch = linked
-          ? { offers: rematch.offers, matchID: next.matchID }
-          : ((await this.matches.getMatch(matchID))?.rematch ?? rematch);
-      }
-      this.changed(matchID);
+      rematch = await this.inRoom(matchID, () => this.offerIn(match, request.seat));
       if (rematch.matchID) this.changed(rematch.matchID);
     }
     return {
       rematch: { offers: rematch.offers, matchID: rematch.matchID },
       seat: rematch.matchID ? this.grant(rematch.matchID, request.seat, seat.side, request) : null,
     };
+  }
+
+  /** The seat's offer, stored; once both seats agree, the rematch is created and linked. */
+  private async offerIn(match: MatchRecord, seat: Seat): Promise<RematchState> {
+    const { matchID } = match;
+    let rematch = await this.matches.offerRematch(matchID, seat);
+    if (!rematch) throw new LobbyError(409, 'NOT_FINISHED', 'the match is not over');
+    // A computer player always agrees.
+    const computers = (await this.bots.seatsOf(match)).map((b) => b.seat);
+    const agreed = new Set([...rematch.offers, ...computers]);
+    if (agreed.size === 2 && !rematch.matchID) {
+      const next = await rematchOf(match, new Date(this.time.now()).toISOString(), this.bots);
+      const linked = await this.matches.linkRematch(matchID, next, initialState(next));
+      // Another request may have linked one first: read which.
+      rematch = linked
+        ? { offers: rematch.offers, matchID: next.matchID }
+        : ((await this.matches.getMatch(matchID))?.rematch ?? rematch);
+    }
+    return rematch;
   }
 
   private grant(

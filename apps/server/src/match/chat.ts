@@ -22,7 +22,7 @@ import type { Metrics } from '../ops/metrics.ts';
 import type { TimeSource } from '../ops/time.ts';
 import type { ChatRecord, ChatStore, MatchRecord } from '../storage/index.ts';
 import type { Fanout } from './fanout.ts';
-import type { ChatSaid, Room } from './room.ts';
+import type { ChatSaid, Outcome, RoomView } from './room.ts';
 
 /** Lines one socket may say: CHAT_BURST at once, then one per CHAT_EVERY_S seconds on average. */
 const CHAT_BURST = 5;
@@ -111,26 +111,26 @@ export class MatchChat {
     return { matchID: request.matchID, line: { text: request.text.trim() } };
   }
 
-  /** In the room: a socket says a quick phrase or a line of free text in its room. */
-  async say(room: Room, socket: GameSocket, said: ChatSaid, ack?: AckFn): Promise<void> {
-    const { chat, refuse, time, metrics, fanout } = this.deps;
+  /**
+   * In the room: a socket says a quick phrase or a line of free text in its room. The line is
+   * stored; what to tell (the refusal, or the acknowledgement and the line) is returned.
+   */
+  async say(room: RoomView, socket: GameSocket, said: ChatSaid, ack?: AckFn): Promise<Outcome> {
+    const { chat, time, metrics } = this.deps;
+    const refused = (error: RefusedMessage): Outcome => ({
+      tell: [{ kind: 'answered', socket, error, ack }],
+    });
     const seating = socket.data.seating;
     if (seating?.matchID !== room.matchID) {
-      refuse(socket, { code: 'NOT_SYNCED', message: 'sync with this match first' }, ack);
-      return;
+      return refused({ code: 'NOT_SYNCED', message: 'sync with this match first' });
     }
     const match = await room.match();
-    if (!match) {
-      refuse(socket, { code: 'UNKNOWN_MATCH', message: 'no such match' }, ack);
-      return;
-    }
+    if (!match) return refused({ code: 'UNKNOWN_MATCH', message: 'no such match' });
     if (match.chatOff) {
-      refuse(socket, { code: 'CHAT_OFF', message: "the match's creator turned the chat off" }, ack);
-      return;
+      return refused({ code: 'CHAT_OFF', message: "the match's creator turned the chat off" });
     }
     if (await this.tooFast(socket)) {
-      refuse(socket, { code: 'CHAT_TOO_FAST', message: 'too many chat lines; wait a moment' }, ack);
-      return;
+      return refused({ code: 'CHAT_TOO_FAST', message: 'too many chat lines; wait a moment' });
     }
     const line = await chat.addChatLine({
       matchID: match.matchID,
@@ -139,14 +139,20 @@ export class MatchChat {
       ...said.line,
       at: new Date(time.now()).toISOString(),
     });
-    if (!line) {
-      refuse(socket, { code: 'UNKNOWN_MATCH', message: 'no such match' }, ack);
-      return;
-    }
+    if (!line) return refused({ code: 'UNKNOWN_MATCH', message: 'no such match' });
     metrics.chatLines.inc({ room: line.room });
-    ack?.({ ok: true });
-    this.deliver(room, match, wireLine(line));
-    fanout.publish({ kind: 'chat', matchID: match.matchID, line: wireLine(line) });
+    return {
+      tell: [
+        { kind: 'accepted', ack },
+        { kind: 'said', match, line: wireLine(line) },
+      ],
+    };
+  }
+
+  /** A line said here: to the room's sockets here that may read it, then to the other instances. */
+  told(room: RoomView, match: MatchRecord, line: ChatLine): void {
+    this.deliver(room, match, line);
+    this.deps.fanout.publish({ kind: 'chat', matchID: match.matchID, line });
   }
 
   /** Whether the socket, or its address with all its sockets, has said its share for now. */
@@ -192,33 +198,36 @@ export class MatchChat {
 
   /** In the room: the creator turns the chat off or on; a seat mutes or unmutes its opponent. */
   async settle(
-    room: Room,
+    room: RoomView,
     socket: GameSocket,
     request: ChatSettingsRequest,
     ack?: AckFn,
-  ): Promise<void> {
-    const { chat, refuse, fanout } = this.deps;
+  ): Promise<Outcome> {
+    const { chat } = this.deps;
     const { matchID, off, muteOpponent } = request;
     const seat = socket.data.seating?.seat;
     if (socket.data.seating?.matchID !== room.matchID || seat === undefined) {
-      refuse(socket, { code: 'NOT_SYNCED', message: 'sync with this match first' }, ack);
-      return;
+      const error: RefusedMessage = { code: 'NOT_SYNCED', message: 'sync with this match first' };
+      return { tell: [{ kind: 'answered', socket, error, ack }] };
     }
     if (off !== undefined) await chat.setChatOff(matchID, off);
     if (muteOpponent !== undefined && seat !== null) {
       await chat.setMuting(matchID, seat, muteOpponent);
     }
-    ack?.({ ok: true });
-    const match = await room.reread();
+    return { record: null, tell: [{ kind: 'accepted', ack }, { kind: 'chat-settings' }] };
+  }
+
+  /** The chat's settings changed here: the room's sockets here, then the other instances. */
+  async settingsChanged(room: RoomView, match: MatchRecord | undefined): Promise<void> {
     if (match) await this.sendHistories(room, match);
-    fanout.publish({ kind: 'chat-settings', matchID });
+    this.deps.fanout.publish({ kind: 'chat-settings', matchID: room.matchID });
   }
 
   /**
    * Sends sockets of one seat (or spectators) every line they may read, with their settings
    * (after a sync): one frame, encoded once for them all.
    */
-  async sendHistory(room: Room, sockets: GameSocket[], match: MatchRecord): Promise<void> {
+  async sendHistory(room: RoomView, sockets: GameSocket[], match: MatchRecord): Promise<void> {
     // Each socket's seating as asked: one that syncs again meanwhile is sent its own history.
     const seatings = sockets.map((socket) => socket.data.seating);
     const seating = seatings.find((s) => s !== undefined);
@@ -250,7 +259,7 @@ export class MatchChat {
    * The match's presence changed here: once it has ended, the sockets that were sent only
    * their own room are sent both.
    */
-  async presenceChanged(room: Room, match: MatchRecord): Promise<void> {
+  async presenceChanged(room: RoomView, match: MatchRecord): Promise<void> {
     if (match.status !== 'finished') return;
     await this.sendHistories(
       room,
@@ -261,7 +270,7 @@ export class MatchChat {
 
   /** The room's sockets (all, unless given) are sent their history again, each seat's once. */
   async sendHistories(
-    room: Room,
+    room: RoomView,
     match: MatchRecord,
     sockets: GameSocket[] = [...room.viewers],
   ): Promise<void> {
@@ -277,7 +286,7 @@ export class MatchChat {
   }
 
   /** A new line to the room's sockets here that may read it. */
-  deliver(room: Room, match: MatchRecord, line: ChatLine): void {
+  deliver(room: RoomView, match: MatchRecord, line: ChatLine): void {
     const readers = [...room.viewers]
       .filter((socket) => mayRead(match, socket.data.seating?.seat ?? null, line))
       .map((socket) => socket.id);

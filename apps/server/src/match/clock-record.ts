@@ -1,7 +1,7 @@
 // The clock a match's record holds, as plain arithmetic on it: no timer, no room, no store.
 import type { Seat } from '@iron-curtain/game';
 import type { ClockState } from '@iron-curtain/protocol';
-import type { ClockRecord } from '../storage/index.ts';
+import type { ClockRecord, MatchRecord } from '../storage/index.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -60,6 +60,11 @@ export function flagFallen(clock: ClockRecord, now: number): Seat | null {
   return clock.running !== null && remainingAt(clock, clock.running, now) <= 0
     ? clock.running
     : null;
+}
+
+/** Whether a match in play has a running seat whose time is up at `now`. */
+export function timeUp(match: MatchRecord, now: number): boolean {
+  return match.status === 'playing' && !!match.clock && flagFallen(match.clock, now) !== null;
 }
 
 /** What clients are sent: each seat's time left at `now`. */

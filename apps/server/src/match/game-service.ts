@@ -33,6 +33,7 @@ import { type Fanout, localFanout } from './fanout.ts';
 import { MatchRooms } from './match-rooms.ts';
 import { MatchMoves } from './moves.ts';
 import type { PresenceBook } from './presence-book.ts';
+import type { MatchWrite, RoomEvent } from './room.ts';
 import { SeatSessions } from './seat-sessions.ts';
 import { type SessionLookup, SessionTies } from './session-ties.ts';
 import { TurnClock } from './turn-clock.ts';
@@ -148,7 +149,7 @@ export class GameService {
       this.guard.refuse(socket, error, ack);
     const nsp = this.nsp;
     const news = new TurnNews({ notifier: deps.notifier, presence: deps.presence, logger });
-    const clock = new TurnClock({ matches, logger, time, news });
+    const clock = new TurnClock({ matches, time });
     this.chat = new MatchChat({
       nsp,
       chat: stores.chat,
@@ -173,25 +174,24 @@ export class GameService {
       refuse,
       onAttach: deps.onAttach,
     });
-    const ending = new MatchEnding({ matches, time, clock, sessions: this.sessions, news });
-    this.moves = new MatchMoves({
-      engine,
-      metrics,
-      logger,
-      fanout,
-      time,
-      sessions: this.sessions,
-      clock,
-      ending,
-      news,
-      refuse,
-    });
+    const ending = new MatchEnding({ matches, time });
+    this.moves = new MatchMoves({ engine, metrics, logger, time, refuse });
     this.rooms = new MatchRooms({
       matches,
       logger,
       fanout,
       closing,
-      parts: { sessions: this.sessions, moves: this.moves, clock, ending, chat: this.chat },
+      parts: {
+        sessions: this.sessions,
+        moves: this.moves,
+        clock,
+        ending,
+        chat: this.chat,
+        news,
+        refuse,
+        answer,
+        time,
+      },
     });
     const rooms = this.rooms;
     this.guard = new SocketGuard({
@@ -295,10 +295,36 @@ export class GameService {
     return this.rooms.awaySince(match, seat);
   }
 
-  /** A seat was taken, a rematch offered or a match ended through the lobby: its room tells everyone. */
+  /** A match changed through the lobby (a rematch linked to it): its room tells everyone. */
   matchChanged(matchID: string): void {
     this.rooms.tell(matchID, { kind: 'changed' }, 'presence push failed');
   }
+
+  /**
+   * A lobby's write to a match (a seat taken, a rematch offered), made in the match's room in
+   * its turn (see MatchWrite). Once the write is made its caller goes on: a failure to tell
+   * everyone after it is logged, not answered.
+   */
+  readonly write: MatchWrite = (matchID, write, changed = () => true) =>
+    new Promise((resolve, reject) => {
+      let written = false;
+      const event: RoomEvent = {
+        kind: 'write',
+        write: async () => {
+          const value = await write();
+          written = true;
+          resolve(value);
+          return changed(value);
+        },
+      };
+      this.rooms
+        .of(matchID)
+        .tell(event)
+        .catch((error) => {
+          if (written) this.deps.logger.error({ err: error, matchID }, 'presence push failed');
+          else reject(error);
+        });
+    });
 
   /** Arms the timers of every match in play with a running clock (on start). */
   resumeClocks(): Promise<void> {
@@ -308,6 +334,11 @@ export class GameService {
   /** The deadline sweep: the match's deadline is due, its room checks the clock (and ends it on time). */
   checkClock(matchID: string): Promise<void> {
     return this.rooms.of(matchID).tell({ kind: 'clock' });
+  }
+
+  /** The deadline sweep: a seat's correspondence deadline is a day ahead; its room tells the seat. */
+  deadlineNear(matchID: string, seat: Seat, deadline: string): void {
+    this.rooms.tell(matchID, { kind: 'deadline-near', seat, deadline }, 'deadline warning failed');
   }
 
   /** The one way a match ends, from the lobby or the referee, in the match's room (see MatchEnding). */

@@ -7,10 +7,10 @@ import { MatchRoom, type RoomParts } from './match-room.ts';
 import type { RoomEvent } from './room.ts';
 
 export interface MatchRoomsDeps {
-  matches: Pick<MatchStore, 'getMatch'>;
+  matches: Pick<MatchStore, 'getMatch' | 'loadState' | 'readMoves'>;
   logger: Logger;
   fanout: Fanout;
-  parts: Omit<RoomParts, 'read' | 'idle' | 'detach'>;
+  parts: Omit<RoomParts, 'read' | 'loadState' | 'readMoves' | 'idle' | 'detach' | 'logger'>;
   /** True once the service is stopping: a socket that leaves then is not counted as gone. */
   closing: () => boolean;
 }
@@ -26,7 +26,10 @@ export class MatchRooms {
   constructor(private readonly deps: MatchRoomsDeps) {
     this.parts = {
       ...deps.parts,
+      logger: deps.logger,
       read: (matchID) => deps.matches.getMatch(matchID),
+      loadState: (matchID) => deps.matches.loadState(matchID),
+      readMoves: (matchID) => deps.matches.readMoves(matchID),
       idle: (room) => this.drop(room),
       detach: (socket) => this.detach(socket),
     };
@@ -83,17 +86,19 @@ export class MatchRooms {
     return this.deps.parts.sessions.awaySince(match, seat);
   }
 
-  /** Arms the timers of every match in play with a running clock (on start). */
-  resumeClocks(): Promise<void> {
-    return this.deps.parts.clock.resume((matchID) => this.of(matchID));
+  /** Each match in play with a running clock has its room arm its timer (on start). */
+  async resumeClocks(): Promise<void> {
+    const running = await this.deps.parts.clock.running();
+    await Promise.all(
+      running.map((match) => this.of(match.matchID).tell({ kind: 'resume', match })),
+    );
   }
 
   /** Clears every timer and arms no more (the server is stopping). */
   stopClocks(): void {
     this.deps.parts.clock.stop();
     for (const room of [...this.rooms.values()]) {
-      this.deps.parts.clock.clear(room);
-      this.deps.parts.sessions.stopCrowd(room);
+      room.stopTimers();
       if (room.idle) this.drop(room);
     }
   }

@@ -11,14 +11,17 @@ import type { Logger } from '../ops/logger.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { TimeSource } from '../ops/time.ts';
 import type { MatchRecord } from '../storage/index.ts';
-import { clockState } from './clock-record.ts';
-import type { MatchEnding } from './ending.ts';
+import { clockState, timeUp } from './clock-record.ts';
 import type { MatchEngine, MoveResult } from './engine.ts';
-import type { Fanout } from './fanout.ts';
-import type { MoveEvent, Room } from './room.ts';
-import type { SeatSessions, StoredUpdate, UpdateHeader, Viewer } from './seat-sessions.ts';
-import type { TurnClock } from './turn-clock.ts';
-import type { TurnNews } from './turn-news.ts';
+import type {
+  MoveEvent,
+  Notice,
+  Outcome,
+  RoomView,
+  StoredUpdate,
+  UpdateHeader,
+  Viewer,
+} from './room.ts';
 
 /** The seat a move handed the decision to; undefined when the same seat decides again, or nobody. */
 function passedTo(before: State, after: State): Seat | undefined {
@@ -30,13 +33,19 @@ export interface MatchMovesDeps {
   engine: MatchEngine;
   metrics: Metrics;
   logger: Logger;
-  fanout: Fanout;
   time: TimeSource;
-  sessions: SeatSessions;
-  clock: TurnClock;
-  ending: MatchEnding;
-  news: TurnNews;
+  /** Refuses a message at the door (before it reaches the room). */
   refuse: (socket: GameSocket, error: RefusedMessage, ack?: AckFn) => void;
+}
+
+/**
+ * What a move came to: the outcome to apply, and for the room to act on first or after, the
+ * running seat's time found up (the match ends on time before the move is refused) or the
+ * match the move ended (it ends once the move is told).
+ */
+export interface MoveOutcome extends Outcome {
+  timeUp?: { match: MatchRecord; now: number };
+  finished?: MatchRecord;
 }
 
 /** A move as a seat's socket sent it, checked at the door. */
@@ -47,8 +56,9 @@ export interface MoveAsked {
 
 /**
  * Moves in a match's room: a seat's socket sends one, it is checked against the socket's seat
- * and the match's clock, the engine applies and stores it, and every viewer of the match
- * (here and on other instances) is sent what it changed in its own view.
+ * and the match's clock, the engine applies and stores it, and the room is returned what
+ * changed: the record, state and log, and for every viewer of the match (here and on other
+ * instances) what it changed in its own view.
  */
 export class MatchMoves {
   constructor(private readonly deps: MatchMovesDeps) {}
@@ -85,21 +95,24 @@ export class MatchMoves {
     return { seat: seating.seat, request };
   }
 
-  /** In the room: makes the move, stores it, tells every viewer; a refusal re-syncs the socket. */
-  async move(room: Room, event: MoveEvent): Promise<void> {
+  /**
+   * In the room: makes the move and stores it; returns what changed and what to tell, or the
+   * refusal (and a re-sync of the socket), changing nothing the room keeps unless another
+   * writer may have moved on.
+   */
+  async move(room: RoomView, event: MoveEvent): Promise<MoveOutcome> {
     const { socket, seat, request, ack, received } = event;
     const { stateID, action } = request;
-    const { engine, metrics, clock, ending, sessions, time, logger, refuse } = this.deps;
+    const { engine, metrics, time, logger } = this.deps;
+    const refused = (error: RefusedMessage): Notice => ({ kind: 'refused', socket, error, ack });
     const match = await room.match();
-    if (!match) {
-      refuse(socket, { code: 'UNKNOWN_MATCH', message: 'no such match' }, ack);
-      return;
-    }
+    if (!match) return { tell: [refused({ code: 'UNKNOWN_MATCH', message: 'no such match' })] };
     const now = time.now();
-    if (clock.fallen(match, now)) {
-      await ending.onTime(room, match, now);
-      refuse(socket, { code: 'INVALID_MOVE', message: 'the clock ran out' }, ack);
-      return;
+    if (timeUp(match, now)) {
+      return {
+        timeUp: { match, now },
+        tell: [refused({ code: 'INVALID_MOVE', message: 'the clock ran out' })],
+      };
     }
     let result: MoveResult;
     try {
@@ -123,56 +136,57 @@ export class MatchMoves {
       };
     }
     if (!result.ok) {
+      const resync: Notice = { kind: 'resync', socket };
       if (result.error.code === 'STALE_STATE' || result.error.code === 'SERVER_ERROR') {
         // Another writer moved on (or the store failed): what the room keeps may be behind.
-        room.state = undefined;
-        room.record = undefined;
+        return { record: null, state: null, tell: [refused(result.error), resync] };
       }
-      refuse(socket, result.error, ack);
-      await sessions.sendSync(room, socket);
-      return;
+      return { tell: [refused(result.error), resync] };
     }
     const moved: MatchRecord = {
       ...match,
       updatedAt: result.at,
       ...(result.clock ? { clock: result.clock } : {}),
     };
-    room.state = result.state;
-    room.record = moved;
-    if (room.log?.stateID === result.previous._stateID) {
-      room.log.entries.push(...result.entries);
-      room.log.stateID = result.state._stateID;
-    }
     // The mover hears before the crowd is sent the move.
-    await this.broadcast(room, result, () => {
-      ack?.({ ok: true });
-      metrics.moves.inc();
-      metrics.moveLatency.observe((performance.now() - received) / 1000);
-    });
-    if (result.clock) clock.arm(room, moved);
+    const tell: Notice[] = [
+      this.update(room.matchID, result, () => {
+        ack?.({ ok: true });
+        metrics.moves.inc();
+        metrics.moveLatency.observe((performance.now() - received) / 1000);
+      }),
+    ];
     const next = result.result
       ? undefined
       : passedTo(result.previous.G as State, result.state.G as State);
-    if (next !== undefined) this.deps.news.decisionPassed(moved, next);
-    // A track win or final scoring: stored with its move (and the clock stopped) at once.
-    if (result.result) {
-      await ending.ended(room, { ...moved, status: 'finished', result: result.result });
-    }
+    if (next !== undefined) tell.push({ kind: 'passed', match: moved, seat: next });
+    return {
+      record: moved,
+      state: result.state,
+      logged: {
+        from: result.previous._stateID,
+        to: result.state._stateID,
+        entries: result.entries,
+      },
+      ...(result.clock ? { clock: moved } : {}),
+      tell,
+      // A track win or final scoring: stored with its move (and the clock stopped) at once.
+      ...(result.result
+        ? { finished: { ...moved, status: 'finished', result: result.result } }
+        : {}),
+    };
   }
 
   /**
-   * A state this instance stored: to its own sockets, then to every other instance's. Each
-   * viewer is sent what the move changed in its own view, as a patch on the state before.
-   * Alone (no Redis), a patch is made only for a viewer with a socket here: most matches have
-   * no spectator, and a seat may be away. `seatsTold` runs once the seats here have theirs,
-   * before the crowd here is sent its own.
+   * A state this instance stored, as told to every viewer: each is sent what the move changed
+   * in its own view, as a patch on the state before, made only when a viewer needs it (see
+   * SeatSessions.broadcast). `seatsTold` runs once the seats here have theirs.
    */
-  private async broadcast(
-    room: Room,
+  private update(
+    matchID: string,
     moved: Extract<MoveResult, { ok: true }>,
     seatsTold: () => void,
-  ): Promise<void> {
-    const { matchID } = room;
+  ): Notice {
     const before = moved.previous.G as State;
     const after = moved.state.G as State;
     const made = new Map<Viewer, StoredUpdate['patches'][Viewer]>();
@@ -193,15 +207,6 @@ export class MatchMoves {
       entries: moved.entries,
       ...(moved.clock ? { clock: clockState(moved.clock, this.deps.time.now()) } : {}),
     };
-    const { fanout, sessions } = this.deps;
-    if (fanout.kind !== 'local') {
-      const patches = {
-        '0': patchFor('0'),
-        '1': patchFor('1'),
-        spectators: patchFor('spectators'),
-      };
-      fanout.publish({ ...update, patches });
-    }
-    await sessions.deliver(room, update, patchFor, seatsTold);
+    return { kind: 'update', update, patchFor, seatsTold };
   }
 }

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { LogEntry, Seat } from '@iron-curtain/game';
+import type { Seat } from '@iron-curtain/game';
 import {
   type Presence,
   type RefusedMessage,
@@ -19,15 +19,18 @@ import type { MatchRecord, MatchStore } from '../storage/index.ts';
 import type { MatchChat } from './chat.ts';
 import { clockState } from './clock-record.ts';
 import { frameFor } from './engine.ts';
-import type { Fanout, FanoutMessage } from './fanout.ts';
+import type { Fanout } from './fanout.ts';
 import type { PresenceBook } from './presence-book.ts';
-import type { Room, SyncEvent } from './room.ts';
-
-export type StoredUpdate = Extract<FanoutMessage, { kind: 'update' }>;
-/** Who is sent a patch: a seat's sockets, or the spectators'. */
-export type Viewer = keyof StoredUpdate['patches'];
-/** An update without its patches, which are asked for per viewer (see `deliver`). */
-export type UpdateHeader = Omit<StoredUpdate, 'patches'>;
+import type {
+  Notice,
+  Outcome,
+  Room,
+  RoomView,
+  StoredUpdate,
+  SyncEvent,
+  UpdateHeader,
+  Viewer,
+} from './room.ts';
 
 /** The crowd's count is told at most this often per match (ms), however many come and go. */
 export const CROWD_EVERY_MS = 1000;
@@ -40,7 +43,7 @@ export const CROWD_SLICE = 50;
 
 export interface SeatSessionsDeps {
   nsp: GameNamespace;
-  matches: Pick<MatchStore, 'setAway' | 'loadState' | 'readMoves'>;
+  matches: Pick<MatchStore, 'setAway'>;
   presence: PresenceBook;
   metrics: Metrics;
   logger: Logger;
@@ -57,7 +60,7 @@ export interface SeatSessionsDeps {
 }
 
 /**
- * The seat sessions of a match's room: a socket syncs as a seat (with credentials) or as a
+ * The seat sessions of a match's room, its publisher: a socket syncs as a seat (with credentials) or as a
  * spectator, becomes one of the room's viewers and is counted in presence, is sent the whole
  * picture on a sync and each stored state after (only on top of the state it holds), and
  * leaves when it goes. A seat's presence (connected, how long away) is told to every socket
@@ -78,33 +81,30 @@ export class SeatSessions {
 
   /**
    * The match as a socket may attach to it (read afresh: a seat's credentials may have
-   * changed hands), or undefined when refused.
+   * changed hands), or the refusal to tell.
    */
   async admit(
-    room: Room,
+    room: RoomView,
     socket: GameSocket,
     request: SyncRequest,
     ack?: AckFn,
-  ): Promise<MatchRecord | undefined> {
-    const { refuse } = this.deps;
+  ): Promise<{ match: MatchRecord } | { refused: Outcome }> {
+    const refused = (error: RefusedMessage) => ({
+      refused: { tell: [{ kind: 'refused', socket, error, ack } satisfies Notice] },
+    });
     const { playerID, credentials } = request;
     const match = await room.reread();
-    if (!match) {
-      refuse(socket, { code: 'UNKNOWN_MATCH', message: 'no such match' }, ack);
-      return undefined;
-    }
+    if (!match) return refused({ code: 'UNKNOWN_MATCH', message: 'no such match' });
     if (playerID !== null) {
       const seat = match.players.find((p) => p.seat === playerID);
       if (credentials === undefined || !seat || !secretMatches(credentials, seat.credentialsHash)) {
-        refuse(
-          socket,
-          { code: 'UNAUTHORIZED', message: `these credentials do not hold seat ${playerID}` },
-          ack,
-        );
-        return undefined;
+        return refused({
+          code: 'UNAUTHORIZED',
+          message: `these credentials do not hold seat ${playerID}`,
+        });
       }
     }
-    return match;
+    return { match };
   }
 
   /** An admitted socket (detached from any other match) joins the room and is sent everything. */
@@ -122,8 +122,8 @@ export class SeatSessions {
     ack?.({ ok: true });
     if (seat === null) {
       // Its sync told it a count the others may not have been told: the tick tells everyone.
-      room.crowd.told = undefined;
-      this.crowdChanged(room);
+      room.audience.crowd.told = undefined;
+      room.crowdChanged();
     } else await this.announce(room, attached);
   }
 
@@ -133,13 +133,15 @@ export class SeatSessions {
    * once for them all, so a crowd's join costs the server per spectator little more than its
    * socket's writes.
    */
-  async watch(room: Room, syncs: SyncEvent[], detach: (socket: GameSocket) => void): Promise<void> {
+  async watch(
+    room: Room,
+    syncs: SyncEvent[],
+    detach: (socket: GameSocket) => void,
+  ): Promise<Outcome> {
     const match = await room.reread();
     if (!match) {
-      for (const { socket, ack } of syncs) {
-        this.deps.refuse(socket, { code: 'UNKNOWN_MATCH', message: 'no such match' }, ack);
-      }
-      return;
+      const error: RefusedMessage = { code: 'UNKNOWN_MATCH', message: 'no such match' };
+      return { tell: syncs.map(({ socket, ack }) => ({ kind: 'refused', socket, error, ack })) };
     }
     const joined: SyncEvent[] = [];
     for (const sync of syncs) {
@@ -149,15 +151,16 @@ export class SeatSessions {
       await this.attach(room, sync.socket, { matchID: room.matchID, seat: null }, match);
       joined.push(sync);
     }
-    if (joined.length === 0) return;
+    if (joined.length === 0) return {};
     const sockets = joined.map((sync) => sync.socket);
     const stateID = await this.sendSyncs(room, sockets);
     await this.deps.chat.sendHistory(room, sockets, match);
     if (stateID !== undefined) await this.catchUp(room, stateID);
     for (const { ack } of joined) ack?.({ ok: true });
     // Their syncs told them a count the others may not have been told: the tick tells everyone.
-    room.crowd.told = undefined;
-    this.crowdChanged(room);
+    room.audience.crowd.told = undefined;
+    room.crowdChanged();
+    return {};
   }
 
   /** Resolves once this instance hears the match's updates from other instances too. */
@@ -170,7 +173,7 @@ export class SeatSessions {
     const { presence, metrics, fanout, matches } = this.deps;
     socket.data.seating = seating;
     socket.data.stateID = undefined;
-    room.viewers.add(socket);
+    room.audience.viewers.add(socket);
     presence.join(seating.matchID, seating.seat);
     metrics.matchesActive.set(presence.size);
     await fanout.watch(seating.matchID);
@@ -180,11 +183,9 @@ export class SeatSessions {
     let attached = match;
     if (seating.seat !== null && away) {
       await matches.setAway(seating.matchID, seating.seat, null);
-      const players = match.players.map((p) =>
-        p.seat === seating.seat ? { ...p, awaySince: null } : p,
-      ) as MatchRecord['players'];
-      attached = { ...match, players };
-      room.record = attached;
+      // The room reads the record as stored again (it is its own): a seat's return after an
+      // absence is rare, the read is cheap.
+      attached = (await room.reread()) ?? match;
     }
     this.deps.onAttach?.(attached);
     return attached;
@@ -197,7 +198,7 @@ export class SeatSessions {
     const { presence, metrics, fanout } = this.deps;
     socket.data.seating = undefined;
     socket.data.stateID = undefined;
-    room.viewers.delete(socket);
+    room.audience.viewers.delete(socket);
     presence.leave(seating.matchID, seating.seat);
     metrics.matchesActive.set(presence.size);
     fanout.unwatch(seating.matchID);
@@ -238,11 +239,9 @@ export class SeatSessions {
     if (!seating) return undefined;
     const { time } = this.deps;
     const match = await room.match();
-    if (from === 'store') room.state = await this.deps.matches.loadState(room.matchID);
-    else room.state ??= await this.deps.matches.loadState(room.matchID);
-    const { state } = room;
+    const state = await room.stateFrom(from);
     if (!match || !state) return undefined;
-    const log = await this.logOf(room, state._stateID);
+    const log = await room.logAt(state._stateID);
     const clock = match.clock ? { clock: clockState(match.clock, time.now()) } : {};
     const message: SyncMessage = {
       matchID: seating.matchID,
@@ -262,21 +261,6 @@ export class SeatSessions {
   }
 
   /**
-   * The public log as far as the state `stateID`: the room's, else read once and kept (a
-   * crowd's sync batches and every sync after share it; a move appends to it).
-   */
-  private async logOf(room: Room, stateID: number): Promise<LogEntry[]> {
-    if (room.log?.stateID !== stateID) {
-      // Another instance may store a move after the state was read: the log stops at it.
-      const moves = (await this.deps.matches.readMoves(room.matchID)).filter(
-        (m) => m.stateID <= stateID,
-      );
-      room.log = { stateID, entries: moves.flatMap((m) => m.entries) };
-    }
-    return room.log.entries.slice();
-  }
-
-  /**
    * The store holds a state some of this instance's sockets of the match never got: the
    * instance that stored it died before announcing it (or its fan-out message was lost).
    * Nothing else would tell them until the next move, so they get the whole picture now.
@@ -284,12 +268,35 @@ export class SeatSessions {
    * does not scan the crowd).
    */
   private async catchUp(room: Room, stateID: number): Promise<void> {
-    if (room.delivered !== undefined && stateID <= room.delivered) return;
-    room.delivered = stateID;
-    for (const socket of [...room.viewers]) {
+    if (room.audience.delivered !== undefined && stateID <= room.audience.delivered) return;
+    room.audience.delivered = stateID;
+    for (const socket of [...room.audience.viewers]) {
       const held = socket.data.stateID;
       if (held !== undefined && held < stateID) await this.sendSync(room, socket);
     }
+  }
+
+  /**
+   * A state this instance stored: to its own sockets, then to every other instance's. Alone
+   * (no Redis), a patch is made only for a viewer with a socket here: most matches have no
+   * spectator, and a seat may be away.
+   */
+  async broadcast(
+    room: Room,
+    update: UpdateHeader,
+    patchFor: (viewer: Viewer) => StoredUpdate['patches'][Viewer],
+    seatsTold: () => void,
+  ): Promise<void> {
+    const { fanout } = this.deps;
+    if (fanout.kind !== 'local') {
+      const patches = {
+        '0': patchFor('0'),
+        '1': patchFor('1'),
+        spectators: patchFor('spectators'),
+      };
+      fanout.publish({ ...update, patches });
+    }
+    await this.deliver(room, update, patchFor, seatsTold);
   }
 
   /**
@@ -312,7 +319,7 @@ export class SeatSessions {
     const { matchID, from, stateID, entries, clock } = update;
     const next: Record<Viewer, string[]> = { '0': [], '1': [], spectators: [] };
     const behind: Record<'seats' | 'spectators', GameSocket[]> = { seats: [], spectators: [] };
-    for (const socket of room.viewers) {
+    for (const socket of room.audience.viewers) {
       const seating = socket.data.seating;
       if (seating?.matchID !== matchID || socket.data.stateID === undefined) continue;
       if (socket.data.stateID >= stateID) continue;
@@ -321,7 +328,7 @@ export class SeatSessions {
         socket.data.stateID = stateID;
       } else behind[seating.seat === null ? 'spectators' : 'seats'].push(socket);
     }
-    room.delivered = Math.max(room.delivered ?? stateID, stateID);
+    room.audience.delivered = Math.max(room.audience.delivered ?? stateID, stateID);
     const message = (viewer: Viewer): UpdateMessage => ({
       matchID,
       from,
@@ -336,10 +343,10 @@ export class SeatSessions {
     }
     for (const socket of behind.seats) await this.sendSync(room, socket);
     seatsTold?.();
-    await room.crowd.sending;
+    await room.audience.crowd.sending;
     if (next.spectators.length > 0) {
       const crowd = message('spectators');
-      room.crowd.sending = this.inSlices(next.spectators, (to) =>
+      room.audience.crowd.sending = this.inSlices(next.spectators, (to) =>
         to.emit(ServerEvents.update, crowd),
       ).catch((error) =>
         this.deps.logger.error({ err: error, matchID }, 'fan-out to the crowd failed'),
@@ -403,9 +410,9 @@ export class SeatSessions {
   }
 
   private async tellPresence(room: Room, presence: Presence): Promise<void> {
-    room.crowd.told = presence.spectators;
-    await room.crowd.sending;
-    const ids = [...room.viewers].map((socket) => socket.id);
+    room.audience.crowd.told = presence.spectators;
+    await room.audience.crowd.sending;
+    const ids = [...room.audience.viewers].map((socket) => socket.id);
     await this.inSlices(ids, (to) => to.emit(ServerEvents.presence, presence));
   }
 
@@ -417,26 +424,9 @@ export class SeatSessions {
     const { fanout, presence } = this.deps;
     const here = presence.here(match.matchID);
     await fanout.share(match.matchID, here);
-    room.crowd.shared = here.spectators;
+    room.audience.crowd.shared = here.spectators;
     await this.pushPresence(room, match);
     fanout.publish({ kind: 'presence', matchID: match.matchID });
-  }
-
-  /**
-   * The crowd changed (a spectator came or went, here or on another instance): its count is
-   * told at the room's next tick, at most CROWD_EVERY_MS from now, with every other change
-   * until then. O(1): a timer armed once per tick.
-   */
-  crowdChanged(room: Room): void {
-    const { crowd } = room;
-    if (crowd.timer !== undefined) return;
-    crowd.timer = this.deps.time.setTimer(() => {
-      room
-        .tell({ kind: 'crowd' })
-        .catch((error) =>
-          this.deps.logger.error({ err: error, matchID: room.matchID }, 'crowd count failed'),
-        );
-    }, CROWD_EVERY_MS);
   }
 
   /**
@@ -445,24 +435,16 @@ export class SeatSessions {
    */
   async tellCrowd(room: Room): Promise<void> {
     const { fanout, presence } = this.deps;
-    room.crowd.timer = undefined;
     const here = presence.here(room.matchID);
-    if (here.spectators !== room.crowd.shared) {
+    if (here.spectators !== room.audience.crowd.shared) {
       await fanout.share(room.matchID, here);
-      room.crowd.shared = here.spectators;
+      room.audience.crowd.shared = here.spectators;
       fanout.publish({ kind: 'crowd', matchID: room.matchID });
     }
-    if (room.viewers.size === 0) return;
+    if (room.audience.viewers.size === 0) return;
     const match = await room.match();
     if (!match) return;
     const told = await this.presenceOf(match);
-    if (told.spectators !== room.crowd.told) await this.tellPresence(room, told);
-  }
-
-  /** Clears the room's crowd timer (the server is stopping). */
-  stopCrowd(room: Room): void {
-    if (room.crowd.timer === undefined) return;
-    this.deps.time.clearTimer(room.crowd.timer);
-    room.crowd.timer = undefined;
+    if (told.spectators !== room.audience.crowd.told) await this.tellPresence(room, told);
   }
 }

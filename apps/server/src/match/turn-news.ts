@@ -7,6 +7,7 @@ import type { PresenceBook } from './presence-book.ts';
 export interface TurnNotifier {
   yourTurn(matchID: string, seat: Seat): Promise<void>;
   matchEnded(matchID: string): Promise<void>;
+  deadlineNear(matchID: string, seat: Seat, deadline: string): Promise<void>;
 }
 
 export interface TurnNewsDeps {
@@ -17,7 +18,7 @@ export interface TurnNewsDeps {
 
 /**
  * Tells the seats of a room's match what happened while they may be away: the decision passed
- * to them, the match ended. Fire and forget: a move is acknowledged without waiting for it.
+ * to them, their correspondence deadline near, the match ended. Fire and forget: a move is acknowledged without waiting for it.
  */
 export class TurnNews {
   constructor(private readonly deps: TurnNewsDeps) {}
@@ -38,6 +39,11 @@ export class TurnNews {
       if (!match.daysPerTurn && (await atTable())) return;
       await notifier.yourTurn(matchID, seat);
     })().catch((error) => logger.error({ err: error, matchID }, 'turn news failed'));
+  }
+
+  /** The seat to move's correspondence deadline (ISO) is a day ahead. */
+  deadlineNear(matchID: string, seat: Seat, deadline: string): void {
+    void this.deps.notifier?.deadlineNear(matchID, seat, deadline);
   }
 
   /** The match ended with a result: both seats hear whether they won or lost. */
