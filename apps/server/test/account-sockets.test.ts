@@ -134,3 +134,68 @@ describe.each(['sqlite', 'postgres'] as const)('a signed-in socket on %s', (kind
     expect(tieOf(first, kept)).toBeDefined();
   });
 });
+
+/** The recheck reads the store only for tied sockets: an instance of guests arms no timer for it. */
+describe('the session recheck timer', () => {
+  const time = new ManualTime();
+  let server: TestServer;
+  const clients: GameClient[] = [];
+  beforeAll(async () => {
+    server = await startServer({ env: { PUBLIC_URL }, stores: openSqliteStores(tempDir()), time });
+  });
+  afterAll(async () => {
+    for (const client of clients) client.socket.close();
+    await server?.close();
+  });
+
+  const nsp = () => server.app.game.io.of('/game');
+  /** A socket connected past the handshake: the server has counted it (or not) as tied. */
+  const connected = async (who?: Browser) => {
+    const client = new GameClient(server.url, {
+      headers: who?.cookie ? { cookie: who.cookie } : {},
+    });
+    clients.push(client);
+    await client.connected();
+    return client;
+  };
+  /** A closed socket, once the server has let it go. */
+  const closed = async (client: GameClient) => {
+    const id = client.socket.id as string;
+    client.close();
+    await vi.waitFor(() => expect(nsp().sockets.has(id)).toBe(false), { timeout: 10_000 });
+  };
+
+  it('runs while a signed-in socket is tied and stops with the last one, untied or gone; guests arm none', async () => {
+    const first = new Browser(PUBLIC_URL);
+    expect((await first.signUp(server.url, 'Rechecked')).status).toBe(201);
+    const second = new Browser(PUBLIC_URL);
+    expect((await second.signUp(server.url, 'Rechecked_too')).status).toBe(201);
+    // The instance's own timers (the old-match cleanup's and the deadline sweep's), no socket yet.
+    const idle = time.pending;
+
+    const guest = await connected();
+    expect(time.pending).toBe(idle);
+
+    const tied = await connected(first);
+    expect(time.pending).toBe(idle + 1);
+    const alsoTied = await connected(second);
+    expect(time.pending).toBe(idle + 1);
+    // A recheck that finds the sessions live arms the next (the others' timers fire too).
+    time.advance(SESSION_RECHECK_MS);
+    await vi.waitFor(() => expect(time.pending).toBe(idle + 1), { timeout: 10_000 });
+
+    // One tied socket left: still armed. Its session ended here: untied, disarmed.
+    await closed(tied);
+    expect(time.pending).toBe(idle + 1);
+    expect((await second.send(`${server.url}${apiRoutes.signOut}`, 'POST', {})).status).toBe(200);
+    expect(alsoTied.socket.connected).toBe(true);
+    expect(time.pending).toBe(idle);
+
+    // Armed again by the next signed-in socket, disarmed when it goes.
+    const again = await connected(first);
+    expect(time.pending).toBe(idle + 1);
+    await closed(again);
+    expect(time.pending).toBe(idle);
+    await closed(guest);
+  });
+});

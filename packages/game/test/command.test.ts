@@ -12,16 +12,8 @@ import {
   turnOf,
   US_SEAT,
   USSR_SEAT,
+  ussrCommandsWithVietnam,
 } from './support.ts';
-
-/** The USSR plays Vietnam at (0, -1) and Commands 4 with it. */
-function ussrCommandsWithVietnam(table: Parameters<typeof lay>[1]) {
-  const state = turnOf(lay(newMatch(), table), 'USSR');
-  hand(state, USSR_SEAT, ['vietnam']);
-  play(state, 'USSR', 'playCard', 'vietnam', { x: 0, y: -1 });
-  play(state, 'USSR', 'chooseAction', 'command');
-  return state;
-}
 
 describe('Command restrictions', () => {
   test('only cards with one of your cubes or next to one; what is reachable is fixed at the start', () => {

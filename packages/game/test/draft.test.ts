@@ -12,16 +12,14 @@ import {
   rulesOf,
   type Seat,
 } from '../src/index.ts';
-import { cubesOn, hand, lay, newMatch, play, rulesFor, turnOf, USSR_SEAT } from './support.ts';
-
-/** The USSR plays Vietnam at (0, -1) and Commands 4 with it. */
-function ussrCommandsWithVietnam(table: Parameters<typeof lay>[1]) {
-  const state = turnOf(lay(newMatch(), table), 'USSR');
-  hand(state, USSR_SEAT, ['vietnam']);
-  play(state, 'USSR', 'playCard', 'vietnam', { x: 0, y: -1 });
-  play(state, 'USSR', 'chooseAction', 'command');
-  return state;
-}
+import {
+  cubesOn,
+  newMatch,
+  rulesFor,
+  turnOf,
+  USSR_SEAT,
+  ussrCommandsWithVietnam,
+} from './support.ts';
 
 describe('a draft of a placement step', () => {
   test('places on a copy, pays double on a controlled card and re-checks the lead before every cube', () => {

@@ -2,8 +2,6 @@ import { describe, expect, test } from 'vitest';
 import { applyMove, type LogEntry, type State } from '../src/index.ts';
 import {
   cubesOn,
-  hand,
-  lay,
   newMatch,
   play,
   refused,
@@ -11,16 +9,8 @@ import {
   turnOf,
   US_SEAT,
   USSR_SEAT,
+  ussrCommandsWithVietnam,
 } from './support.ts';
-
-/** The USSR plays Vietnam at (0, -1) and Commands 4 with it. */
-function ussrCommandsWithVietnam(table: Parameters<typeof lay>[1]) {
-  const state = turnOf(lay(newMatch(), table), 'USSR');
-  hand(state, USSR_SEAT, ['vietnam']);
-  play(state, 'USSR', 'playCard', 'vietnam', { x: 0, y: -1 });
-  play(state, 'USSR', 'chooseAction', 'command');
-  return state;
-}
 
 /** The same cubes played one move at a time, then finishStep unless the last cube ended the step. */
 function oneByOne(state: State, cubes: unknown[][]): { state: State; log: LogEntry[] } {

@@ -92,6 +92,18 @@ export function turnOf(state: State, side: Side): State {
   return state;
 }
 
+/**
+ * The USSR plays Vietnam at (0, -1) and Commands 4 with it, on a new match with `table` laid:
+ * the start of the Command tests' placement steps.
+ */
+export function ussrCommandsWithVietnam(table: Parameters<typeof lay>[1]): State {
+  const state = turnOf(lay(newMatch(), table), 'USSR');
+  hand(state, USSR_SEAT, ['vietnam']);
+  play(state, 'USSR', 'playCard', 'vietnam', { x: 0, y: -1 });
+  play(state, 'USSR', 'chooseAction', 'command');
+  return state;
+}
+
 export function cubesOn(state: State, cardId: string): Cubes {
   const card = state.table.find((p) => p.cardId === cardId);
   if (!card) throw new Error(`${cardId} is not on the table`);

@@ -211,11 +211,10 @@ export class GameService {
       service.left(this);
     };
     if (deps.sessions) {
-      const ties = new SessionTies({ nsp, lookup: deps.sessions, time, logger });
+      const ties = new SessionTies({ lookup: deps.sessions, time, logger });
       this.ties = ties;
       // Before 'connection': no message of the socket is handled untied.
       nsp.use((socket, next) => void ties.tie(socket).then(() => next()));
-      ties.start();
     }
     // Only the game namespace serves anything.
     this.io.on('connection', (socket) => socket.disconnect(true));
@@ -281,10 +280,12 @@ export class GameService {
     this.guard.forget(socket);
     this.deps.metrics.sockets.dec();
     this.rooms.detach(socket);
+    this.ties?.left(socket);
   }
 
   private connected(socket: GameSocket): void {
     this.guard.admit(socket);
+    this.ties?.connected(socket);
     this.deps.metrics.sockets.inc();
     socket.onAny(this.onMessage);
     socket.on('disconnect', this.onLeave);

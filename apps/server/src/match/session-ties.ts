@@ -1,4 +1,4 @@
-import type { GameNamespace, GameSocket, SocketData } from '../edge/game-sockets.ts';
+import type { GameSocket, SocketData } from '../edge/game-sockets.ts';
 import type { Logger } from '../ops/logger.ts';
 import type { TimeSource } from '../ops/time.ts';
 
@@ -22,14 +22,19 @@ export const SESSION_RECHECK_MS = 60_000;
  * the seat's credentials, which hold the seat whether or not the player is signed in. A session
  * that ends (sign-out, sign-out everywhere, a disabled account) unties its sockets, which stay
  * connected and keep their seats: at once on the instance that ended it, within
- * SESSION_RECHECK_MS on the others.
+ * SESSION_RECHECK_MS on the others. The recheck's timer runs only while a tied socket is
+ * connected here: an instance of guests reads no sessions.
  */
 export class SessionTies {
+  /** The connected sockets that are tied, so that a recheck or an end reads only those. */
+  private readonly tied = new Set<GameSocket>();
   private timer: unknown;
+  /** A recheck is reading the store: the timer is armed again when it is done, not before. */
+  private rechecking = false;
+  private stopped = false;
 
   constructor(
     private readonly deps: {
-      nsp: GameNamespace;
       lookup: SessionLookup;
       time: TimeSource;
       logger: Logger;
@@ -46,45 +51,73 @@ export class SessionTies {
     }
   }
 
+  /** A socket past the handshake: if tied, its session is rechecked from now on. */
+  connected(socket: GameSocket): void {
+    if (!socket.data.tie) return;
+    this.tied.add(socket);
+    this.arm();
+  }
+
+  /** A socket has gone: the recheck stops with the last tied one. */
+  left(socket: GameSocket): void {
+    if (this.tied.delete(socket) && this.tied.size === 0) this.disarm();
+  }
+
   /** Unties the sockets of an ended session, or of every session of an account, here. */
   ended(which: { accountID: string } | { sessionHash: string }): void {
-    for (const socket of this.deps.nsp.sockets.values()) {
-      const tie = socket.data.tie;
-      if (!tie) continue;
+    for (const socket of [...this.tied]) {
+      const tie = socket.data.tie as SessionTie;
       const match =
         'accountID' in which
           ? tie.accountID === which.accountID
           : tie.sessionHash === which.sessionHash;
-      if (match) socket.data.tie = undefined;
+      if (match) this.untie(socket);
     }
   }
 
-  /** Reads the tied sockets' sessions again, now and every SESSION_RECHECK_MS, until stopped. */
-  start(): void {
-    this.timer = this.deps.time.setTimer(() => {
-      void this.recheck().finally(() => {
-        if (this.timer !== undefined) this.start();
-      });
-    }, SESSION_RECHECK_MS);
-  }
-
+  /** No more rechecks (the instance is closing). */
   stop(): void {
-    if (this.timer !== undefined) this.deps.time.clearTimer(this.timer);
-    this.timer = undefined;
+    this.stopped = true;
+    this.disarm();
   }
 
   /** Unties every socket whose session is no longer live. */
-  async recheck(): Promise<void> {
-    const tied = [...this.deps.nsp.sockets.values()].filter((s) => s.data.tie);
+  private async recheck(): Promise<void> {
+    const tied = [...this.tied];
     if (tied.length === 0) return;
     try {
       const hashes = [...new Set(tied.map((s) => (s.data.tie as SessionTie).sessionHash))];
       const live = await this.deps.lookup.live(hashes);
       for (const socket of tied) {
-        if (socket.data.tie && !live.has(socket.data.tie.sessionHash)) socket.data.tie = undefined;
+        if (this.tied.has(socket) && !live.has((socket.data.tie as SessionTie).sessionHash)) {
+          this.untie(socket);
+        }
       }
     } catch (error) {
       this.deps.logger.warn({ err: error }, 'session recheck failed');
     }
+  }
+
+  private untie(socket: GameSocket): void {
+    socket.data.tie = undefined;
+    this.left(socket);
+  }
+
+  /** Reads the tied sockets' sessions again in SESSION_RECHECK_MS, and so on while any is tied. */
+  private arm(): void {
+    if (this.timer !== undefined || this.rechecking || this.stopped) return;
+    this.timer = this.deps.time.setTimer(() => {
+      this.timer = undefined;
+      this.rechecking = true;
+      void this.recheck().finally(() => {
+        this.rechecking = false;
+        if (this.tied.size > 0) this.arm();
+      });
+    }, SESSION_RECHECK_MS);
+  }
+
+  private disarm(): void {
+    if (this.timer !== undefined) this.deps.time.clearTimer(this.timer);
+    this.timer = undefined;
   }
 }

@@ -1,12 +1,10 @@
-import { type MatchRecord, matchRecordSchema } from '@iron-curtain/game';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AnalysisPanel } from '../../analysis/AnalysisPanel.tsx';
 import { Link } from '../../app/router.tsx';
 import { paths } from '../../app/routes.ts';
-import { useErrorWords } from '../../i18n/errorWords.ts';
-import { lobby } from '../../lobby/api.ts';
 import { stepsOf } from './ReplayViewer.tsx';
+import { useMatchRecord } from './useMatchRecord.ts';
 
 /**
  * The analysis of a finished match of this server, opened on its table: its stored record read
@@ -14,26 +12,7 @@ import { stepsOf } from './ReplayViewer.tsx';
  */
 export function MatchAnalysis({ matchID }: { matchID: string }) {
   const { t } = useTranslation();
-  const errorText = useErrorWords();
-  const [record, setRecord] = useState<MatchRecord | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    lobby.record(matchID).then(
-      (json) => {
-        if (!live) return;
-        const parsed = matchRecordSchema.safeParse(json);
-        if (parsed.success) setRecord(parsed.data);
-        else setError(parsed.error.issues.map((i) => i.message).join('; '));
-      },
-      (e: unknown) => {
-        if (live) setError(errorText(e));
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [matchID, errorText]);
+  const { record, error } = useMatchRecord(matchID);
   const replayed = useMemo(() => (record ? stepsOf(record) : null), [record]);
   if (error !== null || (replayed && replayed.error !== null))
     return (

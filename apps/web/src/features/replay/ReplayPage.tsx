@@ -1,11 +1,9 @@
-import { type MatchRecord, matchRecordSchema } from '@iron-curtain/game';
-import { useEffect, useState } from 'react';
+import type { MatchRecord } from '@iron-curtain/game';
 import { useTranslation } from 'react-i18next';
 import { Link } from '../../app/router.tsx';
 import { paths } from '../../app/routes.ts';
-import { useErrorWords } from '../../i18n/errorWords.ts';
-import { lobby } from '../../lobby/api.ts';
 import { ReplayViewer } from './ReplayViewer.tsx';
+import { useMatchRecord } from './useMatchRecord.ts';
 
 /** Offers a record as a file to save (the import page reads it back). */
 export function ExportRecord({ record, matchID }: { record: MatchRecord; matchID: string }) {
@@ -21,27 +19,7 @@ export function ExportRecord({ record, matchID }: { record: MatchRecord; matchID
 /** The replay of a finished match of this server, from its stored move log. */
 export function ReplayPage({ matchID }: { matchID: string }) {
   const { t } = useTranslation();
-  const errorText = useErrorWords();
-  const [record, setRecord] = useState<MatchRecord | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    lobby.record(matchID).then(
-      (json) => {
-        if (!live) return;
-        const parsed = matchRecordSchema.safeParse(json);
-        if (parsed.success) setRecord(parsed.data);
-        else setError(parsed.error.issues.map((i) => i.message).join('; '));
-      },
-      (e: unknown) => {
-        if (!live) return;
-        setError(errorText(e));
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [matchID, errorText]);
+  const { record, error } = useMatchRecord(matchID);
   return (
     // With the record here the page is one screen on a desktop, as the match page is.
     <main className={`page replay-page${record ? ' match-page' : ''}`}>
