@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { audit } from './axe.ts';
 import { boardShown, isOver, offered, synced } from './drive.ts';
 import { e2eSuite, seeded } from './suite.ts';
-import { choose, control, nextActor, pick } from './turns.ts';
+import { centred, choose, nextActor, pick } from './turns.ts';
 
 const suite = e2eSuite('access', { RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_BURST: '200' });
 const { shot } = suite;
@@ -202,10 +202,7 @@ describe('a phone', () => {
       if (!actor) break;
       const { page } = actor;
       const choice = pick(actor.choices, random);
-      // Centre it first: the prompt stays on top of the screen and would cover a card under it.
-      await control(page, choice).evaluate((e) =>
-        e.scrollIntoView({ block: 'center', inline: 'center' }),
-      );
+      await centred(page, choice);
       await choose(page, choice, { tap: true });
       if (taps === 12) await shot(page, 'phone-2-midgame');
       // What a tap on a card would do is written on it whole, inside the card.

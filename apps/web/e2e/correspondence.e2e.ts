@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { boardShown, motionDone, offered, synced } from './drive.ts';
 import { expectPushShown, turnNotificationsOn } from './push-delivery.ts';
 import { e2eSuite, seeded } from './suite.ts';
-import { type Choice, choose, control, noRefusal, pick, until } from './turns.ts';
+import { type Choice, centred, choose, noRefusal, pick, until } from './turns.ts';
 
 // A scripted player clicks faster than a person: lift the per-socket rate limit.
 const suite = e2eSuite('correspondence', {
@@ -43,11 +43,7 @@ async function playTurn(page: Page, seat: string, random: () => number): Promise
     if (choices.length === 0) return;
     if (clicks === 200) throw new Error(`seat ${seat} is still deciding after 200 clicks`);
     const choice = pick(choices, random);
-    // On a phone the docked decision and hand cover the table's lower part, where Playwright's
-    // own scrolling leaves a card: bring a table's card to the top first, as a player scrolls.
-    await control(page, choice).evaluate((el) => {
-      if (!el.closest('.match-dock')) el.scrollIntoView({ block: 'start', inline: 'center' });
-    });
+    await centred(page, choice);
     await choose(page, choice);
   }
 }

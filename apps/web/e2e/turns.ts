@@ -69,8 +69,18 @@ export function pick(choices: Choice[], random?: () => number): Choice {
 }
 
 /** The control of an offered choice, as `offered` numbered it. */
-export const control = (page: Page, choice: Choice): Locator =>
+const control = (page: Page, choice: Choice): Locator =>
   page.locator('[data-choice]:not([disabled])').nth(choice.index);
+
+/**
+ * Centres a choice of the table in the window first: on a phone the docked decision and the hand
+ * stay at the window's foot and would cover a card that Playwright's own scrolling leaves at an
+ * edge. A choice inside the dock is left where it is.
+ */
+export const centred = (page: Page, choice: Choice): Promise<void> =>
+  control(page, choice).evaluate((el) => {
+    if (!el.closest('.match-dock')) el.scrollIntoView({ block: 'center', inline: 'center' });
+  });
 
 /** Clicks (or taps) the choice and waits until the server has answered it. */
 export async function choose(
