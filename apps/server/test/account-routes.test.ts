@@ -72,14 +72,14 @@ describe('passkey accounts on two instances sharing Postgres', () => {
   });
 
   it('refuses a name taken in another case, one too close (naming it), and a reserved one, each with its code', async () => {
-    await browser().signUp(a.url, 'Boris');
-    const taken = await browser().signUp(b.url, 'BORIS');
+    await browser().signUp(a.url, 'Bogdan');
+    const taken = await browser().signUp(b.url, 'BOGDAN');
     expect([taken.status, taken.body.error?.code]).toEqual([409, 'NAME_TAKEN']);
-    const close = await browser().signUp(b.url, 'B0ris');
+    const close = await browser().signUp(b.url, 'B0gdan');
     expect([close.status, close.body.error?.code, close.body.error?.similarTo]).toEqual([
       409,
       'NAME_TOO_CLOSE',
-      'Boris',
+      'Bogdan',
     ]);
     const reserved = await browser().signUp(b.url, 'Admin');
     expect([reserved.status, reserved.body.error?.code]).toEqual([400, 'NAME_NOT_ALLOWED']);
