@@ -75,7 +75,9 @@ describe('the start page', () => {
       },
     });
     render(<HomePage />);
-    expect(await screen.findByText(/US: Ann vs USSR: Boris/)).toBeTruthy();
+    // Typed names, each marked as a guest's.
+    const line = (await screen.findByText('Boris')).closest('li');
+    expect(line?.textContent).toMatch(/US: Ann guest vs USSR: Boris guest/);
     fireEvent.change(screen.getByLabelText('Your name'), { target: { value: 'Ann' } });
     fireEvent.click(screen.getByLabelText('the USSR'));
     fireEvent.change(screen.getByLabelText('Aftermath'), { target: { value: 'none' } });
@@ -232,6 +234,17 @@ describe('the invite page', () => {
     expect(await screen.findByText('A correspondence match: 3 days per turn.')).toBeTruthy();
   });
 
+  it("names an account's host by its account, linked to its profile, not as a guest", async () => {
+    const info = matchInfo(null);
+    info.players[0] = { ...info.players[0], name: 'Marta', account: 'Marta' } as never;
+    mockLobby({ [`GET /api/matches/${MATCH}`]: { status: 200, body: info } });
+    render(<JoinPage matchID={MATCH} invite="secret-token" />);
+    const link = await screen.findByRole('link', { name: 'Marta' });
+    expect(link.getAttribute('href')).toBe('/@/Marta');
+    expect(screen.getByText('account')).toBeTruthy();
+    expect(screen.queryByText('guest')).toBeNull();
+  });
+
   it('takes the free seat under the given name and keeps the credentials', async () => {
     const calls = mockLobby({
       [`GET /api/matches/${MATCH}`]: { status: 200, body: matchInfo(null) },
@@ -241,7 +254,10 @@ describe('the invite page', () => {
       },
     });
     render(<JoinPage matchID={MATCH} invite="secret-token" />);
-    expect(await screen.findByText(/Ann plays the US; you would play the USSR/)).toBeTruthy();
+    expect(await screen.findByText(/plays the US; you would play the USSR/)).toBeTruthy();
+    // A typed name: a guest's, with no profile to link to.
+    expect(screen.getByText('Ann').closest('a')).toBeNull();
+    expect(screen.getByText('guest')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Your name'), { target: { value: 'Boris' } });
     fireEvent.click(screen.getByRole('button', { name: 'Take the seat and play' }));
     await waitFor(() => expect(window.location.pathname).toBe(`/match/${MATCH}`));

@@ -18,6 +18,7 @@ import { saveSeat } from '../match/seatStore.ts';
 import { lobby } from './api.ts';
 import { MyGames } from './MyGames.tsx';
 import { OpenChallenges } from './OpenChallenges.tsx';
+import { PlayerName } from './PlayerName.tsx';
 import { rememberedName, rememberName } from './playerName.ts';
 import { useLobbyAction } from './useLobbyAction.ts';
 import './home.css';
@@ -244,7 +245,13 @@ function LiveMatches() {
       <ul>
         {matches?.map((m) => (
           <li key={m.matchID}>
-            {m.players.map((p) => `${words.side(p.side)}: ${p.name ?? '…'}`).join(t('home.versus'))}{' '}
+            {m.players.map((p, i) => (
+              <span key={p.seat}>
+                {i > 0 && t('home.versus')}
+                {words.side(p.side)}:{' '}
+                {p.name === null ? '…' : <PlayerName name={p.name} account={p.account} />}
+              </span>
+            ))}{' '}
             ({t('home.status_playing')}
             {m.spectators > 0 ? t('home.watching', { count: m.spectators }) : ''}){' '}
             <Link to={paths.watch(m.matchID)}>{t('home.watch')}</Link>

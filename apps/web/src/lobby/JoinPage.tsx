@@ -7,6 +7,7 @@ import { errorWords } from '../i18n/errorWords.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { loadSeat, saveSeat } from '../match/seatStore.ts';
 import { lobby } from './api.ts';
+import { PlayerName } from './PlayerName.tsx';
 
 /** The invite page: a name, then the free seat. */
 export function JoinPage({ matchID, invite }: { matchID: string; invite: string | null }) {
@@ -52,7 +53,8 @@ export function JoinPage({ matchID, invite }: { matchID: string; invite: string 
         <h2>{t('join.title')}</h2>
         {host && (
           <p>
-            {t('join.hostPlays', { name: host.name, side: words.theSide(host.side) })}
+            <PlayerName name={host.name ?? ''} account={host.account} />{' '}
+            {t('join.hostPlaysSide', { side: words.theSide(host.side) })}
             {free ? t('join.youWouldPlay', { side: words.theSide(free.side) }) : t('join.period')}
           </p>
         )}
