@@ -371,6 +371,31 @@ describe('the match screen', () => {
     expect(screen.getByRole('region', { name: 'The table' })).toBeTruthy();
   });
 
+  it("links an account's name at the table to its profile and marks a guest's", async () => {
+    const info = matchInfo('Boris');
+    info.players[0] = { ...info.players[0], account: 'Ann' } as never;
+    mockLobby({ [`GET /api/matches/${MATCH}`]: { status: 200, body: info } });
+    const transport = new FakeTransport();
+    render(
+      <MatchScreen matchID={MATCH} seat="1" credentials={CREDENTIALS} connect={() => transport} />,
+    );
+    act(() => transport.connect());
+    act(() =>
+      transport.emit('sync', {
+        matchID: MATCH,
+        playerID: '1',
+        rules: RULES,
+        state: { G: wireView(newMatch(), '1'), stateID: 1 },
+        log: [],
+        presence,
+      }),
+    );
+    const link = await screen.findByRole('link', { name: 'Ann' });
+    expect(link.getAttribute('href')).toBe('/@/Ann');
+    expect(document.querySelector('[data-player="0"]')?.textContent).toContain('account');
+    expect(document.querySelector('[data-player="1"]')?.textContent).toContain('Boris guest');
+  });
+
   it('explains a seat whose credentials are refused', async () => {
     const transport = new FakeTransport();
     render(
@@ -414,11 +439,13 @@ describe('the match screen', () => {
       [`POST /api/matches/${MATCH}/leave`]: { status: 200, body: matchInfo('Boris') },
     });
     const transport = seatInPlay();
+    // The table reads the match's info (whose accounts hold the seats); only the resignation writes.
+    const writes = () => calls.filter((c) => c.method === 'POST');
     fireEvent.click(screen.getByRole('button', { name: 'Resign…' }));
-    expect(calls).toHaveLength(0);
+    expect(writes()).toHaveLength(0);
     fireEvent.click(screen.getByRole('button', { name: 'Yes, resign' }));
-    await waitFor(() => expect(calls).toHaveLength(1));
-    expect(calls[0]?.body).toEqual({ seat: '0', credentials: CREDENTIALS });
+    await waitFor(() => expect(writes()).toHaveLength(1));
+    expect(writes()[0]?.body).toEqual({ seat: '0', credentials: CREDENTIALS });
     act(() =>
       transport.emit('presence', {
         ...presence,

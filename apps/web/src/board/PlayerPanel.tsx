@@ -1,6 +1,7 @@
 import { HIDDEN_CARD, type Seat, type State, supplyOf } from '@iron-curtain/game';
 import type { ClockState, Presence } from '@iron-curtain/protocol';
 import { useTranslation } from 'react-i18next';
+import { PlayerName } from '../app/PlayerName.tsx';
 import { countsDays, SeatClock, useFormatDeadline } from '../features/clock/SeatClock.tsx';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { CardBack, Cube } from './CardFace.tsx';
@@ -16,6 +17,8 @@ export interface SeatsLive {
   clockAt: number;
   /** The match is over: the clock stands still. */
   stopped: boolean;
+  /** The account holding each seat (null: a guest's), once known: names link to profiles. */
+  accounts?: Record<Seat, string | null> | undefined;
 }
 
 export interface PlayerPanelProps {
@@ -56,7 +59,11 @@ export function PlayerPanel({ view, seat, viewer, names, live }: PlayerPanelProp
         <Flag side={side} size={28} />
         <span className="player-who">
           <span className="player-name">
-            {names[seat]}
+            {player?.name && live?.accounts ? (
+              <PlayerName name={names[seat]} account={live.accounts[seat]} />
+            ) : (
+              names[seat]
+            )}
             {viewer === seat && t('connection.you')}
           </span>
           <span className="player-side">{words.side(side)}</span>

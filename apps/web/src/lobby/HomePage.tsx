@@ -7,6 +7,7 @@ import type {
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyLink } from '../app/CopyLink.tsx';
+import { PlayerName } from '../app/PlayerName.tsx';
 import { Link, navigate } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
 import { ClockChoice, clockFromForm } from '../features/clock/ClockChoice.tsx';
@@ -18,7 +19,6 @@ import { saveSeat } from '../match/seatStore.ts';
 import { lobby } from './api.ts';
 import { MyGames } from './MyGames.tsx';
 import { OpenChallenges } from './OpenChallenges.tsx';
-import { PlayerName } from './PlayerName.tsx';
 import { rememberedName, rememberName } from './playerName.ts';
 import { useLobbyAction } from './useLobbyAction.ts';
 import './home.css';

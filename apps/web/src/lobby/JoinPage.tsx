@@ -1,13 +1,13 @@
 import type { MatchInfo } from '@iron-curtain/protocol';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PlayerName } from '../app/PlayerName.tsx';
 import { Link, navigate } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
 import { errorWords } from '../i18n/errorWords.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { loadSeat, saveSeat } from '../match/seatStore.ts';
 import { lobby } from './api.ts';
-import { PlayerName } from './PlayerName.tsx';
 
 /** The invite page: a name, then the free seat. */
 export function JoinPage({ matchID, invite }: { matchID: string; invite: string | null }) {

@@ -1,0 +1,36 @@
+import type { Seat } from '@iron-curtain/game';
+import type { Presence } from '@iron-curtain/protocol';
+import { useEffect, useState } from 'react';
+import { lobby } from '../../lobby/api.ts';
+
+/** The account holding each seat (null: a guest's seat), as the match's public info names it. */
+export type SeatAccounts = Record<Seat, string | null>;
+
+/**
+ * The accounts at the table: read from the match's info once the seats have names, and again
+ * whenever a name changes (a seat taken); undefined until known, or when it cannot be read
+ * (the names then show as they are).
+ */
+export function useSeatAccounts(
+  matchID: string,
+  presence: Presence | null,
+): SeatAccounts | undefined {
+  const [accounts, setAccounts] = useState<SeatAccounts>();
+  const first = presence?.players['0'].name ?? null;
+  const second = presence?.players['1'].name ?? null;
+  useEffect(() => {
+    if (first === null && second === null) return;
+    let current = true;
+    lobby.getMatch(matchID).then(
+      (info) => {
+        const at = (seat: Seat) => info.players.find((p) => p.seat === seat)?.account ?? null;
+        if (current) setAccounts({ '0': at('0'), '1': at('1') });
+      },
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [matchID, first, second]);
+  return accounts;
+}
