@@ -199,6 +199,27 @@ describe('the sign-in page', () => {
   });
 });
 
+describe('a code from another device', () => {
+  it('shows a used code in words, and with a live one makes a passkey here and signs in', async () => {
+    const calls = serve({
+      'POST /api/account/passkey-codes/options': [
+        refusal(410, 'PASSKEY_CODE_USED'),
+        { body: { options: OPTIONS } },
+      ],
+      'POST /api/account/passkey-codes/passkey': { status: 201, body: { account: ACCOUNT } },
+    });
+    browser.startRegistration.mockResolvedValue(REGISTRATION);
+    render(<SignInPage />);
+    fireEvent.change(screen.getByLabelText('Code'), { target: { value: 'K7QP-2M9X' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Make a passkey with the code' }));
+    expect((await screen.findByRole('alert')).textContent).toMatch(/used/i);
+    fireEvent.click(screen.getByRole('button', { name: 'Make a passkey with the code' }));
+    await waitFor(() => expect(accountState()).toEqual({ status: 'signedIn', account: ACCOUNT }));
+    expect(calls[0]?.body).toEqual({ code: 'K7QP-2M9X' });
+    expect(calls.at(-1)?.body).toEqual({ response: REGISTRATION });
+  });
+});
+
 describe('the settings page', () => {
   const PASSKEY = {
     id: 'Y3JlZA',
@@ -239,6 +260,48 @@ describe('the settings page', () => {
     expect((await screen.findByRole('alert')).textContent).toContain(
       'This device already holds a passkey of your account',
     );
+  });
+
+  it('shows a one-time code for another device, with the time it works until', async () => {
+    serve({
+      'GET /api/account/passkeys': { body: { passkeys: [PASSKEY] } },
+      'POST /api/account/passkey-codes': {
+        status: 201,
+        body: { code: 'K7QP-2M9X', expiresAt: '2026-11-28T07:10:00.000Z' },
+      },
+    });
+    signedIn(ACCOUNT);
+    render(<AccountPage />);
+    await screen.findByText('Chrome on Linux');
+    fireEvent.click(screen.getByRole('button', { name: 'Show a code' }));
+    expect(await screen.findByText('K7QP-2M9X')).toBeTruthy();
+    expect(screen.getByText(/It works once, until/)).toBeTruthy();
+  });
+
+  it('downloads the data from the export route, as one file', async () => {
+    serve({ 'GET /api/account/passkeys': { body: { passkeys: [PASSKEY] } } });
+    signedIn(ACCOUNT);
+    render(<AccountPage />);
+    const link = screen.getByRole('link', { name: 'Download my data' });
+    expect(link.getAttribute('href')).toBe('/api/account/export');
+    expect(link.hasAttribute('download')).toBe(true);
+  });
+
+  it('deletes the account only at the second press, then forgets the name', async () => {
+    const calls = serve({
+      'GET /api/account/passkeys': { body: { passkeys: [PASSKEY] } },
+      'DELETE /api/account': { body: { deleted: true } },
+    });
+    signedIn(ACCOUNT);
+    render(<AccountPage />);
+    await screen.findByText('Chrome on Linux');
+    fireEvent.click(screen.getByRole('button', { name: 'Delete my account' }));
+    // The safe answer has the focus; nothing is sent yet.
+    expect(document.activeElement?.textContent).toBe('Keep it');
+    expect(calls.map((c) => c.key)).not.toContain('DELETE /api/account');
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, delete it' }));
+    await waitFor(() => expect(accountState()).toEqual({ status: 'guest' }));
+    expect(calls.map((c) => c.key)).toContain('DELETE /api/account');
   });
 
   it('signs out everywhere and forgets the name', async () => {

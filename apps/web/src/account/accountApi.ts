@@ -1,7 +1,12 @@
 import {
+  type AccountDeleted,
   type AddPasskeyRequest,
+  accountDeletedSchema,
   apiRoutes,
+  type PasskeyCode,
+  type PasskeyCodePasskey,
   type PasskeyList,
+  passkeyCodeSchema,
   passkeyListSchema,
   type RecoverySignInRequest,
   type SignedInResponse,
@@ -41,6 +46,16 @@ export const accountApi = {
     call(passkeyListSchema, apiRoutes.passkeys, body),
   removePasskey: (id: string): Promise<PasskeyList> =>
     call(passkeyListSchema, apiRoutes.passkeys, { id }, 'DELETE'),
+  /** A one-time code, shown here, with which another device makes a passkey of this account. */
+  passkeyCode: (): Promise<PasskeyCode> => call(passkeyCodeSchema, apiRoutes.passkeyCodes, {}),
+  /** On the other device: the code's creation options (its refusals: PASSKEY_CODE_*). */
+  passkeyCodeOptions: (code: string): Promise<SignUpOptionsResponse> =>
+    call(signUpOptionsResponseSchema, apiRoutes.passkeyCodeOptions, { code }),
+  /** The passkey made for those options: this device is signed in. */
+  passkeyCodePasskey: (body: PasskeyCodePasskey): Promise<SignedInResponse> =>
+    call(signedInResponseSchema, apiRoutes.passkeyCodePasskey, body),
+  deleteAccount: (): Promise<AccountDeleted> =>
+    call(accountDeletedSchema, apiRoutes.account, {}, 'DELETE'),
   signOut: (): Promise<SignedOutResponse> => call(signedOutResponseSchema, apiRoutes.signOut, {}),
   signOutEverywhere: (): Promise<SignedOutResponse> =>
     call(signedOutResponseSchema, apiRoutes.signOutEverywhere, {}),

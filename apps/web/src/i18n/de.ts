@@ -254,6 +254,28 @@ export const de: Resources = {
     signOutTitle: 'Abmelden',
     signOut: 'Abmelden',
     signOutEverywhere: 'Überall abmelden',
+    otherDeviceTitle: 'Ein anderes Gerät',
+    otherDeviceExplain:
+      'Um dich auf einem Handy oder einem anderen Computer ohne deinen Passkey anzumelden: Lass dir hier einen Code zeigen, öffne dort „Anmelden“ und gib ihn unter „Ein Code von deinem anderen Gerät“ ein. Das Gerät erstellt dann seinen eigenen Passkey.',
+    showCode: 'Code zeigen',
+    codeIs: 'Dein Code:',
+    codeValidUntil: 'Er gilt einmal, bis {{time}}.',
+    deviceCodeTitle: 'Ein Code von deinem anderen Gerät',
+    deviceCodeExplain:
+      'Auf einem anderen Gerät angemeldet? Wähle dort in den Einstellungen „Code zeigen“ und gib den Code hier ein: Dieses Gerät erstellt dann seinen eigenen Passkey und meldet dich an.',
+    deviceCode: 'Code',
+    useDeviceCode: 'Passkey mit dem Code erstellen',
+    exportTitle: 'Deine Daten',
+    exportExplain:
+      'Eine JSON-Datei: dein Konto, Namen und Daten deiner Passkeys und deine Partien.',
+    exportLink: 'Meine Daten herunterladen',
+    deleteTitle: 'Konto löschen',
+    deleteExplain:
+      'Deine Passkeys und Sitzungen werden sofort entfernt. Deine beendeten Partien bleiben, gespielt von „deleted player“. Dein Name bleibt ein Jahr lang vergeben.',
+    deleteAccount: 'Mein Konto löschen',
+    deleteConfirm: 'Das Konto {{name}} endgültig löschen? Das lässt sich nicht rückgängig machen.',
+    yesDelete: 'Ja, löschen',
+    keepAccount: 'Behalten',
   },
   profile: {
     resultsTitle: 'Ergebnisse nach Seite',

@@ -255,6 +255,27 @@ export const en: Resources = {
     signOutTitle: 'Signing out',
     signOut: 'Sign out',
     signOutEverywhere: 'Sign out everywhere',
+    otherDeviceTitle: 'Another device',
+    otherDeviceExplain:
+      'To sign in on a phone or another computer that has no passkey of yours yet: show a code here, then on that device open Sign in and type it under “A code from your other device”. That device then makes its own passkey.',
+    showCode: 'Show a code',
+    codeIs: 'Your code:',
+    codeValidUntil: 'It works once, until {{time}}.',
+    deviceCodeTitle: 'A code from your other device',
+    deviceCodeExplain:
+      'Signed in on another device? In its settings, choose “Show a code” and type the code here: this device then makes its own passkey and signs in.',
+    deviceCode: 'Code',
+    useDeviceCode: 'Make a passkey with the code',
+    exportTitle: 'Your data',
+    exportExplain: 'One JSON file: your account, your passkeys’ names and dates, and your games.',
+    exportLink: 'Download my data',
+    deleteTitle: 'Delete the account',
+    deleteExplain:
+      'Your passkeys and sessions are removed at once. Your finished games stay, played by “deleted player”. Your name stays unavailable for a year.',
+    deleteAccount: 'Delete my account',
+    deleteConfirm: 'Delete the account {{name}} for good? This cannot be undone.',
+    yesDelete: 'Yes, delete it',
+    keepAccount: 'Keep it',
   },
   profile: {
     resultsTitle: 'Results by side',

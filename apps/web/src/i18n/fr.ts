@@ -258,6 +258,28 @@ export const fr: Resources = {
     signOutTitle: 'Déconnexion',
     signOut: 'Se déconnecter',
     signOutEverywhere: 'Se déconnecter partout',
+    otherDeviceTitle: 'Un autre appareil',
+    otherDeviceExplain:
+      'Pour vous connecter sur un téléphone ou un autre ordinateur qui n’a pas encore de clé d’accès à vous : affichez un code ici, puis sur cet appareil ouvrez « Se connecter » et saisissez-le sous « Un code de votre autre appareil ». Cet appareil crée alors sa propre clé d’accès.',
+    showCode: 'Afficher un code',
+    codeIs: 'Votre code :',
+    codeValidUntil: 'Il fonctionne une fois, jusqu’à {{time}}.',
+    deviceCodeTitle: 'Un code de votre autre appareil',
+    deviceCodeExplain:
+      'Connecté sur un autre appareil ? Dans ses réglages, choisissez « Afficher un code » et saisissez le code ici : cet appareil crée alors sa propre clé d’accès et vous connecte.',
+    deviceCode: 'Code',
+    useDeviceCode: 'Créer une clé d’accès avec le code',
+    exportTitle: 'Vos données',
+    exportExplain:
+      'Un fichier JSON : votre compte, les noms et dates de vos clés d’accès, et vos parties.',
+    exportLink: 'Télécharger mes données',
+    deleteTitle: 'Supprimer le compte',
+    deleteExplain:
+      'Vos clés d’accès et vos sessions sont supprimées aussitôt. Vos parties terminées restent, jouées par « deleted player ». Votre nom reste indisponible pendant un an.',
+    deleteAccount: 'Supprimer mon compte',
+    deleteConfirm: 'Supprimer définitivement le compte {{name}} ? C’est irréversible.',
+    yesDelete: 'Oui, supprimer',
+    keepAccount: 'Le garder',
   },
   profile: {
     resultsTitle: 'Résultats par camp',

@@ -261,6 +261,28 @@ export const pl: Resources = {
     signOutTitle: 'Wylogowanie',
     signOut: 'Wyloguj się',
     signOutEverywhere: 'Wyloguj się wszędzie',
+    otherDeviceTitle: 'Inne urządzenie',
+    otherDeviceExplain:
+      'Aby zalogować się na telefonie lub innym komputerze, który nie ma jeszcze twojego klucza dostępu: wyświetl tu kod, a potem na tamtym urządzeniu otwórz „Zaloguj się” i wpisz go w polu „Kod z innego urządzenia”. Tamto urządzenie utworzy własny klucz dostępu.',
+    showCode: 'Pokaż kod',
+    codeIs: 'Twój kod:',
+    codeValidUntil: 'Działa raz, do {{time}}.',
+    deviceCodeTitle: 'Kod z innego urządzenia',
+    deviceCodeExplain:
+      'Jesteś zalogowany na innym urządzeniu? W jego ustawieniach wybierz „Pokaż kod” i wpisz kod tutaj: to urządzenie utworzy własny klucz dostępu i zaloguje cię.',
+    deviceCode: 'Kod',
+    useDeviceCode: 'Utwórz klucz dostępu z kodem',
+    exportTitle: 'Twoje dane',
+    exportExplain:
+      'Jeden plik JSON: twoje konto, nazwy i daty twoich kluczy dostępu oraz twoje partie.',
+    exportLink: 'Pobierz moje dane',
+    deleteTitle: 'Usuń konto',
+    deleteExplain:
+      'Twoje klucze dostępu i sesje zostaną od razu usunięte. Zakończone partie zostają, rozegrane przez „deleted player”. Twoja nazwa pozostanie niedostępna przez rok.',
+    deleteAccount: 'Usuń moje konto',
+    deleteConfirm: 'Usunąć konto {{name}} na zawsze? Tego nie da się cofnąć.',
+    yesDelete: 'Tak, usuń',
+    keepAccount: 'Zostaw',
   },
   profile: {
     resultsTitle: 'Wyniki według strony',
