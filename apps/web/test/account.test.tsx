@@ -1,6 +1,7 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AccountPage } from '../src/account/AccountPage.tsx';
+import { syncSeats } from '../src/account/accountSeats.ts';
 import { accountState, checkSession, signedIn, signedOut } from '../src/account/accountStore.ts';
 import { ceremonyError } from '../src/account/passkeys.ts';
 import { SignInPage } from '../src/account/SignInPage.tsx';
@@ -8,6 +9,7 @@ import { SignUpPage } from '../src/account/SignUpPage.tsx';
 import { parseRoute } from '../src/app/routes.ts';
 import { SiteNav } from '../src/app/SiteNav.tsx';
 import { setLanguage } from '../src/i18n/i18n.ts';
+import { loadSeat, SEATS_ARRIVED, saveSeat } from '../src/match/seatStore.ts';
 
 const browser = vi.hoisted(() => ({
   startRegistration: vi.fn(),
@@ -216,7 +218,9 @@ describe('a code from another device', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Make a passkey with the code' }));
     await waitFor(() => expect(accountState()).toEqual({ status: 'signedIn', account: ACCOUNT }));
     expect(calls[0]?.body).toEqual({ code: 'K7QP-2M9X' });
-    expect(calls.at(-1)?.body).toEqual({ response: REGISTRATION });
+    expect(calls.find((c) => c.key === 'POST /api/account/passkey-codes/passkey')?.body).toEqual({
+      response: REGISTRATION,
+    });
   });
 });
 
@@ -334,6 +338,74 @@ describe('the signed-in state', () => {
     serve({ 'GET /api/account': refusal(401, 'NOT_SIGNED_IN') });
     await act(() => checkSession());
     expect(accountState()).toEqual({ status: 'guest' });
+  });
+});
+
+describe("the account's seats on this device", () => {
+  const HERE = 'herematch1';
+  const THERE = 'theremtch2';
+  const GONE = 'gonematch3';
+  const CREDS = 'c'.repeat(24);
+
+  it("joins this browser's seats to the account and keeps the account's seats here, with their sides", async () => {
+    saveSeat({ matchID: HERE, seat: '0', side: 'US', credentials: CREDS }, { name: 'Al' });
+    const calls = serve({
+      'GET /api/account/seats': {
+        body: {
+          seats: [
+            { matchID: THERE, seat: '1', credentials: CREDS },
+            { matchID: GONE, seat: '0', credentials: CREDS },
+          ],
+        },
+      },
+      'POST /api/account/seats': { body: { joined: 1 } },
+      'POST /api/my-games': {
+        body: {
+          at: '2026-11-28T07:00:00.000Z',
+          games: [
+            {
+              matchID: THERE,
+              seat: '1',
+              side: 'USSR',
+              status: 'playing',
+              opponent: { name: 'Boris', side: 'US' },
+              turn: 'you',
+              result: null,
+              clock: null,
+              deadline: null,
+              lastMove: null,
+              deck: { id: 'd', version: '1', name: 'Deck', hash: 'h', reconstructed: false },
+              updatedAt: '2026-11-28T07:00:00.000Z',
+            },
+            { matchID: GONE, seat: '0', error: { code: 'NOT_FOUND', message: '' } },
+          ],
+        },
+      },
+    });
+    const arrived = vi.fn();
+    window.addEventListener(SEATS_ARRIVED, arrived);
+    await syncSeats('alice');
+    window.removeEventListener(SEATS_ARRIVED, arrived);
+    expect(calls.find((c) => c.key === 'POST /api/account/seats')?.body).toEqual({
+      seats: [{ matchID: HERE, seat: '0', credentials: CREDS }],
+    });
+    expect(calls.find((c) => c.key === 'POST /api/my-games')?.body).toEqual({
+      seats: [
+        { matchID: THERE, seat: '1', credentials: CREDS },
+        { matchID: GONE, seat: '0', credentials: CREDS },
+      ],
+    });
+    expect(loadSeat(THERE)).toEqual({
+      matchID: THERE,
+      seat: '1',
+      side: 'USSR',
+      credentials: CREDS,
+      name: 'alice',
+    });
+    // A seat the server does not vouch for is not kept.
+    expect(loadSeat(GONE)).toBeNull();
+    expect(arrived).toHaveBeenCalledOnce();
+    localStorage.clear();
   });
 });
 

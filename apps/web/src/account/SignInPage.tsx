@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, navigate } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
 import { accountApi } from './accountApi.ts';
-import { signedIn } from './accountStore.ts';
+import { seatsFollow, signedIn } from './accountStore.ts';
 import { accountErrorWords } from './accountWords.ts';
 import {
   autofillOffered,
@@ -18,6 +18,7 @@ import './account.css';
 /** Signed in: the account remembered, the player back at the start page. */
 function welcome(account: Account): void {
   signedIn(account);
+  seatsFollow(account);
   navigate(paths.home(), { replace: true });
 }
 

@@ -1,8 +1,13 @@
 import {
   type AccountDeleted,
+  type AccountSeatsResponse,
   type AddPasskeyRequest,
   accountDeletedSchema,
+  accountSeatsResponseSchema,
   apiRoutes,
+  type JoinSeatsRequest,
+  type JoinSeatsResponse,
+  joinSeatsResponseSchema,
   type PasskeyCode,
   type PasskeyCodePasskey,
   type PasskeyList,
@@ -39,6 +44,12 @@ export const accountApi = {
     call(signedInResponseSchema, apiRoutes.signIn, body),
   recoverySignIn: (body: RecoverySignInRequest): Promise<SignedInResponse> =>
     call(signedInResponseSchema, apiRoutes.recoverySignIn, body),
+  /** The signed-in account's seats, with their credentials. */
+  accountSeats: (): Promise<AccountSeatsResponse> =>
+    call(accountSeatsResponseSchema, apiRoutes.accountSeats),
+  /** Seats this browser holds join the signed-in account (each proven by its credentials). */
+  joinSeats: (body: JoinSeatsRequest): Promise<JoinSeatsResponse> =>
+    call(joinSeatsResponseSchema, apiRoutes.accountSeats, body),
   passkeys: (): Promise<PasskeyList> => call(passkeyListSchema, apiRoutes.passkeys),
   passkeyOptions: (): Promise<SignUpOptionsResponse> =>
     call(signUpOptionsResponseSchema, apiRoutes.passkeyOptions, {}),
