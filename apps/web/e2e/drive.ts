@@ -89,3 +89,38 @@ export async function openAgainstComputer(page: Page, serverUrl: string): Promis
   await boardShown(page);
   return created;
 }
+
+const decider = (page: Page) =>
+  page.locator('section.prompt[data-decider]').getAttribute('data-decider');
+
+/**
+ * Plays `seat`'s whole turn at the table, clicking only what the UI offers, until the decision
+ * passes to the other seat (the table's prompt names it).
+ */
+export async function playTurn(page: Page, seat: string, random: () => number): Promise<void> {
+  await page.waitForFunction(
+    (s) => document.querySelector('section.prompt')?.getAttribute('data-decider') === s,
+    seat,
+  );
+  for (let clicks = 0; (await decider(page)) === seat; clicks++) {
+    if (clicks > 200) throw new Error(`seat ${seat} is still deciding after 200 clicks`);
+    const refused = await refusal(page);
+    if (refused) throw new Error(`the server refused a choice the UI offered: ${refused}`);
+    const choices = await offered(page);
+    if (choices.length === 0) {
+      await page.waitForTimeout(25);
+      continue;
+    }
+    const cells = choices.filter((c) => c.kind === 'cell');
+    const pool = cells.length > 0 ? cells : choices;
+    const pick = pool[Math.floor(random() * pool.length)] as (typeof pool)[number];
+    const target = page.locator('[data-choice]:not([disabled])').nth(pick.index);
+    // On a phone the docked decision and hand cover the table's lower part, where Playwright's
+    // own scrolling leaves a card: bring a table's card to the top first, as a player scrolls.
+    await target.evaluate((el) => {
+      if (!el.closest('.match-dock')) el.scrollIntoView({ block: 'start', inline: 'center' });
+    });
+    await target.click();
+    await page.locator('main[data-pending="false"]').waitFor();
+  }
+}
