@@ -25,14 +25,15 @@ export interface AccountInstances {
 /**
  * The servers an account test runs on, started before the describe's tests and closed after:
  * on SQLite one server (first and second are the same), on Postgres two instances sharing one
- * fresh schema, so what one instance does, the other must know. Read the fields inside tests.
+ * fresh schema, so what one instance does, the other must know. `env` adds to PUBLIC_URL. Read
+ * the fields inside tests.
  */
 export function accountInstances(
   kind: 'sqlite' | 'postgres',
   options: { time?: TimeSource; env?: Record<string, string> } = {},
 ): AccountInstances {
   const schema = uniqueSchema();
-  const env = options.env ?? { PUBLIC_URL };
+  const env = { PUBLIC_URL, ...options.env };
   const time = options.time;
   const on = {} as AccountInstances;
   beforeAll(async () => {
@@ -41,7 +42,11 @@ export function accountInstances(
       on.second = on.first;
     } else {
       const start = async () =>
-        startServer({ env, stores: await openPostgresStores(POSTGRES_URL, schema), time });
+        startServer({
+          env: { ...env, DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema },
+          stores: await openPostgresStores(POSTGRES_URL, schema),
+          time,
+        });
       on.first = await start();
       on.second = await start();
     }
