@@ -134,7 +134,7 @@ describe.each(['sqlite', 'postgres'] as const)('profiles and names at the table 
     });
   });
 
-  it("refuses a guest's name that is an account's in any case or by a look-alike spelling, and marks a guest's seat as no account's", async () => {
+  it("refuses a guest's name that is an account's in any case or by a look-alike spelling, and marks a guest's seat as no account's, a computer's as the computer's", async () => {
     const owner = browser();
     expect((await owner.signUp(on.a, `Marek${kind}`)).status).toBe(201);
     const create = (name: string) =>
@@ -161,9 +161,20 @@ describe.each(['sqlite', 'postgres'] as const)('profiles and names at the table 
     expect((await join(`marek${kind}`)).body.error?.code).toBe('GUEST_NAME_TAKEN');
     expect((await join('Boris')).status).toBe(200);
     const players = (await info(guest.body.matchID)).players;
-    expect(players.map((p) => [p.name, p.account])).toEqual([
-      [`Marek ${kind}`, null],
-      ['Boris', null],
+    expect(players.map((p) => [p.name, p.account, p.computer])).toEqual([
+      [`Marek ${kind}`, null, false],
+      ['Boris', null, false],
+    ]);
+    // A computer player's seat is marked as the computer's, not a guest's.
+    const bot = await request<CreateMatchResponse>(`${on.a}/api/matches`, 'POST', {
+      name: 'Kasia',
+      opponent: 'easy',
+    });
+    expect(
+      (await info(bot.body.matchID)).players.map((p) => [p.name, p.account, p.computer]),
+    ).toEqual([
+      ['Kasia', null, false],
+      ['Computer (easy)', null, true],
     ]);
   });
 

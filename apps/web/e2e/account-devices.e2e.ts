@@ -79,8 +79,11 @@ describe('an account on two devices', () => {
     expect(await veraPanel.getByRole('link', { name: 'Vera' }).getAttribute('href')).toBe(
       '/@/Vera',
     );
-    await veraPanel.getByText('account', { exact: true }).waitFor();
-    await boris.locator('.player-panel[data-player="1"]').getByText('guest').waitFor();
+    // The side's line says whose name it is (on a phone that line is hidden: the flag shows the side).
+    expect(await veraPanel.locator('.player-side').textContent()).toBe('USSR · account');
+    expect(await boris.locator('.player-panel[data-player="1"] .player-side').textContent()).toBe(
+      'US · guest',
+    );
     await shot(boris, 'table-names-390', { fullPage: false });
 
     await playTurn(vera, '0', random);

@@ -375,6 +375,7 @@ describe('the match screen', () => {
     const info = matchInfo('Boris');
     info.players[0] = { ...info.players[0], account: 'Ann' } as never;
     mockLobby({ [`GET /api/matches/${MATCH}`]: { status: 200, body: info } });
+    const bot = { ...info, players: [info.players[0], { ...info.players[1], computer: true }] };
     const transport = new FakeTransport();
     render(
       <MatchScreen matchID={MATCH} seat="1" credentials={CREDENTIALS} connect={() => transport} />,
@@ -392,8 +393,22 @@ describe('the match screen', () => {
     );
     const link = await screen.findByRole('link', { name: 'Ann' });
     expect(link.getAttribute('href')).toBe('/@/Ann');
-    expect(document.querySelector('[data-player="0"]')?.textContent).toContain('account');
-    expect(document.querySelector('[data-player="1"]')?.textContent).toContain('Boris guest');
+    const side = (seat: string) =>
+      document.querySelector(`[data-player="${seat}"] .player-side`)?.textContent;
+    expect(side('0')).toBe('US · account');
+    expect(side('1')).toBe('USSR · guest');
+    // A computer player's seat, once the info says so.
+    mockLobby({ [`GET /api/matches/${MATCH}`]: { status: 200, body: bot } });
+    act(() =>
+      transport.emit('presence', {
+        ...presence,
+        players: {
+          ...presence.players,
+          '1': { ...presence.players['1'], name: 'Computer (easy)' },
+        },
+      }),
+    );
+    await waitFor(() => expect(side('1')).toBe('USSR · computer'));
   });
 
   it('explains a seat whose credentials are refused', async () => {

@@ -169,6 +169,8 @@ export const matchInfoSchema = z.object({
       name: z.nullable(z.string()),
       /** The account holding the seat (its profile: /@/<account>); null: a guest's seat. */
       account: z.optional(z.nullable(z.string())),
+      /** A computer player holds the seat. */
+      computer: z.optional(z.boolean()),
       connected: z.boolean(),
     }),
   ),

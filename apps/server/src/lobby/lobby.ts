@@ -225,6 +225,7 @@ export class Lobby {
     const held = holders ?? (await this.accountSeats.holdersOf([match.matchID]));
     const accountAt = (seat: string) =>
       held.find((h) => h.matchID === match.matchID && h.seat === seat)?.username ?? null;
+    const computers = new Set((await this.bots.seatsOf(match)).map((b) => b.seat));
     const attendance = await this.presence.everywhere(match.matchID);
     return {
       matchID: match.matchID,
@@ -235,6 +236,7 @@ export class Lobby {
         side: p.side,
         name: p.name,
         account: accountAt(p.seat),
+        computer: computers.has(p.seat),
         connected: attendance.seats[p.seat] > 0,
       })),
       spectators: attendance.spectators,

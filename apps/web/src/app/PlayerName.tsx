@@ -5,9 +5,18 @@ import './player-name.css';
 
 /**
  * A seat's player as the lobby and the table show it: an account's name links to its profile and is marked
- * as an account's; a typed name is marked as a guest's (no account stands behind it).
+ * as an account's; a computer player's as a computer's; a typed name as a guest's (no account
+ * stands behind it).
  */
-export function PlayerName({ name, account }: { name: string; account?: string | null }) {
+export function PlayerName({
+  name,
+  account,
+  computer,
+}: {
+  name: string;
+  account?: string | null | undefined;
+  computer?: boolean | undefined;
+}) {
   const { t } = useTranslation();
   if (account) {
     return (
@@ -19,7 +28,10 @@ export function PlayerName({ name, account }: { name: string; account?: string |
   }
   return (
     <span className="named-player">
-      {name} <span className="player-mark guest-mark">{t('profile.guestMark')}</span>
+      {name}{' '}
+      <span className="player-mark">
+        {computer ? t('profile.computerMark') : t('profile.guestMark')}
+      </span>
     </span>
   );
 }

@@ -300,6 +300,7 @@ export const de: Resources = {
     noSuchPlayer: 'Niemand spielt unter diesem Namen.',
     failed: 'Das Profil konnte nicht geladen werden: Versuche es noch einmal.',
     accountMark: 'Konto',
+    computerMark: 'Computer',
     guestMark: 'Gast',
     profileOf: 'Profil von {{name}}',
   },

@@ -300,6 +300,7 @@ export const en: Resources = {
     noSuchPlayer: 'No player has this name.',
     failed: 'The profile could not be loaded: try again.',
     accountMark: 'account',
+    computerMark: 'computer',
     guestMark: 'guest',
     profileOf: 'Profile of {{name}}',
   },

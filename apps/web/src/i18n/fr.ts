@@ -304,6 +304,7 @@ export const fr: Resources = {
     noSuchPlayer: 'Aucun joueur ne porte ce nom.',
     failed: 'Le profil n’a pas pu être chargé : réessayez.',
     accountMark: 'compte',
+    computerMark: 'ordinateur',
     guestMark: 'invité',
     profileOf: 'Profil de {{name}}',
   },

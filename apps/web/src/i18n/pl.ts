@@ -307,6 +307,7 @@ export const pl: Resources = {
     noSuchPlayer: 'Żaden gracz nie ma tej nazwy.',
     failed: 'Nie udało się wczytać profilu: spróbuj ponownie.',
     accountMark: 'konto',
+    computerMark: 'komputer',
     guestMark: 'gość',
     profileOf: 'Profil gracza {{name}}',
   },

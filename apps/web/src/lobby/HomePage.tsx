@@ -249,7 +249,11 @@ function LiveMatches() {
               <span key={p.seat}>
                 {i > 0 && t('home.versus')}
                 {words.side(p.side)}:{' '}
-                {p.name === null ? '…' : <PlayerName name={p.name} account={p.account} />}
+                {p.name === null ? (
+                  '…'
+                ) : (
+                  <PlayerName name={p.name} account={p.account} computer={p.computer} />
+                )}
               </span>
             ))}{' '}
             ({t('home.status_playing')}

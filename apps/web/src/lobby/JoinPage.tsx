@@ -53,7 +53,7 @@ export function JoinPage({ matchID, invite }: { matchID: string; invite: string 
         <h2>{t('join.title')}</h2>
         {host && (
           <p>
-            <PlayerName name={host.name ?? ''} account={host.account} />{' '}
+            <PlayerName name={host.name ?? ''} account={host.account} computer={host.computer} />{' '}
             {t('join.hostPlaysSide', { side: words.theSide(host.side) })}
             {free ? t('join.youWouldPlay', { side: words.theSide(free.side) }) : t('join.period')}
           </p>

@@ -3,8 +3,11 @@ import type { Presence } from '@iron-curtain/protocol';
 import { useEffect, useState } from 'react';
 import { lobby } from '../../lobby/api.ts';
 
-/** The account holding each seat (null: a guest's seat), as the match's public info names it. */
-export type SeatAccounts = Record<Seat, string | null>;
+/**
+ * Who holds each seat, as the match's public info names it: an account (its name), a computer
+ * player, or a guest (null).
+ */
+export type SeatAccounts = Record<Seat, string | { computer: true } | null>;
 
 /**
  * The accounts at the table: read from the match's info once the seats have names, and again
@@ -23,7 +26,10 @@ export function useSeatAccounts(
     let current = true;
     lobby.getMatch(matchID).then(
       (info) => {
-        const at = (seat: Seat) => info.players.find((p) => p.seat === seat)?.account ?? null;
+        const at = (seat: Seat) => {
+          const player = info.players.find((p) => p.seat === seat);
+          return player?.computer ? { computer: true as const } : (player?.account ?? null);
+        };
         if (current) setAccounts({ '0': at('0'), '1': at('1') });
       },
       () => undefined,
