@@ -3,6 +3,8 @@ import type { Socket } from 'node:net';
 import Koa from 'koa';
 import compress from 'koa-compress';
 import { accountRouter } from './accounts/account-routes.ts';
+import { profileRouter } from './accounts/profile-routes.ts';
+import { seatNames } from './accounts/seat-names.ts';
 import { sessionOrigin } from './accounts/session-origin.ts';
 import { signedInAccount, socketSessions } from './accounts/signed-in.ts';
 import { BotSeats } from './bots/bot-seats.ts';
@@ -158,6 +160,7 @@ export function createApp(
     finish,
     new DeckLibrary(stores.decks, time),
     botCredentials,
+    stores.accountSeats,
     time,
   );
   const changed = (matchID: string) => game.matchChanged(matchID);
@@ -197,12 +200,18 @@ export function createApp(
     }),
     (address) => limits.refused('LOBBY_WRITES_PER_ADDRESS', address),
   );
-  const accountSeats = new SignedInSeats(
-    stores.accountSeats,
-    signedInAccount(stores.sessions, time),
-    time,
+  const signedIn = signedInAccount(stores.sessions, time);
+  const accountSeats = new SignedInSeats(stores.accountSeats, signedIn, time);
+  const router = lobbyRouter(
+    lobby,
+    stores,
+    metrics,
+    bots,
+    challenges,
+    accountSeats,
+    seatNames(stores.accounts, signedIn),
+    writeLimit,
   );
-  const router = lobbyRouter(lobby, stores, metrics, bots, challenges, accountSeats, writeLimit);
   koa.use(router.routes());
   koa.use(router.allowedMethods());
   const around = matchRouter(lobby, matches, rematches, referee, accountSeats, writeLimit);
@@ -253,6 +262,13 @@ export function createApp(
   });
   koa.use(accountRoutes.routes());
   koa.use(accountRoutes.allowedMethods());
+  const profiles = profileRouter({
+    accounts: stores.accounts,
+    accountSeats: stores.accountSeats,
+    writeLimit,
+  });
+  koa.use(profiles.routes());
+  koa.use(profiles.allowedMethods());
   koa.use(webClient(config.WEB_DIST));
   http.on('request', koa.callback());
   limits.guardDoor(http);

@@ -6,22 +6,10 @@ import {
   type RematchResponse,
   type SeatGrant,
 } from '@iron-curtain/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgresStores } from '../src/storage/postgres.ts';
-import { openSqliteStores } from '../src/storage/sqlite.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Browser } from './accounts/browser.ts';
-import {
-  createAndJoin,
-  dropSchema,
-  POSTGRES_URL,
-  seatClient,
-  startServer,
-  type TestServer,
-  tempDir,
-  uniqueSchema,
-} from './support.ts';
-
-const PUBLIC_URL = 'http://localhost:8000';
+import { accountInstances, PUBLIC_URL } from './accounts/instances.ts';
+import { createAndJoin, seatClient } from './support.ts';
 
 type Games = MyGamesResponse & { error?: { code: string } };
 
@@ -37,29 +25,11 @@ const held = (grant: { matchID: string; seat: string; credentials: string }): He
  * the database.
  */
 describe.each(['sqlite', 'postgres'] as const)('the account carries the seats on %s', (kind) => {
-  const schema = uniqueSchema();
-  let first: TestServer;
-  let second: TestServer;
   let a: string;
   let b: string;
-  beforeAll(async () => {
-    const env = { PUBLIC_URL };
-    if (kind === 'sqlite') {
-      first = await startServer({ env, stores: openSqliteStores(tempDir()) });
-      second = first;
-    } else {
-      const start = async () =>
-        startServer({ env, stores: await openPostgresStores(POSTGRES_URL, schema) });
-      first = await start();
-      second = await start();
-    }
-    a = first.url;
-    b = second.url;
-  });
-  afterAll(async () => {
-    await first?.close();
-    if (second !== first) await second?.close();
-    if (kind === 'postgres') await dropSchema(schema);
+  const on = accountInstances(kind);
+  beforeAll(() => {
+    ({ a, b } = on);
   });
   const browser = () => new Browser(PUBLIC_URL);
   /** Another device signing in with the same passkey (its body naming `seats`). */

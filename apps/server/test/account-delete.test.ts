@@ -1,50 +1,19 @@
 import { apiRoutes, DELETED_PLAYER_NAME, type MatchInfo } from '@iron-curtain/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { NAME_KEPT_MS } from '../src/accounts/account-routes.ts';
-import { openPostgresStores } from '../src/storage/postgres.ts';
-import { openSqliteStores } from '../src/storage/sqlite.ts';
 import { Browser } from './accounts/browser.ts';
+import { accountInstances, PUBLIC_URL } from './accounts/instances.ts';
 import { ManualTime } from './manual-time.ts';
-import {
-  createAndJoin,
-  dropSchema,
-  POSTGRES_URL,
-  request,
-  seatClient,
-  startServer,
-  type TestServer,
-  tempDir,
-  uniqueSchema,
-} from './support.ts';
-
-const PUBLIC_URL = 'http://localhost:8000';
+import { createAndJoin, request, seatClient } from './support.ts';
 
 /** On SQLite one server; on Postgres the account deleted on one instance, looked at on the other. */
 describe.each(['sqlite', 'postgres'] as const)('deleting an account on %s', (kind) => {
-  const schema = uniqueSchema();
   const time = new ManualTime();
-  let first: TestServer;
-  let second: TestServer;
   let a: string;
   let b: string;
-  beforeAll(async () => {
-    const env = { PUBLIC_URL };
-    if (kind === 'sqlite') {
-      first = await startServer({ env, stores: openSqliteStores(tempDir()), time });
-      second = first;
-    } else {
-      const start = async () =>
-        startServer({ env, stores: await openPostgresStores(POSTGRES_URL, schema), time });
-      first = await start();
-      second = await start();
-    }
-    a = first.url;
-    b = second.url;
-  });
-  afterAll(async () => {
-    await first?.close();
-    if (second !== first) await second?.close();
-    if (kind === 'postgres') await dropSchema(schema);
+  const on = accountInstances(kind, { time });
+  beforeAll(() => {
+    ({ a, b } = on);
   });
   const browser = () => new Browser(PUBLIC_URL);
   const info = async (matchID: string) =>

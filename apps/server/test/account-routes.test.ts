@@ -4,44 +4,23 @@ import {
   type SignUpOptionsResponse,
   type SignUpResponse,
 } from '@iron-curtain/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CHALLENGE_TTL_MS } from '../src/accounts/account-routes.ts';
 import { setAccountDisabled } from '../src/accounts/disable-account.ts';
-import { openPostgresStores } from '../src/storage/postgres.ts';
 import { Browser } from './accounts/browser.ts';
+import { accountInstances, PUBLIC_URL } from './accounts/instances.ts';
 import { SoftAuthenticator } from './accounts/soft-authenticator.ts';
 import { ManualTime } from './manual-time.ts';
-import {
-  createAndJoin,
-  dropSchema,
-  POSTGRES_URL,
-  startServer,
-  type TestServer,
-  uniqueSchema,
-} from './support.ts';
-
-const PUBLIC_URL = 'http://localhost:8000';
+import { createAndJoin, startServer, type TestServer } from './support.ts';
 
 /** Two instances on one Postgres, players reaching them at PUBLIC_URL, on one hand-moved clock. */
 describe('passkey accounts on two instances sharing Postgres', () => {
-  const schema = uniqueSchema();
   const time = new ManualTime();
   let a: TestServer;
   let b: TestServer;
-  beforeAll(async () => {
-    const start = async () =>
-      startServer({
-        env: { PUBLIC_URL, DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema },
-        stores: await openPostgresStores(POSTGRES_URL, schema),
-        time,
-      });
-    a = await start();
-    b = await start();
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await dropSchema(schema);
+  const on = accountInstances('postgres', { time });
+  beforeAll(() => {
+    ({ first: a, second: b } = on);
   });
   const browser = () => new Browser(PUBLIC_URL);
 
@@ -72,14 +51,14 @@ describe('passkey accounts on two instances sharing Postgres', () => {
   });
 
   it('refuses a name taken in another case, one too close (naming it), and a reserved one, each with its code', async () => {
-    await browser().signUp(a.url, 'Boris');
-    const taken = await browser().signUp(b.url, 'BORIS');
+    await browser().signUp(a.url, 'Bogdan');
+    const taken = await browser().signUp(b.url, 'BOGDAN');
     expect([taken.status, taken.body.error?.code]).toEqual([409, 'NAME_TAKEN']);
-    const close = await browser().signUp(b.url, 'B0ris');
+    const close = await browser().signUp(b.url, 'B0gdan');
     expect([close.status, close.body.error?.code, close.body.error?.similarTo]).toEqual([
       409,
       'NAME_TOO_CLOSE',
-      'Boris',
+      'Bogdan',
     ]);
     const reserved = await browser().signUp(b.url, 'Admin');
     expect([reserved.status, reserved.body.error?.code]).toEqual([400, 'NAME_NOT_ALLOWED']);
@@ -393,28 +372,16 @@ describe('passkeys over plain http', () => {
 
 describe('sign-ups and sign-in attempts from one address', () => {
   const LIMIT = 3;
-  const schema = uniqueSchema();
   const servers: TestServer[] = [];
-  beforeAll(async () => {
-    for (let i = 0; i < 2; i++) {
-      servers.push(
-        await startServer({
-          env: {
-            PUBLIC_URL,
-            TRUST_PROXY: 'true',
-            ACCOUNT_ATTEMPTS_PER_ADDRESS_PER_MINUTE: String(LIMIT),
-            DATABASE_URL: POSTGRES_URL,
-            DATABASE_SCHEMA: schema,
-            REDIS_URL: 'redis://127.0.0.1:6379',
-          },
-          stores: await openPostgresStores(POSTGRES_URL, schema),
-        }),
-      );
-    }
+  const on = accountInstances('postgres', {
+    env: {
+      TRUST_PROXY: 'true',
+      ACCOUNT_ATTEMPTS_PER_ADDRESS_PER_MINUTE: String(LIMIT),
+      REDIS_URL: 'redis://127.0.0.1:6379',
+    },
   });
-  afterAll(async () => {
-    for (const s of servers) await s.close();
-    await dropSchema(schema);
+  beforeAll(() => {
+    servers.push(on.first, on.second);
   });
   const spellings = [
     (p: string) => p,

@@ -3,50 +3,27 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { setAccountDisabled } from '../src/accounts/disable-account.ts';
 import { sessionHash } from '../src/accounts/session-cookie.ts';
 import { SESSION_RECHECK_MS } from '../src/match/session-ties.ts';
-import { openPostgresStores } from '../src/storage/postgres.ts';
 import { openSqliteStores } from '../src/storage/sqlite.ts';
 import { Browser } from './accounts/browser.ts';
+import { accountInstances, PUBLIC_URL } from './accounts/instances.ts';
 import { ManualTime } from './manual-time.ts';
-import {
-  createAndJoin,
-  dropSchema,
-  GameClient,
-  POSTGRES_URL,
-  startServer,
-  type TestServer,
-  tempDir,
-  uniqueSchema,
-} from './support.ts';
-
-const PUBLIC_URL = 'http://localhost:8000';
+import { createAndJoin, GameClient, startServer, type TestServer, tempDir } from './support.ts';
 
 /**
  * On SQLite one server; on Postgres two instances sharing it, the socket on one and the
  * session ended on the other.
  */
 describe.each(['sqlite', 'postgres'] as const)('a signed-in socket on %s', (kind) => {
-  const schema = uniqueSchema();
   const time = new ManualTime();
   let first: TestServer;
   let second: TestServer;
   const clients: GameClient[] = [];
-  beforeAll(async () => {
-    const env = { PUBLIC_URL };
-    if (kind === 'sqlite') {
-      first = await startServer({ env, stores: openSqliteStores(tempDir()), time });
-      second = first;
-    } else {
-      const start = async () =>
-        startServer({ env, stores: await openPostgresStores(POSTGRES_URL, schema), time });
-      first = await start();
-      second = await start();
-    }
+  const on = accountInstances(kind, { time });
+  beforeAll(() => {
+    ({ first, second } = on);
   });
   afterAll(async () => {
     for (const client of clients) client.socket.close();
-    await first?.close();
-    if (second !== first) await second?.close();
-    if (kind === 'postgres') await dropSchema(schema);
   });
 
   /** A socket of the game service on `server`, carrying the browser's cookie (if any) at the handshake. */

@@ -35,6 +35,7 @@ const lobbyOn = (s: Stores) =>
     noEnding,
     new DeckLibrary(s.decks, systemTime),
     new BotCredentials(s.secrets),
+    s.accountSeats,
   );
 
 describe.each(['sqlite', 'postgres'] as StoreKind[])('the engine on %s', (kind) => {

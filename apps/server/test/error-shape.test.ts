@@ -13,7 +13,7 @@ function routeTable(): Map<string, Set<string>> {
   const none = {} as never;
   const pass: Middleware = (_, next) => next();
   const routers = [
-    lobbyRouter(none, none, none, none, none, none, pass),
+    lobbyRouter(none, none, none, none, none, none, none, pass),
     matchRouter(none, none, none, none, none, pass),
   ];
   const table = new Map<string, Set<string>>();

@@ -223,7 +223,7 @@ describe("the server's map of the client's pages", () => {
     const pages = fs.readFileSync(new URL('../../web/src/app/pages.ts', import.meta.url), 'utf8');
     const loaded = [...pages.matchAll(/import\('\.\.\/([^']+)'\)/g)].map((m) => `src/${m[1]}`);
     const routes = ['/', '/join/a', '/match/a', '/watch/a', '/rules', '/tutorial', '/hotseat'];
-    routes.push('/replay/a', '/replay', '/decks', '/sign-in', '/sign-up', '/account');
+    routes.push('/replay/a', '/replay', '/decks', '/sign-in', '/sign-up', '/account', '/@/a');
     expect(routes.map(pageModule).sort()).toEqual(loaded.sort());
   });
 });

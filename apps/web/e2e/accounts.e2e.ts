@@ -1,5 +1,6 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { withAuthenticator } from './authenticator.ts';
 import { audit } from './axe.ts';
 import { e2eSuite } from './suite.ts';
 
@@ -11,23 +12,6 @@ const { shot } = suite;
  * pages are opened at localhost, which browsers treat as a secure context over plain http.
  */
 const localhost = () => suite.server.url.replace('127.0.0.1', 'localhost');
-
-/** Chromium's virtual authenticator (the DevTools protocol): CTAP2, resident keys, user verification. */
-async function withAuthenticator(context: BrowserContext, page: Page) {
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return { cdp, authenticatorId };
-}
 
 const nav = (page: Page) => page.getByRole('navigation');
 

@@ -1,9 +1,9 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { boardShown, motionDone, offered, synced } from './drive.ts';
+import { boardShown, motionDone, synced } from './drive.ts';
 import { expectPushShown, turnNotificationsOn } from './push-delivery.ts';
 import { e2eSuite, seeded } from './suite.ts';
-import { type Choice, centred, choose, noRefusal, pick, until } from './turns.ts';
+import { playTurn } from './turns.ts';
 
 // A scripted player clicks faster than a person: lift the per-socket rate limit.
 const suite = e2eSuite('correspondence', {
@@ -15,38 +15,6 @@ const { shot } = suite;
 const SENTENCE = 'It is your turn in Iron Curtain.';
 const DESKTOP = { width: 1366, height: 768 };
 const PHONE = { width: 390, height: 844 };
-
-const decider = (page: Page) =>
-  page.locator('section.prompt[data-decider]').getAttribute('data-decider');
-
-/**
- * Plays `seat`'s whole turn at the table, clicking only what the UI offers, until the decision
- * passes to the other seat (the table's prompt names it).
- */
-async function playTurn(page: Page, seat: string, random: () => number): Promise<void> {
-  await page.waitForFunction(
-    (s) => document.querySelector('section.prompt')?.getAttribute('data-decider') === s,
-    seat,
-  );
-  for (let clicks = 0; ; clicks++) {
-    let choices: Choice[] = [];
-    await until(
-      `seat ${seat}'s choices, or the other seat's turn`,
-      async () => {
-        await noRefusal(page);
-        if ((await decider(page)) !== seat) return true;
-        choices = await offered(page);
-        return choices.length > 0;
-      },
-      20_000,
-    );
-    if (choices.length === 0) return;
-    if (clicks === 200) throw new Error(`seat ${seat} is still deciding after 200 clicks`);
-    const choice = pick(choices, random);
-    await centred(page, choice);
-    await choose(page, choice);
-  }
-}
 
 /** The running seat's clock at the table counts a correspondence turn in days. */
 async function expectDaysLeft(page: Page): Promise<void> {

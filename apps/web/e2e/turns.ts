@@ -108,3 +108,35 @@ export async function sameState(pages: Page[], ms = 15_000): Promise<void> {
     throw new Error(`the pages disagree on the state: ${ids.join(', ')}`);
   });
 }
+
+const decider = (page: Page) =>
+  page.locator('section.prompt[data-decider]').getAttribute('data-decider');
+
+/**
+ * Plays `seat`'s whole turn at the table, clicking only what the UI offers, until the decision
+ * passes to the other seat (the table's prompt names it).
+ */
+export async function playTurn(page: Page, seat: string, random: () => number): Promise<void> {
+  await page.waitForFunction(
+    (s) => document.querySelector('section.prompt')?.getAttribute('data-decider') === s,
+    seat,
+  );
+  for (let clicks = 0; ; clicks++) {
+    let choices: Choice[] = [];
+    await until(
+      `seat ${seat}'s choices, or the other seat's turn`,
+      async () => {
+        await noRefusal(page);
+        if ((await decider(page)) !== seat) return true;
+        choices = await offered(page);
+        return choices.length > 0;
+      },
+      20_000,
+    );
+    if (choices.length === 0) return;
+    if (clicks === 200) throw new Error(`seat ${seat} is still deciding after 200 clicks`);
+    const choice = pick(choices, random);
+    await centred(page, choice);
+    await choose(page, choice);
+  }
+}

@@ -1,6 +1,7 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AccountPage } from '../src/account/AccountPage.tsx';
+import { syncSeats } from '../src/account/accountSeats.ts';
 import { accountState, checkSession, signedIn, signedOut } from '../src/account/accountStore.ts';
 import { ceremonyError } from '../src/account/passkeys.ts';
 import { SignInPage } from '../src/account/SignInPage.tsx';
@@ -8,6 +9,7 @@ import { SignUpPage } from '../src/account/SignUpPage.tsx';
 import { parseRoute } from '../src/app/routes.ts';
 import { SiteNav } from '../src/app/SiteNav.tsx';
 import { setLanguage } from '../src/i18n/i18n.ts';
+import { loadSeat, SEATS_ARRIVED, saveSeat } from '../src/match/seatStore.ts';
 
 const browser = vi.hoisted(() => ({
   startRegistration: vi.fn(),
@@ -199,6 +201,29 @@ describe('the sign-in page', () => {
   });
 });
 
+describe('a code from another device', () => {
+  it('shows a used code in words, and with a live one makes a passkey here and signs in', async () => {
+    const calls = serve({
+      'POST /api/account/passkey-codes/options': [
+        refusal(410, 'PASSKEY_CODE_USED'),
+        { body: { options: OPTIONS } },
+      ],
+      'POST /api/account/passkey-codes/passkey': { status: 201, body: { account: ACCOUNT } },
+    });
+    browser.startRegistration.mockResolvedValue(REGISTRATION);
+    render(<SignInPage />);
+    fireEvent.change(screen.getByLabelText('Code'), { target: { value: 'K7QP-2M9X' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Make a passkey with the code' }));
+    expect((await screen.findByRole('alert')).textContent).toMatch(/used/i);
+    fireEvent.click(screen.getByRole('button', { name: 'Make a passkey with the code' }));
+    await waitFor(() => expect(accountState()).toEqual({ status: 'signedIn', account: ACCOUNT }));
+    expect(calls[0]?.body).toEqual({ code: 'K7QP-2M9X' });
+    expect(calls.find((c) => c.key === 'POST /api/account/passkey-codes/passkey')?.body).toEqual({
+      response: REGISTRATION,
+    });
+  });
+});
+
 describe('the settings page', () => {
   const PASSKEY = {
     id: 'Y3JlZA',
@@ -241,6 +266,48 @@ describe('the settings page', () => {
     );
   });
 
+  it('shows a one-time code for another device, with the time it works until', async () => {
+    serve({
+      'GET /api/account/passkeys': { body: { passkeys: [PASSKEY] } },
+      'POST /api/account/passkey-codes': {
+        status: 201,
+        body: { code: 'K7QP-2M9X', expiresAt: '2026-11-28T07:10:00.000Z' },
+      },
+    });
+    signedIn(ACCOUNT);
+    render(<AccountPage />);
+    await screen.findByText('Chrome on Linux');
+    fireEvent.click(screen.getByRole('button', { name: 'Show a code' }));
+    expect(await screen.findByText('K7QP-2M9X')).toBeTruthy();
+    expect(screen.getByText(/It works once, until/)).toBeTruthy();
+  });
+
+  it('downloads the data from the export route, as one file', async () => {
+    serve({ 'GET /api/account/passkeys': { body: { passkeys: [PASSKEY] } } });
+    signedIn(ACCOUNT);
+    render(<AccountPage />);
+    const link = screen.getByRole('link', { name: 'Download my data' });
+    expect(link.getAttribute('href')).toBe('/api/account/export');
+    expect(link.hasAttribute('download')).toBe(true);
+  });
+
+  it('deletes the account only at the second press, then forgets the name', async () => {
+    const calls = serve({
+      'GET /api/account/passkeys': { body: { passkeys: [PASSKEY] } },
+      'DELETE /api/account': { body: { deleted: true } },
+    });
+    signedIn(ACCOUNT);
+    render(<AccountPage />);
+    await screen.findByText('Chrome on Linux');
+    fireEvent.click(screen.getByRole('button', { name: 'Delete my account' }));
+    // The safe answer has the focus; nothing is sent yet.
+    expect(document.activeElement?.textContent).toBe('Keep it');
+    expect(calls.map((c) => c.key)).not.toContain('DELETE /api/account');
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, delete it' }));
+    await waitFor(() => expect(accountState()).toEqual({ status: 'guest' }));
+    expect(calls.map((c) => c.key)).toContain('DELETE /api/account');
+  });
+
   it('signs out everywhere and forgets the name', async () => {
     const calls = serve({
       'GET /api/account/passkeys': { body: { passkeys: [PASSKEY] } },
@@ -271,6 +338,74 @@ describe('the signed-in state', () => {
     serve({ 'GET /api/account': refusal(401, 'NOT_SIGNED_IN') });
     await act(() => checkSession());
     expect(accountState()).toEqual({ status: 'guest' });
+  });
+});
+
+describe("the account's seats on this device", () => {
+  const HERE = 'herematch1';
+  const THERE = 'theremtch2';
+  const GONE = 'gonematch3';
+  const CREDS = 'c'.repeat(24);
+
+  it("joins this browser's seats to the account and keeps the account's seats here, with their sides", async () => {
+    saveSeat({ matchID: HERE, seat: '0', side: 'US', credentials: CREDS }, { name: 'Al' });
+    const calls = serve({
+      'GET /api/account/seats': {
+        body: {
+          seats: [
+            { matchID: THERE, seat: '1', credentials: CREDS },
+            { matchID: GONE, seat: '0', credentials: CREDS },
+          ],
+        },
+      },
+      'POST /api/account/seats': { body: { joined: 1 } },
+      'POST /api/my-games': {
+        body: {
+          at: '2026-11-28T07:00:00.000Z',
+          games: [
+            {
+              matchID: THERE,
+              seat: '1',
+              side: 'USSR',
+              status: 'playing',
+              opponent: { name: 'Boris', side: 'US' },
+              turn: 'you',
+              result: null,
+              clock: null,
+              deadline: null,
+              lastMove: null,
+              deck: { id: 'd', version: '1', name: 'Deck', hash: 'h', reconstructed: false },
+              updatedAt: '2026-11-28T07:00:00.000Z',
+            },
+            { matchID: GONE, seat: '0', error: { code: 'NOT_FOUND', message: '' } },
+          ],
+        },
+      },
+    });
+    const arrived = vi.fn();
+    window.addEventListener(SEATS_ARRIVED, arrived);
+    await syncSeats('alice');
+    window.removeEventListener(SEATS_ARRIVED, arrived);
+    expect(calls.find((c) => c.key === 'POST /api/account/seats')?.body).toEqual({
+      seats: [{ matchID: HERE, seat: '0', credentials: CREDS }],
+    });
+    expect(calls.find((c) => c.key === 'POST /api/my-games')?.body).toEqual({
+      seats: [
+        { matchID: THERE, seat: '1', credentials: CREDS },
+        { matchID: GONE, seat: '0', credentials: CREDS },
+      ],
+    });
+    expect(loadSeat(THERE)).toEqual({
+      matchID: THERE,
+      seat: '1',
+      side: 'USSR',
+      credentials: CREDS,
+      name: 'alice',
+    });
+    // A seat the server does not vouch for is not kept.
+    expect(loadSeat(GONE)).toBeNull();
+    expect(arrived).toHaveBeenCalledOnce();
+    localStorage.clear();
   });
 });
 

@@ -75,7 +75,9 @@ describe('the start page', () => {
       },
     });
     render(<HomePage />);
-    expect(await screen.findByText(/US: Ann vs USSR: Boris/)).toBeTruthy();
+    // Typed names, each marked as a guest's.
+    const line = (await screen.findByText('Boris')).closest('li');
+    expect(line?.textContent).toMatch(/US: Ann guest vs USSR: Boris guest/);
     fireEvent.change(screen.getByLabelText('Your name'), { target: { value: 'Ann' } });
     fireEvent.click(screen.getByLabelText('the USSR'));
     fireEvent.change(screen.getByLabelText('Aftermath'), { target: { value: 'none' } });
@@ -232,6 +234,17 @@ describe('the invite page', () => {
     expect(await screen.findByText('A correspondence match: 3 days per turn.')).toBeTruthy();
   });
 
+  it("names an account's host by its account, linked to its profile, not as a guest", async () => {
+    const info = matchInfo(null);
+    info.players[0] = { ...info.players[0], name: 'Marta', account: 'Marta' } as never;
+    mockLobby({ [`GET /api/matches/${MATCH}`]: { status: 200, body: info } });
+    render(<JoinPage matchID={MATCH} invite="secret-token" />);
+    const link = await screen.findByRole('link', { name: 'Marta' });
+    expect(link.getAttribute('href')).toBe('/@/Marta');
+    expect(screen.getByText('account')).toBeTruthy();
+    expect(screen.queryByText('guest')).toBeNull();
+  });
+
   it('takes the free seat under the given name and keeps the credentials', async () => {
     const calls = mockLobby({
       [`GET /api/matches/${MATCH}`]: { status: 200, body: matchInfo(null) },
@@ -241,7 +254,10 @@ describe('the invite page', () => {
       },
     });
     render(<JoinPage matchID={MATCH} invite="secret-token" />);
-    expect(await screen.findByText(/Ann plays the US; you would play the USSR/)).toBeTruthy();
+    expect(await screen.findByText(/plays the US; you would play the USSR/)).toBeTruthy();
+    // A typed name: a guest's, with no profile to link to.
+    expect(screen.getByText('Ann').closest('a')).toBeNull();
+    expect(screen.getByText('guest')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Your name'), { target: { value: 'Boris' } });
     fireEvent.click(screen.getByRole('button', { name: 'Take the seat and play' }));
     await waitFor(() => expect(window.location.pathname).toBe(`/match/${MATCH}`));
@@ -355,6 +371,46 @@ describe('the match screen', () => {
     expect(screen.getByRole('region', { name: 'The table' })).toBeTruthy();
   });
 
+  it("links an account's name at the table to its profile and marks a guest's", async () => {
+    const info = matchInfo('Boris');
+    info.players[0] = { ...info.players[0], account: 'Ann' } as never;
+    mockLobby({ [`GET /api/matches/${MATCH}`]: { status: 200, body: info } });
+    const bot = { ...info, players: [info.players[0], { ...info.players[1], computer: true }] };
+    const transport = new FakeTransport();
+    render(
+      <MatchScreen matchID={MATCH} seat="1" credentials={CREDENTIALS} connect={() => transport} />,
+    );
+    act(() => transport.connect());
+    act(() =>
+      transport.emit('sync', {
+        matchID: MATCH,
+        playerID: '1',
+        rules: RULES,
+        state: { G: wireView(newMatch(), '1'), stateID: 1 },
+        log: [],
+        presence,
+      }),
+    );
+    const link = await screen.findByRole('link', { name: 'Ann' });
+    expect(link.getAttribute('href')).toBe('/@/Ann');
+    const side = (seat: string) =>
+      document.querySelector(`[data-player="${seat}"] .player-side`)?.textContent;
+    expect(side('0')).toBe('US · account');
+    expect(side('1')).toBe('USSR · guest');
+    // A computer player's seat, once the info says so.
+    mockLobby({ [`GET /api/matches/${MATCH}`]: { status: 200, body: bot } });
+    act(() =>
+      transport.emit('presence', {
+        ...presence,
+        players: {
+          ...presence.players,
+          '1': { ...presence.players['1'], name: 'Computer (easy)' },
+        },
+      }),
+    );
+    await waitFor(() => expect(side('1')).toBe('USSR · computer'));
+  });
+
   it('explains a seat whose credentials are refused', async () => {
     const transport = new FakeTransport();
     render(
@@ -398,11 +454,13 @@ describe('the match screen', () => {
       [`POST /api/matches/${MATCH}/leave`]: { status: 200, body: matchInfo('Boris') },
     });
     const transport = seatInPlay();
+    // The table reads the match's info (whose accounts hold the seats); only the resignation writes.
+    const writes = () => calls.filter((c) => c.method === 'POST');
     fireEvent.click(screen.getByRole('button', { name: 'Resign…' }));
-    expect(calls).toHaveLength(0);
+    expect(writes()).toHaveLength(0);
     fireEvent.click(screen.getByRole('button', { name: 'Yes, resign' }));
-    await waitFor(() => expect(calls).toHaveLength(1));
-    expect(calls[0]?.body).toEqual({ seat: '0', credentials: CREDENTIALS });
+    await waitFor(() => expect(writes()).toHaveLength(1));
+    expect(writes()[0]?.body).toEqual({ seat: '0', credentials: CREDENTIALS });
     act(() =>
       transport.emit('presence', {
         ...presence,

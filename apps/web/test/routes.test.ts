@@ -1,4 +1,4 @@
-import { invitePath } from '@iron-curtain/protocol';
+import { invitePath, profilePath } from '@iron-curtain/protocol';
 import { describe, expect, it } from 'vitest';
 import { parseRoute } from '../src/app/routes.ts';
 
@@ -21,6 +21,11 @@ describe('routes', () => {
       matchID: 'abcdefgh12',
       invite: null,
     });
+  });
+
+  it("reads a player's profile at the address a profile link makes", () => {
+    expect(parseRoute(profilePath('Marta_2'))).toEqual({ page: 'profile', username: 'Marta_2' });
+    expect(parseRoute('/@/')).toEqual({ page: 'notFound', path: '/@/' });
   });
 
   it('answers anything else with a not-found page', () => {

@@ -8,6 +8,7 @@ export * from './lobby.ts';
 export * from './match-id.ts';
 export * from './my-games.ts';
 export * from './plain-text.ts';
+export * from './profiles.ts';
 export * from './push.ts';
 export * from './routes.ts';
 export * from './socket.ts';

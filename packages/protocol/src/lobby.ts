@@ -167,6 +167,10 @@ export const matchInfoSchema = z.object({
       seat: seatSchema,
       side: sideSchema,
       name: z.nullable(z.string()),
+      /** The account holding the seat (its profile: /@/<account>); null: a guest's seat. */
+      account: z.optional(z.nullable(z.string())),
+      /** A computer player holds the seat. */
+      computer: z.optional(z.boolean()),
       connected: z.boolean(),
     }),
   ),
@@ -222,6 +226,8 @@ export const lobbyErrorCodes = [
   'NAME_TAKEN',
   'NAME_TOO_CLOSE',
   'NAME_NOT_ALLOWED',
+  // A guest's typed name that is an account's, in any case or by a confusable spelling.
+  'GUEST_NAME_TAKEN',
   'PASSKEY_NOT_RECOGNISED',
   'CEREMONY_EXPIRED',
   'RECOVERY_CODE_REFUSED',

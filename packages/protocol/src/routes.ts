@@ -33,6 +33,10 @@ export const apiRoutes = {
   signOut: '/api/account/sign-out',
   signOutEverywhere: '/api/account/sign-out-everywhere',
   pushSubscriptions: '/api/push/subscriptions',
+  profile: {
+    route: '/api/profiles/:username',
+    path: (username: string): string => `/api/profiles/${encodeURIComponent(username)}`,
+  },
   match: matchRoute(''),
   join: matchRoute('/join'),
   leave: matchRoute('/leave'),

@@ -37,11 +37,12 @@ const RESERVED = [
 export const nameKey = (username: string): string => username.normalize('NFKC').toLowerCase();
 
 /**
- * A name's confusable skeleton, then case-folded: names that look alike as shown ("rn" and
- * "m", "0" and "O", "1", "I" and "l") share it. Names that differ only in case share the key.
+ * A name's confusable skeleton, case-folded: names that look alike as shown ("rn" and "m",
+ * "0" and "O", "1", "I" and "l") share it, in either letter case. The skeleton is taken
+ * again after folding, as "M" folds to "m", which looks like "rn": "Marta" and "rnarta" meet.
  */
 export const nameSkeleton = (username: string): string =>
-  skeleton(username.normalize('NFKC')).toLowerCase();
+  skeleton(skeleton(username.normalize('NFKC')).toLowerCase()).toLowerCase();
 
 const spellings = (word: string) => [
   word,

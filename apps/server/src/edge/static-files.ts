@@ -68,6 +68,7 @@ export function pageModule(pathname: string): string | undefined {
     if (first === 'match') return 'src/match/PlayPage.tsx';
     if (first === 'watch') return 'src/match/MatchScreen.tsx';
     if (first === 'replay') return 'src/features/replay/ReplayPage.tsx';
+    if (first === '@') return 'src/account/ProfilePage.tsx';
   }
   return undefined;
 }

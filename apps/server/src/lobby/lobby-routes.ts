@@ -16,6 +16,7 @@ import type { Metrics } from '../ops/metrics.ts';
 import type { Stores } from '../storage/index.ts';
 import type { ChallengeBoard } from './challenge-board.ts';
 import type { Lobby } from './lobby.ts';
+import type { SeatName } from './seat-names.ts';
 import type { SignedInSeats } from './signed-in-seats.ts';
 
 /** Largest lobby request body, in bytes. */
@@ -75,6 +76,8 @@ export function lobbyRouter(
   challenges: ChallengeBoard,
   /** A seat taken by a signed-in player joins the account. */
   accountSeats: SignedInSeats,
+  /** The name a seat is taken under: an account's, or a guest's that is no account's. */
+  seatName: SeatName,
   /** The per-address write limit (lobbyWriteLimit), run before every route. */
   writeLimit: Middleware,
 ): Router {
@@ -100,8 +103,9 @@ export function lobbyRouter(
   });
 
   router.post(apiRoutes.matches, async (ctx) => {
-    const request = parse(createMatchRequestSchema, await jsonBody(ctx));
-    if (request.opponent !== 'human' && bots.full) throw botsBusy();
+    const typed = parse(createMatchRequestSchema, await jsonBody(ctx));
+    if (typed.opponent !== 'human' && bots.full) throw botsBusy();
+    const request = { ...typed, name: await seatName(ctx, typed.name) };
     const open = request.visibility === 'open' && request.opponent === 'human';
     const created = open
       ? await challenges.create(ctx.ip, () => lobby.create(request))
@@ -133,7 +137,8 @@ export function lobbyRouter(
 
   router.post(apiRoutes.join.route, async (ctx) => {
     const matchID = matchParam(ctx);
-    const granted = await lobby.join(matchID, parse(joinMatchRequestSchema, await jsonBody(ctx)));
+    const typed = parse(joinMatchRequestSchema, await jsonBody(ctx));
+    const granted = await lobby.join(matchID, { ...typed, name: await seatName(ctx, typed.name) });
     await accountSeats.taken(ctx, granted);
     ctx.body = granted;
   });

@@ -36,7 +36,14 @@ import {
   secretMatches,
 } from '../ops/secrets.ts';
 import { systemTime, type TimeSource } from '../ops/time.ts';
-import type { DeckInfo, MatchRecord, MatchStatus, MatchStore } from '../storage/index.ts';
+import type {
+  AccountSeatStore,
+  DeckInfo,
+  MatchRecord,
+  MatchStatus,
+  MatchStore,
+  SeatHolder,
+} from '../storage/index.ts';
 import type { DeckLibrary } from './deck-library.ts';
 
 /**
@@ -58,6 +65,8 @@ export class Lobby {
     private readonly finish: FinishMatch,
     readonly library: DeckLibrary,
     private readonly bots: BotCredentials,
+    /** Which seats accounts hold: their names are marked as accounts' and link to profiles. */
+    private readonly accountSeats: Pick<AccountSeatStore, 'holdersOf'>,
     private readonly time: TimeSource = systemTime,
   ) {}
 
@@ -209,11 +218,19 @@ export class Lobby {
 
   async list(status: MatchStatus | undefined, limit: number): Promise<MatchInfo[]> {
     const matches = await this.matches.listPublicMatches({ status, limit });
-    return Promise.all(matches.map((m) => this.describe(m)));
+    const holders = await this.accountSeats.holdersOf(matches.map((m) => m.matchID));
+    return Promise.all(matches.map((m) => this.describe(m, holders)));
   }
 
-  /** The public face of a match: no seed, no credentials, no invite. */
-  async describe(match: MatchRecord): Promise<MatchInfo> {
+  /**
+   * The public face of a match: no seed, no credentials, no invite. Each seat an account
+   * holds names the account (`holders`: read for this match when not given).
+   */
+  async describe(match: MatchRecord, holders?: readonly SeatHolder[]): Promise<MatchInfo> {
+    const held = holders ?? (await this.accountSeats.holdersOf([match.matchID]));
+    const accountAt = (seat: string) =>
+      held.find((h) => h.matchID === match.matchID && h.seat === seat)?.username ?? null;
+    const computers = new Set((await this.bots.seatsOf(match)).map((b) => b.seat));
     const attendance = await this.presence.everywhere(match.matchID);
     return {
       matchID: match.matchID,
@@ -223,6 +240,8 @@ export class Lobby {
         seat: p.seat,
         side: p.side,
         name: p.name,
+        account: accountAt(p.seat),
+        computer: computers.has(p.seat),
         connected: attendance.seats[p.seat] > 0,
       })),
       spectators: attendance.spectators,

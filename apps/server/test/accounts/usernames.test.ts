@@ -53,6 +53,13 @@ describe('usernames', () => {
     same('Ill', '1ll');
     same('Moon', 'Mo0n');
     differ('bob', 'rob');
+  });
+
+  it('meets a capital M with rn, whichever name came first (folding before the table and after)', () => {
+    same('rnarta', 'Marta');
+    same('MARTA', 'rnarta');
+    same('Marta', 'marta');
+    same('rnARTA', 'Marta');
     differ('moon', 'noon');
     differ('alice', 'alicia');
   });

@@ -1,4 +1,4 @@
-import type { PasskeyList } from '@iron-curtain/protocol';
+import { apiRoutes, type PasskeyCode, type PasskeyList } from '@iron-curtain/protocol';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, navigate } from '../app/router.tsx';
@@ -11,9 +11,12 @@ import { createPasskey } from './passkeys.ts';
 import './account.css';
 
 type Passkey = PasskeyList['passkeys'][number];
-type Section = 'passkeys' | 'signOut';
+type Section = 'passkeys' | 'otherDevice' | 'delete' | 'signOut';
 
-/** The signed-in player's settings: the passkeys (add, remove), sign out here or everywhere. */
+/**
+ * The signed-in player's settings: the passkeys (add, remove), a code for another device, the
+ * data to download, deleting the account, sign out here or everywhere.
+ */
 export function AccountPage() {
   const { t, i18n } = useTranslation();
   const account = useAccount();
@@ -24,6 +27,10 @@ export function AccountPage() {
   const [notice, setNotice] = useState<string | null>(null);
   /** The passkey whose removal waits for a second press: a removed passkey signs in nowhere. */
   const [confirming, setConfirming] = useState<string | null>(null);
+  /** The code shown for another device, until it is used or expires. */
+  const [deviceCode, setDeviceCode] = useState<PasskeyCode | null>(null);
+  /** Deleting waits for a second press, as removing a passkey does. */
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
   // The Remove button the question replaces had the focus: the safe answer takes it, once.
   const focusOnce = useCallback((button: HTMLButtonElement | null) => button?.focus(), []);
   const signedIn = account.status === 'signedIn';
@@ -70,6 +77,19 @@ export function AccountPage() {
       setConfirming(null);
       setPasskeys((await accountApi.removePasskey(passkey.id)).passkeys);
       setNotice(t('account.passkeyRemoved', { name: passkey.name }));
+    });
+
+  const showCode = () =>
+    act('otherDevice', async () => {
+      setDeviceCode(await accountApi.passkeyCode());
+    });
+
+  const deleteAccount = () =>
+    act('delete', async () => {
+      setConfirmingDelete(false);
+      await accountApi.deleteAccount();
+      signedOut();
+      navigate(paths.home(), { replace: true });
     });
 
   const signOut = (everywhere: boolean) =>
@@ -158,6 +178,39 @@ export function AccountPage() {
           </p>
         )}
       </section>
+      <section className="panel" aria-labelledby="other-device-title">
+        <h2 id="other-device-title">{t('account.otherDeviceTitle')}</h2>
+        <p>{t('account.otherDeviceExplain')}</p>
+        <button type="button" disabled={busy} onClick={showCode}>
+          {t('account.showCode')}
+        </button>
+        <div aria-live="polite">
+          {deviceCode && (
+            <p>
+              {t('account.codeIs')} <strong className="device-code">{deviceCode.code}</strong>{' '}
+              {t('account.codeValidUntil', {
+                time: new Date(deviceCode.expiresAt).toLocaleTimeString(i18n.language, {
+                  hour: '2-digit',
+                  minute: '2-digit',
+                }),
+              })}
+            </p>
+          )}
+        </div>
+        {error?.at === 'otherDevice' && (
+          <p className="error" role="alert">
+            {error.words}
+          </p>
+        )}
+      </section>
+      <section className="panel" aria-labelledby="export-title">
+        <h2 id="export-title">{t('account.exportTitle')}</h2>
+        <p>{t('account.exportExplain')}</p>
+        {/* The server answers the file as an attachment: the browser downloads it. */}
+        <a className="button-link" href={apiRoutes.accountExport} download>
+          {t('account.exportLink')}
+        </a>
+      </section>
       <section className="panel" aria-labelledby="sign-out-title">
         <h2 id="sign-out-title">{t('account.signOutTitle')}</h2>
         <div className="account-actions">
@@ -169,6 +222,40 @@ export function AccountPage() {
           </button>
         </div>
         {error?.at === 'signOut' && (
+          <p className="error" role="alert">
+            {error.words}
+          </p>
+        )}
+      </section>
+      <section className="panel" aria-labelledby="delete-title">
+        <h2 id="delete-title">{t('account.deleteTitle')}</h2>
+        <p>{t('account.deleteExplain')}</p>
+        {confirmingDelete ? (
+          <div className="passkey-confirm">
+            <p>{t('account.deleteConfirm', { name: account.account.username })}</p>
+            <button type="button" className="danger" disabled={busy} onClick={deleteAccount}>
+              {t('account.yesDelete')}
+            </button>
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() => setConfirmingDelete(false)}
+              ref={focusOnce}
+            >
+              {t('account.keepAccount')}
+            </button>
+          </div>
+        ) : (
+          <button
+            type="button"
+            className="danger"
+            disabled={busy}
+            onClick={() => setConfirmingDelete(true)}
+          >
+            {t('account.deleteAccount')}
+          </button>
+        )}
+        {error?.at === 'delete' && (
           <p className="error" role="alert">
             {error.words}
           </p>

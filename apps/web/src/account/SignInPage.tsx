@@ -4,14 +4,21 @@ import { useTranslation } from 'react-i18next';
 import { Link, navigate } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
 import { accountApi } from './accountApi.ts';
-import { signedIn } from './accountStore.ts';
+import { seatsFollow, signedIn } from './accountStore.ts';
 import { accountErrorWords } from './accountWords.ts';
-import { autofillOffered, cancelCeremony, isAborted, signWithPasskey } from './passkeys.ts';
+import {
+  autofillOffered,
+  cancelCeremony,
+  createPasskey,
+  isAborted,
+  signWithPasskey,
+} from './passkeys.ts';
 import './account.css';
 
 /** Signed in: the account remembered, the player back at the start page. */
 function welcome(account: Account): void {
   signedIn(account);
+  seatsFollow(account);
   navigate(paths.home(), { replace: true });
 }
 
@@ -25,6 +32,7 @@ export function SignInPage() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [recoveryError, setRecoveryError] = useState<string | null>(null);
+  const [deviceError, setDeviceError] = useState<string | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -68,6 +76,22 @@ export function SignInPage() {
       welcome((await accountApi.recoverySignIn({ username, code })).account);
     } catch (e) {
       setRecoveryError(accountErrorWords(t, e));
+      setBusy(false);
+    }
+  };
+
+  /** A code shown on a signed-in device: this device makes its own passkey of that account. */
+  const withDeviceCode = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const code = String(new FormData(event.currentTarget).get('device-code') ?? '').trim();
+    setBusy(true);
+    setDeviceError(null);
+    try {
+      const { options } = await accountApi.passkeyCodeOptions(code);
+      const response = await createPasskey(options);
+      welcome((await accountApi.passkeyCodePasskey({ response })).account);
+    } catch (e) {
+      setDeviceError(accountErrorWords(t, e));
       setBusy(false);
     }
   };
@@ -118,6 +142,30 @@ export function SignInPage() {
         {recoveryError && (
           <p className="error" role="alert">
             {recoveryError}
+          </p>
+        )}
+      </section>
+      <section className="panel" aria-labelledby="device-code-title">
+        <h2 id="device-code-title">{t('account.deviceCodeTitle')}</h2>
+        <p>{t('account.deviceCodeExplain')}</p>
+        <form onSubmit={withDeviceCode}>
+          <label>
+            {t('account.deviceCode')}
+            <input
+              name="device-code"
+              autoComplete="one-time-code"
+              required
+              maxLength={64}
+              spellCheck={false}
+            />
+          </label>
+          <button type="submit" disabled={busy}>
+            {t('account.useDeviceCode')}
+          </button>
+        </form>
+        {deviceError && (
+          <p className="error" role="alert">
+            {deviceError}
           </p>
         )}
       </section>

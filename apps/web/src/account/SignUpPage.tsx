@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, navigate } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
 import { accountApi } from './accountApi.ts';
-import { signedIn } from './accountStore.ts';
+import { seatsFollow, signedIn } from './accountStore.ts';
 import { accountErrorWords } from './accountWords.ts';
 import { createPasskey } from './passkeys.ts';
 import './account.css';
@@ -30,6 +30,7 @@ export function SignUpPage() {
       const answer = await accountApi.signUp({ response });
       setCodes(answer.recoveryCodes);
       signedIn(answer.account);
+      seatsFollow(answer.account);
     } catch (e) {
       setError(accountErrorWords(t, e));
     }

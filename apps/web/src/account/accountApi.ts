@@ -1,7 +1,17 @@
 import {
+  type AccountDeleted,
+  type AccountSeatsResponse,
   type AddPasskeyRequest,
+  accountDeletedSchema,
+  accountSeatsResponseSchema,
   apiRoutes,
+  type JoinSeatsRequest,
+  type JoinSeatsResponse,
+  joinSeatsResponseSchema,
+  type PasskeyCode,
+  type PasskeyCodePasskey,
   type PasskeyList,
+  passkeyCodeSchema,
   passkeyListSchema,
   type RecoverySignInRequest,
   type SignedInResponse,
@@ -34,6 +44,12 @@ export const accountApi = {
     call(signedInResponseSchema, apiRoutes.signIn, body),
   recoverySignIn: (body: RecoverySignInRequest): Promise<SignedInResponse> =>
     call(signedInResponseSchema, apiRoutes.recoverySignIn, body),
+  /** The signed-in account's seats, with their credentials. */
+  accountSeats: (): Promise<AccountSeatsResponse> =>
+    call(accountSeatsResponseSchema, apiRoutes.accountSeats),
+  /** Seats this browser holds join the signed-in account (each proven by its credentials). */
+  joinSeats: (body: JoinSeatsRequest): Promise<JoinSeatsResponse> =>
+    call(joinSeatsResponseSchema, apiRoutes.accountSeats, body),
   passkeys: (): Promise<PasskeyList> => call(passkeyListSchema, apiRoutes.passkeys),
   passkeyOptions: (): Promise<SignUpOptionsResponse> =>
     call(signUpOptionsResponseSchema, apiRoutes.passkeyOptions, {}),
@@ -41,6 +57,16 @@ export const accountApi = {
     call(passkeyListSchema, apiRoutes.passkeys, body),
   removePasskey: (id: string): Promise<PasskeyList> =>
     call(passkeyListSchema, apiRoutes.passkeys, { id }, 'DELETE'),
+  /** A one-time code, shown here, with which another device makes a passkey of this account. */
+  passkeyCode: (): Promise<PasskeyCode> => call(passkeyCodeSchema, apiRoutes.passkeyCodes, {}),
+  /** On the other device: the code's creation options (its refusals: PASSKEY_CODE_*). */
+  passkeyCodeOptions: (code: string): Promise<SignUpOptionsResponse> =>
+    call(signUpOptionsResponseSchema, apiRoutes.passkeyCodeOptions, { code }),
+  /** The passkey made for those options: this device is signed in. */
+  passkeyCodePasskey: (body: PasskeyCodePasskey): Promise<SignedInResponse> =>
+    call(signedInResponseSchema, apiRoutes.passkeyCodePasskey, body),
+  deleteAccount: (): Promise<AccountDeleted> =>
+    call(accountDeletedSchema, apiRoutes.account, {}, 'DELETE'),
   signOut: (): Promise<SignedOutResponse> => call(signedOutResponseSchema, apiRoutes.signOut, {}),
   signOutEverywhere: (): Promise<SignedOutResponse> =>
     call(signedOutResponseSchema, apiRoutes.signOutEverywhere, {}),

@@ -2,6 +2,7 @@ import type { Account } from '@iron-curtain/protocol';
 import { useSyncExternalStore } from 'react';
 import { LobbyError } from '../lobby/api.ts';
 import { accountApi } from './accountApi.ts';
+import { syncSeats } from './accountSeats.ts';
 
 /**
  * Who is signed in on this browser, for the site bar and the account pages. The session cookie
@@ -57,6 +58,13 @@ export function accountState(): AccountState {
 
 /** A sign-up or sign-in answered: this account is signed in. */
 export const signedIn = (account: Account): void => set({ status: 'signedIn', account });
+/**
+ * Signed in anew, or the session confirmed: in the background, the seats of the account and of
+ * this browser are made one (./accountSeats.ts); a failure is tried again at the next page.
+ */
+export const seatsFollow = (account: Account): void => {
+  syncSeats(account.username).catch(() => undefined);
+};
 /** Signed out (here, everywhere, or the server no longer knows the session). */
 export const signedOut = (): void => set(GUEST);
 
@@ -67,7 +75,9 @@ export const signedOut = (): void => set(GUEST);
 export async function checkSession(): Promise<void> {
   if (accountState().status !== 'signedIn') return;
   try {
-    signedIn((await accountApi.account()).account);
+    const { account } = await accountApi.account();
+    signedIn(account);
+    seatsFollow(account);
   } catch (error) {
     if (error instanceof LobbyError && error.code === 'NOT_SIGNED_IN') signedOut();
   }

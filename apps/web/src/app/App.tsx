@@ -17,6 +17,7 @@ const DeckUploadPage = lazy(() => pageLoaders.decks().then((page) => ({ default:
 const SignInPage = lazy(() => pageLoaders.signIn().then((page) => ({ default: page })));
 const SignUpPage = lazy(() => pageLoaders.signUp().then((page) => ({ default: page })));
 const AccountPage = lazy(() => pageLoaders.account().then((page) => ({ default: page })));
+const ProfilePage = lazy(() => pageLoaders.profile().then((page) => ({ default: page })));
 
 function OnDemand({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
@@ -103,6 +104,12 @@ export function App() {
       return (
         <OnDemand>
           <AccountPage />
+        </OnDemand>
+      );
+    case 'profile':
+      return (
+        <OnDemand>
+          <ProfilePage key={route.username} username={route.username} />
         </OnDemand>
       );
     case 'notFound':

@@ -21,6 +21,7 @@ export const pageLoaders = {
   signIn: () => import('../account/SignInPage.tsx').then((m) => m.SignInPage),
   signUp: () => import('../account/SignUpPage.tsx').then((m) => m.SignUpPage),
   account: () => import('../account/AccountPage.tsx').then((m) => m.AccountPage),
+  profile: () => import('../account/ProfilePage.tsx').then((m) => m.ProfilePage),
 };
 
 /** Starts the download of the page at this route; a failure shows when the page renders. */

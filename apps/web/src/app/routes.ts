@@ -1,4 +1,4 @@
-import { isMatchId, parseInviteLink } from '@iron-curtain/protocol';
+import { isMatchId, parseInviteLink, profilePath } from '@iron-curtain/protocol';
 
 /** The pages of the client, read from the address bar. */
 export type Route =
@@ -15,6 +15,7 @@ export type Route =
   | { page: 'signIn' }
   | { page: 'signUp' }
   | { page: 'account' }
+  | { page: 'profile'; username: string }
   | { page: 'notFound'; path: string };
 
 export const paths = {
@@ -28,6 +29,7 @@ export const paths = {
   signIn: () => '/sign-in',
   signUp: () => '/sign-up',
   account: () => '/account',
+  profile: profilePath,
   watch: (matchID: string) => `/watch/${encodeURIComponent(matchID)}`,
   match: (matchID: string) => `/match/${encodeURIComponent(matchID)}`,
 };
@@ -52,6 +54,7 @@ export function parseRoute(pathname: string, hash = ''): Route {
     if (single === 'account') return { page: 'account' };
   }
   const [page, matchID] = parts;
+  if (parts.length === 2 && page === '@' && matchID) return { page: 'profile', username: matchID };
   if (parts.length === 2 && matchID && isMatchId(matchID)) {
     if (page === 'join') {
       let invite: string | null = null;

@@ -1,6 +1,8 @@
 import { HIDDEN_CARD, type Seat, type State, supplyOf } from '@iron-curtain/game';
 import type { ClockState, Presence } from '@iron-curtain/protocol';
 import { useTranslation } from 'react-i18next';
+import { Link } from '../app/router.tsx';
+import { paths } from '../app/routes.ts';
 import { countsDays, SeatClock, useFormatDeadline } from '../features/clock/SeatClock.tsx';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { CardBack, Cube } from './CardFace.tsx';
@@ -16,6 +18,8 @@ export interface SeatsLive {
   clockAt: number;
   /** The match is over: the clock stands still. */
   stopped: boolean;
+  /** Who holds each seat (an account's name, a computer, or null: a guest), once known. */
+  accounts?: Record<Seat, string | { computer: true } | null> | undefined;
 }
 
 export interface PlayerPanelProps {
@@ -40,6 +44,16 @@ export function PlayerPanel({ view, seat, viewer, names, live }: PlayerPanelProp
   const side = view.sides[seat];
   const toMove = view.result === null && view.decision?.seat === seat;
   const player = live?.presence?.players[seat];
+  // A taken seat of a live match, once its accounts are known: an account's name links to its
+  // profile; the side's line says whose name it is, costing the panel no height.
+  const marked = Boolean(player?.name && live?.accounts);
+  const holder = marked ? live?.accounts?.[seat] : null;
+  const account = typeof holder === 'string' ? holder : null;
+  const mark = account
+    ? t('profile.accountMark')
+    : holder
+      ? t('profile.computerMark')
+      : t('profile.guestMark');
   const aftermath = view.aftermath[seat];
   const hand = view.hands[seat].length;
   const supply = supplyOf(view, side);
@@ -56,10 +70,13 @@ export function PlayerPanel({ view, seat, viewer, names, live }: PlayerPanelProp
         <Flag side={side} size={28} />
         <span className="player-who">
           <span className="player-name">
-            {names[seat]}
+            {account ? <Link to={paths.profile(account)}>{account}</Link> : names[seat]}
             {viewer === seat && t('connection.you')}
           </span>
-          <span className="player-side">{words.side(side)}</span>
+          <span className="player-side">
+            {words.side(side)}
+            {marked && ` · ${mark}`}
+          </span>
         </span>
         {player?.name && (
           <span

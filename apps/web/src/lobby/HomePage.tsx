@@ -7,6 +7,7 @@ import type {
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyLink } from '../app/CopyLink.tsx';
+import { PlayerName } from '../app/PlayerName.tsx';
 import { Link, navigate } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
 import { ClockChoice, clockFromForm } from '../features/clock/ClockChoice.tsx';
@@ -244,7 +245,17 @@ function LiveMatches() {
       <ul>
         {matches?.map((m) => (
           <li key={m.matchID}>
-            {m.players.map((p) => `${words.side(p.side)}: ${p.name ?? '…'}`).join(t('home.versus'))}{' '}
+            {m.players.map((p, i) => (
+              <span key={p.seat}>
+                {i > 0 && t('home.versus')}
+                {words.side(p.side)}:{' '}
+                {p.name === null ? (
+                  '…'
+                ) : (
+                  <PlayerName name={p.name} account={p.account} computer={p.computer} />
+                )}
+              </span>
+            ))}{' '}
             ({t('home.status_playing')}
             {m.spectators > 0 ? t('home.watching', { count: m.spectators }) : ''}){' '}
             <Link to={paths.watch(m.matchID)}>{t('home.watch')}</Link>

@@ -1,6 +1,7 @@
 import type { MatchInfo } from '@iron-curtain/protocol';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PlayerName } from '../app/PlayerName.tsx';
 import { Link, navigate } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
 import { errorWords } from '../i18n/errorWords.ts';
@@ -52,7 +53,8 @@ export function JoinPage({ matchID, invite }: { matchID: string; invite: string 
         <h2>{t('join.title')}</h2>
         {host && (
           <p>
-            {t('join.hostPlays', { name: host.name, side: words.theSide(host.side) })}
+            <PlayerName name={host.name ?? ''} account={host.account} computer={host.computer} />{' '}
+            {t('join.hostPlaysSide', { side: words.theSide(host.side) })}
             {free ? t('join.youWouldPlay', { side: words.theSide(free.side) }) : t('join.period')}
           </p>
         )}

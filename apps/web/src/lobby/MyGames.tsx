@@ -9,7 +9,7 @@ import { PushOptIn } from '../features/push/PushOptIn.tsx';
 import { useNow } from '../features/useNow.ts';
 import { errorWords } from '../i18n/errorWords.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
-import { heldSeats } from '../match/seatStore.ts';
+import { heldSeats, SEATS_ARRIVED } from '../match/seatStore.ts';
 import { LobbyError, lobby } from './api.ts';
 import { GiveGames, TakeGames } from './Handover.tsx';
 import { savedMyGames, saveMyGames } from './myGamesStore.ts';
@@ -194,11 +194,14 @@ export function MyGames() {
     };
     const timer = setInterval(again, REFRESH_MS);
     document.addEventListener('visibilitychange', again);
+    // The account's seats arrived on this device: list them at once.
+    window.addEventListener(SEATS_ARRIVED, again);
     // Back online: the list as it is now, at once.
     window.addEventListener('online', again);
     return () => {
       clearInterval(timer);
       document.removeEventListener('visibilitychange', again);
+      window.removeEventListener(SEATS_ARRIVED, again);
       window.removeEventListener('online', again);
     };
   }, [load]);

@@ -16,6 +16,7 @@ import { Link } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
 import { liveTableShown } from '../app/serviceWorker.ts';
 import { MatchView } from '../board/MatchView.tsx';
+import { useSeatAccounts } from '../features/accounts/useSeatAccounts.ts';
 import { MatchExtras } from '../features/MatchExtras.tsx';
 import { errorWords } from '../i18n/errorWords.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
@@ -79,6 +80,7 @@ export function MatchScreen({
     if (tableShows) liveTableShown();
   }, [tableShows]);
 
+  const accounts = useSeatAccounts(matchID, presence);
   const names: Record<Seat, string> = {
     '0': presence?.players['0'].name ?? t('match.waitingForPlayer'),
     '1': presence?.players['1'].name ?? t('match.waitingForPlayer'),
@@ -164,7 +166,7 @@ export function MatchScreen({
           connected={game.connection === 'online' && game.synced}
           waitingForOpponent={waiting}
           bar={bar}
-          live={{ presence, clock: game.clock, clockAt: game.clockAt, stopped: ended }}
+          live={{ presence, clock: game.clock, clockAt: game.clockAt, stopped: ended, accounts }}
           aside={
             <MatchExtras
               matchID={matchID}

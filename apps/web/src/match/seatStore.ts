@@ -9,6 +9,9 @@ export const storedSeatSchema = z.extend(seatGrantSchema, {
 });
 export type StoredSeat = z.infer<typeof storedSeatSchema>;
 
+/** Told on window when seats arrived from elsewhere (the account's, on this device): My games reads again. */
+export const SEATS_ARRIVED = 'iron-curtain:seats-arrived';
+
 /** The localStorage key of a match's seat (tools that open a seat's page set it too). */
 export const seatStorageKey = (matchID: string) => `iron-curtain:seat:${matchID}`;
 

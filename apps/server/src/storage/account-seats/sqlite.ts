@@ -1,6 +1,6 @@
 import type { SqliteDatabase } from '../database/sqlite-database.ts';
 import type { AccountSeatStore } from './account-seat-store.ts';
-import { accountSeat } from './rows.ts';
+import { accountSeat, gamesQuery, heldGame, STATUSES_OF, seatHolder, sideTally } from './rows.ts';
 
 export function sqliteAccountSeatStore(db: SqliteDatabase): AccountSeatStore {
   return {
@@ -26,6 +26,50 @@ export function sqliteAccountSeatStore(db: SqliteDatabase): AccountSeatStore {
           [accountID],
         )
         .map(accountSeat);
+    },
+
+    async tallyOf(accountID) {
+      return db
+        .all(
+          `SELECT s.side, count(*) AS played,
+             sum(CASE WHEN json_extract(m.result, '$.winner') = a.seat THEN 1 ELSE 0 END) AS won
+           FROM account_seats a
+           JOIN matches m ON m.match_id = a.match_id
+           JOIN seats s ON s.match_id = a.match_id AND s.seat = a.seat
+           WHERE a.account_id = ? AND m.status = 'finished' AND m.result IS NOT NULL
+           GROUP BY s.side`,
+          [accountID],
+        )
+        .map(sideTally);
+    },
+
+    async gamesOf(accountID, which, limit, offset) {
+      const statuses = STATUSES_OF[which];
+      return db
+        .all(
+          gamesQuery({
+            S: '',
+            account: '?',
+            statuses: statuses.map(() => '?').join(', '),
+            limit: '?',
+            offset: '?',
+          }),
+          [accountID, ...statuses, limit, offset],
+        )
+        .map(heldGame);
+    },
+
+    async holdersOf(matchIDs) {
+      if (matchIDs.length === 0) return [];
+      return db
+        .all(
+          `SELECT a.match_id, a.seat, ac.username FROM account_seats a
+           JOIN accounts ac ON ac.account_id = a.account_id
+           WHERE a.match_id IN (${matchIDs.map(() => '?').join(', ')}) AND ac.deleted_at IS NULL
+           ORDER BY a.joined_at, a.account_id`,
+          [...matchIDs],
+        )
+        .map(seatHolder);
     },
   };
 }

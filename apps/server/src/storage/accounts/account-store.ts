@@ -55,6 +55,8 @@ export interface AccountStore {
    */
   signUp(signUp: SignUp): Promise<NameClash | undefined>;
   account(accountID: string): Promise<AccountRecord | undefined>;
+  /** The account whose name's key is `nameKey` (deleted or disabled ones too). */
+  accountNamed(nameKey: string): Promise<AccountRecord | undefined>;
   /** The account's passkeys, the oldest first. */
   passkeysOf(accountID: string): Promise<PasskeyRecord[]>;
   /** Adds a passkey to an account: false, adding nothing, when its credential id is known already. */

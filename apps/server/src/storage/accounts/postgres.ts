@@ -55,6 +55,14 @@ export function postgresAccountStore({ pool, S, inTransaction }: PostgresDatabas
       return rows[0] && accountRecord(rows[0] as Row);
     },
 
+    async accountNamed(nameKey) {
+      const { rows } = await pool.query(
+        `SELECT ${ACCOUNT_COLUMNS} FROM ${S}.accounts WHERE name_key = $1`,
+        [nameKey],
+      );
+      return rows[0] && accountRecord(rows[0] as Row);
+    },
+
     async passkeysOf(accountID) {
       const { rows } = await pool.query(
         `SELECT ${PASSKEY_COLUMNS} FROM ${S}.passkeys WHERE account_id = $1

@@ -58,6 +58,11 @@ export function sqliteAccountStore(db: SqliteDatabase): AccountStore {
       return row && accountRecord(row);
     },
 
+    async accountNamed(nameKey) {
+      const row = db.one(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE name_key = ?`, [nameKey]);
+      return row && accountRecord(row);
+    },
+
     async passkeysOf(accountID) {
       return db
         .all(

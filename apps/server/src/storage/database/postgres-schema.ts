@@ -178,4 +178,11 @@ export const MIGRATIONS: readonly ((S: string) => string)[] = [
   // My games reads no move log. Rows written before have none until first read (MatchStore).
   (S) => `
    ALTER TABLE ${S}.matches ADD COLUMN progress json;`,
+  // A name's skeleton is now taken again after case-folding (a capital M folds to m, which
+  // looks like rn). Names are ASCII, where that adds only m -> rn to a stored skeleton; a name
+  // that would now clash with another keeps its old skeleton.
+  (S) => `
+   UPDATE ${S}.accounts AS a SET skeleton = replace(a.skeleton, 'm', 'rn')
+   WHERE a.skeleton LIKE '%m%' AND a.skeleton NOT LIKE 'deleted:%'
+     AND NOT EXISTS (SELECT 1 FROM ${S}.accounts b WHERE b.skeleton = replace(a.skeleton, 'm', 'rn'));`,
 ];

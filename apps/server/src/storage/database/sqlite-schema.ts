@@ -167,4 +167,10 @@ export const MIGRATIONS: readonly string[] = [
   // Each match's progress (whose decision, its last move) kept with it, written with each move:
   // My games reads no move log. Rows written before have none until first read (MatchStore).
   `ALTER TABLE matches ADD COLUMN progress TEXT;`,
+  // A name's skeleton is now taken again after case-folding (a capital M folds to m, which
+  // looks like rn). Names are ASCII, where that adds only m -> rn to a stored skeleton; a name
+  // that would now clash with another keeps its old skeleton.
+  `UPDATE accounts AS a SET skeleton = replace(a.skeleton, 'm', 'rn')
+   WHERE a.skeleton LIKE '%m%' AND a.skeleton NOT LIKE 'deleted:%'
+     AND NOT EXISTS (SELECT 1 FROM accounts b WHERE b.skeleton = replace(a.skeleton, 'm', 'rn'));`,
 ];
