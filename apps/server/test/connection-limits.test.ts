@@ -138,6 +138,35 @@ describe('per-address limits at the game service', () => {
     expect((await refusals(url)).FLOODING).toBe(opened);
     expect(await connects(url, '198.51.100.10')).toBe(true);
   });
+
+  it('refuses at its turn a handshake held while a socket of its address was dropped for flooding', async () => {
+    const started = await server({
+      RATE_LIMIT_PER_SECOND: '1',
+      RATE_LIMIT_BURST: '1',
+      // One at once, the next held for its turn 5 s later.
+      SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '0.2',
+      SOCKET_CONNECTS_AT_ONCE: '1',
+      SOCKET_CONNECTS_HELD: '1',
+      DOOR_HOLD_MS: '0',
+    });
+    let upgrades = 0;
+    started.app.http.on('upgrade', () => (upgrades += 1));
+    const flooder = client(started.url, '203.0.113.13');
+    await flooder.connected();
+    const held = client(started.url, '203.0.113.13');
+    const outcome = held.connected().then(
+      () => 'in',
+      () => 'refused',
+    );
+    // The second handshake is at the door, waiting for its turn, before the first floods.
+    await expect.poll(() => upgrades).toBe(2);
+    const dropped = new Promise((resolve) => flooder.socket.once('disconnect', resolve));
+    for (let i = 0; i < 60; i++) flooder.socket.emit('sync', { matchID: 'x', playerID: null });
+    await dropped;
+    expect(await outcome).toBe('refused');
+    expect((await refusals(started.url)).CONNECTS_PER_ADDRESS).toBe(1);
+    expect(await connects(started.url, '198.51.100.13')).toBe(true);
+  });
 });
 
 describe('HTTP timeouts', () => {

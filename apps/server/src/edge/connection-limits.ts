@@ -129,6 +129,12 @@ class Bars {
     const until = this.current.get(address) ?? this.previous.get(address);
     return until !== undefined && until > now ? until - now : 0;
   }
+
+  /** Whether the address was last barred after `at` (performance.now()), for a whole generation. */
+  barredAfter(address: string, at: number): boolean {
+    const until = this.current.get(address) ?? this.previous.get(address);
+    return until !== undefined && until - this.generationMs > at;
+  }
 }
 
 /** Node's HTTP timeouts: a request whose headers or body crawl in (slowloris) is closed. */
@@ -159,6 +165,8 @@ export class ConnectionLimits {
   private readonly onDisconnect: (this: Socket) => void;
   /** Addresses over their budget of new sockets, and over their share of sockets held. */
   private readonly connectBars: Bars;
+  /** Addresses a socket of which was dropped for flooding, barred a generation from then. */
+  private readonly floods: Bars;
   private readonly heldBars = new Bars(HELD_BAR_MS);
   /** Handshakes held at the door, by address, and how many in all. */
   private readonly holding = new Map<string, number>();
@@ -181,6 +189,7 @@ export class ConnectionLimits {
     this.connects = limiters.connectQueue(queue);
     // An address is refused at most until its held turns and its penalties have passed.
     this.connectBars = new Bars(longestBehind(queue));
+    this.floods = new Bars(longestBehind(queue));
     const bars = [
       ['CONNECTS_PER_ADDRESS', this.connectBars],
       ['SOCKETS_PER_ADDRESS', this.heldBars],
@@ -235,8 +244,8 @@ export class ConnectionLimits {
 
   /**
    * A new socket's turn among its address's (see ConnectQueue): `pass` at once, or later while
-   * the handshake is still there, or, past the address's held turns, `refuse` and the address
-   * barred here until its next turn.
+   * the handshake is still there and the address not barred meanwhile, or, past the address's
+   * held turns, `refuse` and the address barred here until its next turn.
    */
   private async queue(
     address: string,
@@ -245,6 +254,7 @@ export class ConnectionLimits {
     refuse: (barredFor: number) => void,
   ): Promise<void> {
     const turn = await this.connects.enter(address);
+    const givenAt = performance.now();
     if (gone()) return;
     if ('refusedForMs' in turn) {
       this.connectBars.bar(address, turn.refusedForMs);
@@ -254,7 +264,16 @@ export class ConnectionLimits {
       pass();
     } else {
       setTimeout(() => {
-        if (!gone()) pass();
+        if (gone()) return;
+        // A socket of the address was dropped for flooding while this one waited: its turn
+        // went with it (a flood's held handshakes would otherwise all come in after it).
+        if (this.floods.barredAfter(address, givenAt)) {
+          this.connectBars.bar(address, FLOOD_PENALTY_MS);
+          this.refused('CONNECTS_PER_ADDRESS', address);
+          refuse(FLOOD_PENALTY_MS);
+        } else {
+          pass();
+        }
       }, turn.waitMs);
     }
   }
@@ -397,11 +416,16 @@ export class ConnectionLimits {
     socket.on('disconnect', this.onDisconnect);
   }
 
-  /** A socket is being dropped for flooding: its address pays in new connections. */
+  /**
+   * A socket is being dropped for flooding: its address pays in new connections, and is barred
+   * here for as long; its handshakes held for a turn are refused when their turn comes.
+   */
   flooded(socket: Socket): void {
     const address = clientAddress(socket.request, this.config.TRUST_PROXY);
     this.refused('FLOODING', address);
     this.connects.penalize(address, FLOOD_PENALTY_MS);
+    this.connectBars.bar(address, FLOOD_PENALTY_MS);
+    this.floods.bar(address, Number.POSITIVE_INFINITY);
   }
 
   /** Counts HTTP requests Node refused (too slow, malformed) and answers them as Node would. */
