@@ -69,6 +69,8 @@ const PRODUCTION_LIMITS = {
   RATE_LIMIT_BURST: '20',
   SOCKETS_PER_ADDRESS: '200',
   SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '10',
+  SOCKET_CONNECTS_AT_ONCE: '10',
+  SOCKET_CONNECTS_HELD: '40',
 };
 const PHASES = ['before', 'during', 'after'] as const;
 type Phase = (typeof PHASES)[number];

@@ -76,16 +76,31 @@ describe('per-address limits at the game service', () => {
     expect((await refusals(url)).SOCKETS_PER_ADDRESS).toBeGreaterThanOrEqual(2);
   });
 
-  it('an address opening sockets too fast is refused more for a while; other addresses are not', async () => {
-    // One a second, counted over ten seconds: ten sockets, then no more.
-    const { url } = await server({ SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '1' });
-    for (let i = 0; i < 10; i++) {
-      expect(await connects(url, '203.0.113.8')).toBe(true);
-      clients.pop()?.close();
-    }
-    expect(await connects(url, '203.0.113.8')).toBe(false);
+  it('a class opening sockets together from one address: those past the few let in at once are held, then let in; past the held ones refused', async () => {
+    // Three at once, the next two held (one a second), the rest refused.
+    const { url } = await server({
+      SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '1',
+      SOCKET_CONNECTS_AT_ONCE: '3',
+      SOCKET_CONNECTS_HELD: '2',
+    });
+    const class_ = Array.from({ length: 8 }, () => client(url, '203.0.113.8'));
+    const outcomes = await Promise.all(
+      class_.map((c) =>
+        c.connected().then(
+          () => 'in',
+          // socket.io's error, and under it the transport's: what the server answered.
+          (error: Error & { description?: Error }) => error.description?.message ?? error.message,
+        ),
+      ),
+    );
+    expect(outcomes.filter((o) => o === 'in')).toHaveLength(5);
+    // What a client is told: the server's 429 (a browser sees a failed connection and retries).
+    expect(outcomes.filter((o) => o !== 'in')).toEqual(
+      Array.from({ length: 3 }, () => 'Unexpected server response: 429'),
+    );
+    expect((await refusals(url)).CONNECTS_PER_ADDRESS).toBe(3);
+    // Another address has turns of its own.
     expect(await connects(url, '198.51.100.8')).toBe(true);
-    expect((await refusals(url)).CONNECTS_PER_ADDRESS).toBe(1);
   });
 
   it('closes a socket that never syncs; a synced one stays', async () => {
@@ -106,8 +121,10 @@ describe('per-address limits at the game service', () => {
       RATE_LIMIT_PER_SECOND: '1',
       RATE_LIMIT_BURST: '1',
       SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '1',
+      SOCKET_CONNECTS_AT_ONCE: '10',
+      SOCKET_CONNECTS_HELD: '0',
     });
-    // Without a penalty the address could open ten sockets in the window.
+    // Without a penalty the address could open ten sockets at once.
     let opened = 0;
     while (opened < 10 && (await connects(url, '203.0.113.10'))) {
       opened += 1;
@@ -120,6 +137,35 @@ describe('per-address limits at the game service', () => {
     expect(opened).toBeGreaterThan(0);
     expect((await refusals(url)).FLOODING).toBe(opened);
     expect(await connects(url, '198.51.100.10')).toBe(true);
+  });
+
+  it('refuses at its turn a handshake held while a socket of its address was dropped for flooding', async () => {
+    const started = await server({
+      RATE_LIMIT_PER_SECOND: '1',
+      RATE_LIMIT_BURST: '1',
+      // One at once, the next held for its turn 5 s later.
+      SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '0.2',
+      SOCKET_CONNECTS_AT_ONCE: '1',
+      SOCKET_CONNECTS_HELD: '1',
+      DOOR_HOLD_MS: '0',
+    });
+    let upgrades = 0;
+    started.app.http.on('upgrade', () => (upgrades += 1));
+    const flooder = client(started.url, '203.0.113.13');
+    await flooder.connected();
+    const held = client(started.url, '203.0.113.13');
+    const outcome = held.connected().then(
+      () => 'in',
+      () => 'refused',
+    );
+    // The second handshake is at the door, waiting for its turn, before the first floods.
+    await expect.poll(() => upgrades).toBe(2);
+    const dropped = new Promise((resolve) => flooder.socket.once('disconnect', resolve));
+    for (let i = 0; i < 60; i++) flooder.socket.emit('sync', { matchID: 'x', playerID: null });
+    await dropped;
+    expect(await outcome).toBe('refused');
+    expect((await refusals(started.url)).CONNECTS_PER_ADDRESS).toBe(1);
+    expect(await connects(started.url, '198.51.100.13')).toBe(true);
   });
 });
 
@@ -167,8 +213,11 @@ async function twoInstances(limits: Record<string, string>): Promise<[TestServer
 
 describe('with Redis, several instances', () => {
   it('share the per-address counts of new sockets and lobby writes', async () => {
+    // Ten new sockets at once, none held, the next in 10 s.
     const [a, b] = await twoInstances({
-      SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '1',
+      SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '0.1',
+      SOCKET_CONNECTS_AT_ONCE: '10',
+      SOCKET_CONNECTS_HELD: '0',
       LOBBY_WRITES_PER_MINUTE: '2',
     });
     for (let i = 0; i < 10; i++) {

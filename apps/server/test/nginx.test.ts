@@ -71,6 +71,7 @@ function startServerAt(port: number): Promise<Running> {
     // Origin test come from 127.0.0.1 with the players' lobby requests).
     SOCKETS_PER_ADDRESS: '100000',
     SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '100000',
+    SOCKET_CONNECTS_AT_ONCE: '100000',
   } as Record<string, string>);
 }
 

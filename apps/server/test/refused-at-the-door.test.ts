@@ -46,11 +46,16 @@ async function connects(url: string, address: string): Promise<boolean> {
 }
 
 /** A raw request from `address` (behind the trusted proxy): everything the server sent back. */
-function raw(url: string, address: string, kind: 'upgrade' | 'polling'): Promise<string> {
+function raw(
+  url: string,
+  address: string,
+  kind: 'upgrade' | 'polling',
+  extraQuery = '',
+): Promise<string> {
   const { port } = new URL(url);
   const head =
     kind === 'upgrade'
-      ? 'GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: localhost\r\n' +
+      ? `GET /socket.io/?EIO=4&transport=websocket${extraQuery} HTTP/1.1\r\nHost: localhost\r\n` +
         'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n' +
         'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n'
       : 'GET /socket.io/?EIO=4&transport=polling HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n';
@@ -75,7 +80,17 @@ async function refusals(server: TestServer): Promise<Record<string, number>> {
   return counts;
 }
 
-/** Ten new sockets an address may open in the window, each closed at once. */
+/**
+ * The budget the tests give an address: ten new sockets at once, none held, one more every
+ * 10 s; the eleventh is refused for about 10 s.
+ */
+const BUDGET = {
+  SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '0.1',
+  SOCKET_CONNECTS_AT_ONCE: '10',
+  SOCKET_CONNECTS_HELD: '0',
+};
+
+/** Ten new sockets an address may open at once, each closed at once. */
 async function spendBudget(url: (i: number) => string, address: string): Promise<void> {
   for (let i = 0; i < 10; i++) {
     expect(await connects(url(i), address)).toBe(true);
@@ -86,27 +101,38 @@ async function spendBudget(url: (i: number) => string, address: string): Promise
 describe('an address over its budget of new sockets', () => {
   it('gets a bare 429 at the upgrade, costs engine.io nothing, and is counted; others still connect', async () => {
     const server = await startServer({
-      env: { TRUST_PROXY: 'true', SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '1', DOOR_HOLD_MS: '0' },
+      env: { TRUST_PROXY: 'true', ...BUDGET, DOOR_HOLD_MS: '0' },
     });
     servers.push(server);
     const engine = watchEngine(server);
     await spendBudget(() => server.url, '203.0.113.40');
     expect(engine).toEqual({ errors: 0, connections: 10 });
 
-    // The first refusal is socket.io's own (allowRequest): from then on the address is barred.
+    // Refused at the door from the first (its turn is asked before engine.io reads the
+    // handshake), and from then on barred without asking.
     expect(await connects(server.url, '203.0.113.40')).toBe(false);
-    expect(engine).toEqual({ errors: 1, connections: 10 });
+    expect(engine).toEqual({ errors: 0, connections: 10 });
     for (let i = 0; i < 20; i++) {
       expect(await raw(server.url, '203.0.113.40', 'upgrade')).toBe(TOO_MANY);
     }
     expect(await raw(server.url, '203.0.113.40', 'polling')).toMatch(/^HTTP\/1\.1 429 /);
     expect(await connects(server.url, '203.0.113.40')).toBe(false);
-    expect(engine).toEqual({ errors: 1, connections: 10 });
+    expect(engine).toEqual({ errors: 0, connections: 10 });
     expect((await refusals(server)).CONNECTS_PER_ADDRESS).toBe(1 + 20 + 1 + 1);
 
     // Another address, under its budget, is not touched by the bar.
     expect(await connects(server.url, '198.51.100.40')).toBe(true);
-    expect(engine).toEqual({ errors: 1, connections: 11 });
+    expect(engine).toEqual({ errors: 0, connections: 11 });
+  });
+
+  it('is not let past its turn by a handshake dressed as an open socket’s', async () => {
+    const server = await startServer({
+      env: { TRUST_PROXY: 'true', ...BUDGET, DOOR_HOLD_MS: '0' },
+    });
+    servers.push(server);
+    await spendBudget(() => server.url, '203.0.113.42');
+    expect(await raw(server.url, '203.0.113.42', 'upgrade', '&xsid=1')).toBe(TOO_MANY);
+    expect((await refusals(server)).CONNECTS_PER_ADDRESS).toBe(1);
   });
 
   it('holding its share of sockets: turned away at the door until one of them closes', async () => {
@@ -138,7 +164,7 @@ describe('a client that reconnects the moment it is refused', () => {
     const server = await startServer({
       env: {
         TRUST_PROXY: 'true',
-        SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '1',
+        ...BUDGET,
         DOOR_HOLD_MS: String(holdMs),
       },
     });
@@ -158,7 +184,7 @@ describe('a client that reconnects the moment it is refused', () => {
     const times = held.map(({ ms }) => ms);
     expect(Math.max(...times) - Math.min(...times)).toBeGreaterThan(holdMs / 10);
     expect(answers.filter(({ ms }) => ms < holdMs / 4)).toHaveLength(8);
-    expect(engine).toEqual({ errors: 1, connections: 10 });
+    expect(engine).toEqual({ errors: 0, connections: 10 });
     expect((await refusals(server)).CONNECTS_PER_ADDRESS).toBe(1 + 40);
 
     // Another address is neither held nor refused meanwhile.
@@ -170,7 +196,7 @@ describe('a client that reconnects the moment it is refused', () => {
     const server = await startServer({
       env: {
         TRUST_PROXY: 'true',
-        SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '1',
+        ...BUDGET,
         DOOR_HOLD_MS: String(holdMs),
       },
     });
@@ -217,7 +243,7 @@ describe('with Redis, two instances', () => {
       DATABASE_URL: POSTGRES_URL,
       DATABASE_SCHEMA: schema,
       REDIS_URL: 'redis://127.0.0.1:6379',
-      SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '1',
+      ...BUDGET,
       DOOR_HOLD_MS: '0',
     };
     const pair = [
@@ -236,7 +262,7 @@ describe('with Redis, two instances', () => {
     for (const s of pair) {
       for (let i = 0; i < 5; i++) expect(await raw(s.url, address, 'upgrade')).toBe(TOO_MANY);
     }
-    expect(engines.map((e) => e.errors)).toEqual([1, 1]);
+    expect(engines.map((e) => e.errors)).toEqual([0, 0]);
     for (const s of pair) expect((await refusals(s)).CONNECTS_PER_ADDRESS).toBe(1 + 5);
     expect(await connects(a.url, '198.51.100.50')).toBe(true);
     expect(await connects(b.url, '198.51.100.50')).toBe(true);

@@ -74,6 +74,7 @@ async function instance(): Promise<Running> {
     // Every client of a test comes from 127.0.0.1: lift the per-address socket limits too.
     SOCKETS_PER_ADDRESS: '100000',
     SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: '100000',
+    SOCKET_CONNECTS_AT_ONCE: '100000',
   } as Record<string, string>);
   running.push(started);
   return started;

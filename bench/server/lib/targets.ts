@@ -156,6 +156,7 @@ function launchFor(
         // All of a benchmark's clients come from 127.0.0.1 (bench/server/flood.ts sets its own).
         SOCKETS_PER_ADDRESS: BENCH_RATE_LIMIT,
         SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: BENCH_RATE_LIMIT,
+        SOCKET_CONNECTS_AT_ONCE: BENCH_RATE_LIMIT,
         METRICS_PORT: '0',
       };
       if (kind === 'postgres') {

@@ -7,13 +7,13 @@ import type {
 import type { Socket as TcpSocket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Counter } from 'prom-client';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Socket } from 'socket.io';
 import type { Config } from '../ops/config.ts';
 import type { Logger } from '../ops/logger.ts';
 import type { Metrics } from '../ops/metrics.ts';
+import { type ConnectQueue, longestBehind } from './connect-queue.ts';
 import type { HeldSockets } from './held-sockets.ts';
-import { type RateLimiters, spend } from './rate-limiters.ts';
+import type { RateLimiters } from './rate-limiters.ts';
 import { UpgradePace } from './upgrade-pace.ts';
 
 export type ConnectionLimitsConfig = Pick<
@@ -21,6 +21,8 @@ export type ConnectionLimitsConfig = Pick<
   | 'TRUST_PROXY'
   | 'SOCKETS_PER_ADDRESS'
   | 'SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND'
+  | 'SOCKET_CONNECTS_AT_ONCE'
+  | 'SOCKET_CONNECTS_HELD'
   | 'DOOR_HOLD_MS'
   | 'SYNC_TIMEOUT_MS'
   | 'HTTP_HEADERS_TIMEOUT_MS'
@@ -38,10 +40,10 @@ export type ConnectionRefusal =
   | 'HTTP_TIMEOUT'
   | 'BAD_HTTP';
 
-/** New sockets are counted over this window, so a school reconnecting at once fits in it. */
-const CONNECT_WINDOW_SECONDS = 10;
-/** A socket dropped for flooding costs its address this share of its window's connections. */
-const FLOOD_PENALTY_SHARE = 0.25;
+/** A socket dropped for flooding puts its address this much further behind in its new sockets. */
+const FLOOD_PENALTY_MS = 2_500;
+/** Past its held turns, penalties put an address this much behind at most. */
+const MOST_PENALTY_MS = 10_000;
 /**
  * How long an address refused for the sockets it holds is turned away at the door without
  * asking the count again (with Redis, a round trip): one of its sockets closing here lifts it.
@@ -60,6 +62,17 @@ const HELD_AT_DOOR = 1_000;
 /** Where socket.io answers: the only path the door guards (the lobby has its own limit). */
 const SOCKET_PATH = '/socket.io/';
 const ignore = () => undefined;
+
+/**
+ * A handshake opening a new socket: to the socket path, without the id of an open one (read as
+ * engine.io reads it, so that no other parameter can pass for it).
+ */
+function isNewSocket(req: IncomingMessage): boolean {
+  const url = req.url;
+  if (url?.startsWith(SOCKET_PATH) !== true) return false;
+  const query = url.indexOf('?');
+  return query < 0 || !new URLSearchParams(url.slice(query + 1)).has('sid');
+}
 
 /**
  * The address a request comes from: the TCP peer, or behind a trusted proxy the last
@@ -116,6 +129,12 @@ class Bars {
     const until = this.current.get(address) ?? this.previous.get(address);
     return until !== undefined && until > now ? until - now : 0;
   }
+
+  /** Whether the address was last barred after `at` (performance.now()), for a whole generation. */
+  barredAfter(address: string, at: number): boolean {
+    const until = this.current.get(address) ?? this.previous.get(address);
+    return until !== undefined && until - this.generationMs > at;
+  }
 }
 
 /** Node's HTTP timeouts: a request whose headers or body crawl in (slowloris) is closed. */
@@ -135,8 +154,7 @@ export function httpServerOptions(config: ConnectionLimitsConfig): ServerOptions
  */
 export class ConnectionLimits {
   private readonly refusals: Counter<'reason'>;
-  private readonly connects: RateLimiterAbstract;
-  private readonly connectPoints: number;
+  private readonly connects: ConnectQueue;
   private readonly held: HeldSockets;
   /** Sockets that may still have to sync, by id: a socket that stays keeps no timer. */
   private readonly syncDeadlines = new Map<string, NodeJS.Timeout>();
@@ -146,7 +164,9 @@ export class ConnectionLimits {
    */
   private readonly onDisconnect: (this: Socket) => void;
   /** Addresses over their budget of new sockets, and over their share of sockets held. */
-  private readonly connectBars = new Bars(CONNECT_WINDOW_SECONDS * 1000);
+  private readonly connectBars: Bars;
+  /** Addresses a socket of which was dropped for flooding, barred a generation from then. */
+  private readonly floods: Bars;
   private readonly heldBars = new Bars(HELD_BAR_MS);
   /** Handshakes held at the door, by address, and how many in all. */
   private readonly holding = new Map<string, number>();
@@ -160,6 +180,16 @@ export class ConnectionLimits {
     metrics: Metrics,
     private readonly logger: Logger,
   ) {
+    const queue = {
+      perSecond: config.SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND,
+      atOnce: config.SOCKET_CONNECTS_AT_ONCE,
+      held: config.SOCKET_CONNECTS_HELD,
+      mostPenaltyMs: MOST_PENALTY_MS,
+    };
+    this.connects = limiters.connectQueue(queue);
+    // An address is refused at most until its held turns and its penalties have passed.
+    this.connectBars = new Bars(longestBehind(queue));
+    this.floods = new Bars(longestBehind(queue));
     const bars = [
       ['CONNECTS_PER_ADDRESS', this.connectBars],
       ['SOCKETS_PER_ADDRESS', this.heldBars],
@@ -186,13 +216,6 @@ export class ConnectionLimits {
       limits.held.release(address, this.id);
       limits.heldBars.lift(address);
     };
-    this.connectPoints = config.SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND * CONNECT_WINDOW_SECONDS;
-    this.connects = limiters.create({
-      name: 'socket-connects',
-      points: this.connectPoints,
-      duration: CONNECT_WINDOW_SECONDS,
-      blockDuration: CONNECT_WINDOW_SECONDS,
-    });
   }
 
   /**
@@ -205,8 +228,9 @@ export class ConnectionLimits {
   }
 
   /**
-   * Whether a new socket from this request may open: the reason when not. A refused address is
-   * barred at the door (see `guardDoor`) for as long as the refusal holds.
+   * Whether a new socket from this request may open (its turn among its address's new sockets
+   * was given at the door): the reason when not. A refused address is barred at the door (see
+   * `guardDoor`) for as long as the refusal holds.
    */
   async admit(req: IncomingMessage): Promise<ConnectionRefusal | undefined> {
     const address = clientAddress(req, this.config.TRUST_PROXY);
@@ -215,19 +239,50 @@ export class ConnectionLimits {
       this.refused('SOCKETS_PER_ADDRESS', address);
       return 'SOCKETS_PER_ADDRESS';
     }
-    const spent = await spend(this.connects, address);
-    if (spent) {
-      this.connectBars.bar(address, spent.msBeforeNext);
-      this.refused('CONNECTS_PER_ADDRESS', address);
-      return 'CONNECTS_PER_ADDRESS';
-    }
     return undefined;
   }
 
   /**
+   * A new socket's turn among its address's (see ConnectQueue): `pass` at once, or later while
+   * the handshake is still there and the address not barred meanwhile, or, past the address's
+   * held turns, `refuse` and the address barred here until its next turn.
+   */
+  private async queue(
+    address: string,
+    gone: () => boolean,
+    pass: () => void,
+    refuse: (barredFor: number) => void,
+  ): Promise<void> {
+    const turn = await this.connects.enter(address);
+    const givenAt = performance.now();
+    if (gone()) return;
+    if ('refusedForMs' in turn) {
+      this.connectBars.bar(address, turn.refusedForMs);
+      this.refused('CONNECTS_PER_ADDRESS', address);
+      refuse(turn.refusedForMs);
+    } else if (turn.waitMs < 1) {
+      pass();
+    } else {
+      setTimeout(() => {
+        if (gone()) return;
+        // A socket of the address was dropped for flooding while this one waited: its turn
+        // went with it (a flood's held handshakes would otherwise all come in after it).
+        if (this.floods.barredAfter(address, givenAt)) {
+          this.connectBars.bar(address, FLOOD_PENALTY_MS);
+          this.refused('CONNECTS_PER_ADDRESS', address);
+          refuse(FLOOD_PENALTY_MS);
+        } else {
+          pass();
+        }
+      }, turn.waitMs);
+    }
+  }
+
+  /**
    * Puts the door in front of socket.io on `http` (call once socket.io and the lobby listen on
-   * it): a handshake to the socket path from an address this instance knows to be over its
-   * budget is answered 429 and closed before engine.io parses it, builds its response and error
+   * it). A new socket's handshake waits here for its turn among its address's (`queue`), before
+   * engine.io reads it. A handshake to the socket path from an address this instance knows to be
+   * over its budget is answered 429 and closed before engine.io parses it, builds its response and error
    * objects or asks `admit`, with no log line; only a count, added to the metrics when read.
    * A WebSocket upgrade (the handshake our clients use) is first held for half to all of what
    * is left of the refusal, at most DOOR_HOLD_MS: a client that reconnects whenever it is refused then waits instead of
@@ -241,26 +296,47 @@ export class ConnectionLimits {
     http.removeAllListeners('upgrade');
     http.removeAllListeners('request');
     http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const address = clientAddress(req, this.config.TRUST_PROXY);
       const barredFor = this.turnsAway(req);
       if (barredFor > 0) {
         socket.on('error', ignore);
-        this.holdThenRefuse(
-          socket as TcpSocket,
-          clientAddress(req, this.config.TRUST_PROXY),
-          barredFor,
-        );
+        this.holdThenRefuse(socket as TcpSocket, address, barredFor);
         return;
       }
-      this.pace.admit(socket, () => {
-        for (const listener of upgrades) listener.call(http, req, socket, head);
-      });
+      const pass = () =>
+        this.pace.admit(socket, () => {
+          for (const listener of upgrades) listener.call(http, req, socket, head);
+        });
+      if (!isNewSocket(req)) {
+        pass();
+        return;
+      }
+      socket.on('error', ignore);
+      void this.queue(
+        address,
+        () => socket.destroyed,
+        pass,
+        (refusedFor) => this.holdThenRefuse(socket as TcpSocket, address, refusedFor),
+      );
     });
     http.on('request', (req: IncomingMessage, res: ServerResponse) => {
       if (this.turnsAway(req) > 0) {
         res.writeHead(429, TOO_MANY_HEADERS).end();
         return;
       }
-      for (const listener of requests) listener.call(http, req, res);
+      const pass = () => {
+        for (const listener of requests) listener.call(http, req, res);
+      };
+      if (!isNewSocket(req)) {
+        pass();
+        return;
+      }
+      void this.queue(
+        clientAddress(req, this.config.TRUST_PROXY),
+        () => req.socket.destroyed,
+        pass,
+        () => res.writeHead(429, TOO_MANY_HEADERS).end(),
+      );
     });
   }
 
@@ -340,12 +416,16 @@ export class ConnectionLimits {
     socket.on('disconnect', this.onDisconnect);
   }
 
-  /** A socket is being dropped for flooding: its address pays in new connections. */
+  /**
+   * A socket is being dropped for flooding: its address pays in new connections, and is barred
+   * here for as long; its handshakes held for a turn are refused when their turn comes.
+   */
   flooded(socket: Socket): void {
     const address = clientAddress(socket.request, this.config.TRUST_PROXY);
     this.refused('FLOODING', address);
-    const penalty = Math.max(1, Math.floor(this.connectPoints * FLOOD_PENALTY_SHARE));
-    void this.connects.penalty(address, penalty).catch(() => undefined);
+    this.connects.penalize(address, FLOOD_PENALTY_MS);
+    this.connectBars.bar(address, FLOOD_PENALTY_MS);
+    this.floods.bar(address, Number.POSITIVE_INFINITY);
   }
 
   /** Counts HTTP requests Node refused (too slow, malformed) and answers them as Node would. */

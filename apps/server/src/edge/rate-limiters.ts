@@ -11,6 +11,12 @@ import {
   localChallengePlaces,
   redisChallengePlaces,
 } from './challenge-places.ts';
+import {
+  type ConnectQueue,
+  type ConnectQueueOptions,
+  localConnectQueue,
+  redisConnectQueue,
+} from './connect-queue.ts';
 import { type HeldSockets, localHeldSockets, redisHeldSockets } from './held-sockets.ts';
 
 export interface LimitOptions {
@@ -104,6 +110,13 @@ export class RateLimiters {
       : localHeldSockets(limit);
     this.held.push(held);
     return held;
+  }
+
+  /** New sockets per address let in at once, then at a pace, then refused (see connect-queue.ts). */
+  connectQueue(options: ConnectQueueOptions): ConnectQueue {
+    return this.redis
+      ? redisConnectQueue(this.redis, this.prefix, options)
+      : localConnectQueue(options);
   }
 
   /** The open challenges each address has listed, at most `limit` (see challenge-places.ts). */

@@ -123,8 +123,18 @@ export const envSchema = z.object({
   LOBBY_WRITES_PER_MINUTE: positiveInt.default(60),
   /** Game sockets one client address may hold at once (on each instance): a school behind one NAT fits. */
   SOCKETS_PER_ADDRESS: positiveInt.default(200),
-  /** New game sockets per second one client address may open, counted over 10 s (shared through Redis). */
-  SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: positiveInt.default(10),
+  /**
+   * New game sockets one client address may open per second, past SOCKET_CONNECTS_AT_ONCE: the
+   * pace its held handshakes are let in at (shared through Redis).
+   */
+  SOCKET_CONNECTS_PER_ADDRESS_PER_SECOND: z.coerce
+    .number({ error: 'must be a number' })
+    .positive()
+    .default(10),
+  /** New game sockets one client address may open at once, before the pace applies. */
+  SOCKET_CONNECTS_AT_ONCE: positiveInt.default(10),
+  /** Handshakes of one address held for their turn at the pace at once: past them, refused. */
+  SOCKET_CONNECTS_HELD: nonNegativeInt.default(40),
   /**
    * A handshake from an address over its budget is held this long at most (never past the end
    * of its refusal) before it is answered 429: a client that reconnects the moment it is
