@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { BrowserContext } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { withAuthenticator } from './authenticator.ts';
+import { syncPasskey, withAuthenticator } from './authenticator.ts';
 import { audit } from './axe.ts';
 import { boardShown, synced } from './drive.ts';
 import { e2eSuite, seeded } from './suite.ts';
@@ -92,15 +92,9 @@ describe('an account on two devices', () => {
 
     // A second browser holding the same passkey (synced, as password managers do) signs in and
     // finds the game under My games, with no handover: the account carries the seat.
-    const [credential] = (await cdp.send('WebAuthn.getCredentials', { authenticatorId }))
-      .credentials;
     const tablet = await browserAt(DESKTOP, true);
     const again = await tablet.newPage();
-    const second = await withAuthenticator(tablet, again);
-    await second.cdp.send('WebAuthn.addCredential', {
-      authenticatorId: second.authenticatorId,
-      credential: credential as NonNullable<typeof credential>,
-    });
+    await syncPasskey({ cdp, authenticatorId }, await withAuthenticator(tablet, again));
     await again.goto('/sign-in');
     await again.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await again.waitForURL((url) => url.pathname === '/');

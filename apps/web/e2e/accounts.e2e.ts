@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { withAuthenticator } from './authenticator.ts';
+import { syncPasskey, withAuthenticator } from './authenticator.ts';
 import { audit } from './axe.ts';
 import { e2eSuite } from './suite.ts';
 
@@ -96,7 +96,6 @@ describe('passkey accounts', () => {
     await nav(page).getByRole('link', { name: /Olga/ }).waitFor();
     expect((await page.request.get('/api/account')).status()).toBe(200);
 
-    const [synced] = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
     // Signed out again, the player refuses the check of the authenticator: the ceremony is cancelled.
     await nav(page).getByRole('link', { name: /Olga/ }).click();
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
@@ -117,10 +116,7 @@ describe('passkey accounts', () => {
     });
     const second = await phone.newPage();
     const secondAuth = await withAuthenticator(phone, second);
-    await secondAuth.cdp.send('WebAuthn.addCredential', {
-      authenticatorId: secondAuth.authenticatorId,
-      credential: synced as NonNullable<typeof synced>,
-    });
+    await syncPasskey({ cdp, authenticatorId }, secondAuth);
     await second.goto('/sign-in');
     await nav(second).getByRole('link', { name: /Olga/ }).click();
     await second.getByRole('heading', { name: 'Olga' }).waitFor();

@@ -27,6 +27,11 @@ function welcome(account: Account): void {
  * (conditional mediation, waiting in the background), or its dialog at the button; or with a
  * name and one of the account's recovery codes.
  */
+/** A field for a code typed from elsewhere: a recovery code, or the code of another device. */
+const OneTimeCode = ({ name }: { name: string }) => (
+  <input name={name} autoComplete="one-time-code" required maxLength={64} spellCheck={false} />
+);
+
 export function SignInPage() {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
@@ -127,13 +132,7 @@ export function SignInPage() {
           </label>
           <label>
             {t('account.recoveryCode')}
-            <input
-              name="code"
-              autoComplete="one-time-code"
-              required
-              maxLength={64}
-              spellCheck={false}
-            />
+            <OneTimeCode name="code" />
           </label>
           <button type="submit" disabled={busy}>
             {t('account.signInWithCode')}
@@ -151,13 +150,7 @@ export function SignInPage() {
         <form onSubmit={withDeviceCode}>
           <label>
             {t('account.deviceCode')}
-            <input
-              name="device-code"
-              autoComplete="one-time-code"
-              required
-              maxLength={64}
-              spellCheck={false}
-            />
+            <OneTimeCode name="device-code" />
           </label>
           <button type="submit" disabled={busy}>
             {t('account.useDeviceCode')}
