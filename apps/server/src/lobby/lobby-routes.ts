@@ -103,11 +103,13 @@ export function lobbyRouter(
     const request = parse(createMatchRequestSchema, await jsonBody(ctx));
     if (request.opponent !== 'human' && bots.full) throw botsBusy();
     const open = request.visibility === 'open' && request.opponent === 'human';
+    const accountID = await accountSeats.accountOf(ctx);
+    const create = () => lobby.create(request, undefined, accountID);
     const created = open
-      ? await challenges.create(ctx.ip, () => lobby.create(request))
+      ? await challenges.create(ctx.ip, create)
       : request.opponent === 'human'
-        ? await lobby.create(request)
-        : await bots.create(() => lobby.create(request));
+        ? await create()
+        : await bots.create(create);
     await accountSeats.taken(ctx, created);
     ctx.status = 201;
     ctx.body = created;
@@ -133,7 +135,8 @@ export function lobbyRouter(
 
   router.post(apiRoutes.join.route, async (ctx) => {
     const matchID = matchParam(ctx);
-    const granted = await lobby.join(matchID, parse(joinMatchRequestSchema, await jsonBody(ctx)));
+    const request = parse(joinMatchRequestSchema, await jsonBody(ctx));
+    const granted = await lobby.join(matchID, request, await accountSeats.accountOf(ctx));
     await accountSeats.taken(ctx, granted);
     ctx.body = granted;
   });
