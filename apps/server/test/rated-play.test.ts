@@ -13,6 +13,7 @@ import {
   type GameClient,
   matchInfo,
   openTestStores,
+  playOut,
   playTurn,
   prng,
   request,
@@ -133,6 +134,30 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('rated play on %s', (kind) 
       expect(info).toMatchObject({ rated: true, pool: 'live', unrated: null, ratings: told });
     } finally {
       for (const client of [seats['0'], seats['1'], spectator]) client.close();
+    }
+  });
+
+  it('rates a rated match the last move of the game ends, and tells the change with the end', async () => {
+    const { created, joined } = await ratedMatch({ clockMinutes: 120 });
+    const seats: Record<Seat, GameClient> = {
+      '0': await seatClient(server.url, created.matchID, '0', created.credentials),
+      '1': await seatClient(server.url, created.matchID, '1', joined.credentials),
+    };
+    try {
+      await playOut(seats, [], prng(4848));
+      for (const client of [seats['0'], seats['1']]) {
+        await client.until(() => (client.presence?.ratings?.length ?? 0) === 2, 'the ratings');
+      }
+      const info = await matchInfo(server, created.matchID);
+      const winner = info.result?.winner as Seat;
+      expect(info.pool).toBe('live');
+      expect(info.ratings?.find((r) => r.seat === winner)?.change).toBeGreaterThan(0);
+      const [annID] = await accountsOf(created.matchID);
+      expect((await server.stores.ratings.historyOf(annID, 'live')).at(-1)?.matchID).toBe(
+        created.matchID,
+      );
+    } finally {
+      for (const client of [seats['0'], seats['1']]) client.close();
     }
   });
 
