@@ -44,6 +44,8 @@ async function pastTheFirstCards(url: string, created: SeatGrant, joined: SeatGr
 describe('rated matches ending at once on two instances sharing Postgres', () => {
   const schema = uniqueSchema();
   let servers: [TestServer, TestServer];
+  /** The instance a match's k-th request goes to: each in turn. */
+  const on = (k: number) => (k % 2 === 0 ? servers[0] : servers[1]).url;
   beforeAll(async () => {
     const start = async () =>
       startServer({ env: { PUBLIC_URL }, stores: await openPostgresStores(POSTGRES_URL, schema) });
@@ -71,7 +73,7 @@ describe('rated matches ending at once on two instances sharing Postgres', () =>
     }
     const matches = [];
     for (const [k, [i, j]] of pairs.entries()) {
-      const url = servers[k % 2].url;
+      const url = on(k);
       const creator = players[i] as Browser;
       const created = await creator.send<CreateMatchResponse>(
         `${url}${apiRoutes.matches}`,
@@ -98,7 +100,7 @@ describe('rated matches ending at once on two instances sharing Postgres', () =>
     const answers = await Promise.all(
       matches.map(({ created, joined, k }) => {
         const loser = k % 3 === 0 ? created : joined;
-        return request(`${servers[(k + 1) % 2].url}/api/matches/${created.matchID}/leave`, 'POST', {
+        return request(`${on(k + 1)}/api/matches/${created.matchID}/leave`, 'POST', {
           seat: loser.seat,
           credentials: loser.credentials,
         });
