@@ -70,6 +70,7 @@ export {
 } from './setup.ts';
 export {
   CUBES_PER_SIDE,
+  eachSeatPlayedACard,
   PLAYS_PER_ROUND,
   type State,
   seatOf,

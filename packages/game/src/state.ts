@@ -50,6 +50,15 @@ export function seatOf(state: State, side: Side): Seat {
   return state.sides['0'] === side ? '0' : '1';
 }
 
+/**
+ * Whether each seat has played a card: the first turn is over and the second seat's card is
+ * down (or the round or the game is). A rated match that ends before is aborted, unrated.
+ */
+export function eachSeatPlayedACard(state: State): boolean {
+  if (state.round === 2 || state.plays >= 2 || state.result) return true;
+  return state.plays === 1 && state.decision?.kind !== 'playCard';
+}
+
 /** Whose turn of the round it is (the seat that plays or played this turn's card). */
 export function turnSeat(state: State): Seat | null {
   if (state.firstSeat === null) return null;

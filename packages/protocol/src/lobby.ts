@@ -36,6 +36,32 @@ export const DAYS_PER_TURN = [1, 2, 3, 5, 7] as const;
 export const daysPerTurnSchema = z.literal(DAYS_PER_TURN, 'days per turn: 1, 2, 3, 5 or 7');
 export type DaysPerTurn = z.infer<typeof daysPerTurnSchema>;
 
+/**
+ * The rating pools: a match with a clock of minutes counts in 'live', one with days per turn
+ * (or no clock) in 'correspondence'.
+ */
+export const ratingPoolSchema = z.enum(['live', 'correspondence']);
+export type RatingPool = z.infer<typeof ratingPoolSchema>;
+
+/**
+ * Why a match asked to be rated does not count: both seats are one account's, or it ended
+ * before each seat played a card (it ended as aborted).
+ */
+export const unratedReasonSchema = z.enum(['same-account', 'aborted']);
+export type UnratedReason = z.infer<typeof unratedReasonSchema>;
+
+/** What a rated match's end did to one seat's rating (Glicko-2, rounded as shown). */
+export const seatRatingChangeSchema = z.object({
+  seat: seatSchema,
+  before: z.number(),
+  after: z.number(),
+  /** after - before, rounded: the +12 / -12 shown. */
+  change: z.int(),
+  /** The rating after is provisional (shown with "?"). */
+  provisional: z.boolean(),
+});
+export type SeatRatingChange = z.infer<typeof seatRatingChangeSchema>;
+
 export const createMatchRequestSchema = z
   .strictObject({
     name: playerNameSchema,
@@ -55,6 +81,11 @@ export const createMatchRequestSchema = z
     daysPerTurn: z.optional(daysPerTurnSchema),
     /** Who takes the other seat: a person with the invite link, or the computer at a level. */
     opponent: z._default(z.enum(['human', 'easy', 'medium', 'hard']), 'human'),
+    /**
+     * Rated play (signed-in creator, against a person): the result changes both players'
+     * ratings in the pool of the match's clock.
+     */
+    rated: z.optional(z.boolean()),
   })
   .check(
     z.refine((request) => request.clockMinutes === undefined || request.daysPerTurn === undefined, {
@@ -186,6 +217,13 @@ export const matchInfoSchema = z.object({
   rematch: z.optional(rematchStateSchema),
   /** The finished match this one is the rematch of. */
   rematchOf: z.optional(z.nullable(matchIdSchema)),
+  /** The match was created rated (see `unrated` for one that does not count after all). */
+  rated: z.optional(z.boolean()),
+  /** A rated match's pool. */
+  pool: z.optional(z.nullable(ratingPoolSchema)),
+  unrated: z.optional(z.nullable(unratedReasonSchema)),
+  /** A rated match's end: each seat's change. */
+  ratings: z.optional(z.nullable(z.array(seatRatingChangeSchema))),
 });
 export type MatchInfo = z.infer<typeof matchInfoSchema>;
 
@@ -242,6 +280,11 @@ export const lobbyErrorCodes = [
   'PASSKEY_CODE_USED',
   'PASSKEY_CODE_EXPIRED',
   'PASSKEY_CODE_TRIED_OUT',
+  // Rated play: refused against the computer (or for a match the server does not hold, such
+  // as hot-seat), for a guest creating one, and a rated seat for a guest.
+  'RATED_NOT_ALLOWED',
+  'RATED_NEEDS_ACCOUNT',
+  'RATED_SEAT_NEEDS_ACCOUNT',
   'MATCH_FULL',
   'NOT_FINISHED',
   'NOT_PLAYING',
@@ -306,6 +349,8 @@ const openChallengeSchema = z.object({
   deck: z.object({ name: z.string(), version: z.string() }),
   clockMinutes: z.nullable(z.number()),
   daysPerTurn: z.nullable(daysPerTurnSchema),
+  /** A rated challenge: only a signed-in player may take it. */
+  rated: z.optional(z.boolean()),
   createdAt: z.string(),
 });
 export type OpenChallenge = z.infer<typeof openChallengeSchema>;

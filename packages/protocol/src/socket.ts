@@ -17,8 +17,10 @@ import {
   matchResultSchema,
   matchStatusSchema,
   rematchStateSchema,
+  seatRatingChangeSchema,
   seatSchema,
   sideSchema,
+  unratedReasonSchema,
 } from './lobby.ts';
 
 /** The socket.io namespace of the game service. Clients send `matchID` in the handshake query too, so a proxy can route every socket of one match to one instance. */
@@ -137,6 +139,10 @@ export const presenceSchema = z.object({
   clock: z.optional(z.nullable(clockStateSchema)),
   /** Rematch offers; `matchID` once both agreed: players and spectators move on to it. */
   rematch: z.optional(rematchStateSchema),
+  /** Rated play: whether the match counts (absent: unrated), and at its end each seat's change. */
+  rated: z.optional(z.boolean()),
+  unrated: z.optional(z.nullable(unratedReasonSchema)),
+  ratings: z.optional(z.nullable(z.array(seatRatingChangeSchema))),
 });
 export type Presence = z.infer<typeof presenceSchema>;
 

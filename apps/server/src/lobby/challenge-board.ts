@@ -69,6 +69,7 @@ export class ChallengeBoard {
         deck: { name: match.deck.name, version: match.deck.version },
         clockMinutes: match.clock && live ? Math.round(match.clock.perPlayerMs / 60_000) : null,
         daysPerTurn: match.daysPerTurn ?? null,
+        ...(match.rated ? { rated: true } : {}),
         createdAt: match.createdAt,
       });
     }

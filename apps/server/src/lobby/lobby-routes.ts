@@ -107,11 +107,13 @@ export function lobbyRouter(
     if (typed.opponent !== 'human' && bots.full) throw botsBusy();
     const request = { ...typed, name: await seatName(ctx, typed.name) };
     const open = request.visibility === 'open' && request.opponent === 'human';
+    const accountID = await accountSeats.accountOf(ctx);
+    const create = () => lobby.create(request, undefined, accountID);
     const created = open
-      ? await challenges.create(ctx.ip, () => lobby.create(request))
+      ? await challenges.create(ctx.ip, create)
       : request.opponent === 'human'
-        ? await lobby.create(request)
-        : await bots.create(() => lobby.create(request));
+        ? await create()
+        : await bots.create(create);
     await accountSeats.taken(ctx, created);
     ctx.status = 201;
     ctx.body = created;
@@ -138,7 +140,8 @@ export function lobbyRouter(
   router.post(apiRoutes.join.route, async (ctx) => {
     const matchID = matchParam(ctx);
     const typed = parse(joinMatchRequestSchema, await jsonBody(ctx));
-    const granted = await lobby.join(matchID, { ...typed, name: await seatName(ctx, typed.name) });
+    const request = { ...typed, name: await seatName(ctx, typed.name) };
+    const granted = await lobby.join(matchID, request, await accountSeats.accountOf(ctx));
     await accountSeats.taken(ctx, granted);
     ctx.body = granted;
   });

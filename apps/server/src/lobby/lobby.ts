@@ -76,12 +76,26 @@ export class Lobby {
 
   /**
    * Creates a match with the requester in seat 0 (a computer player when `creatorBot` is
-   * given) and, when asked, a computer player in seat 1.
+   * given, else the signed-in `accountID` if any) and, when asked, a computer player in seat
+   * 1. A rated match needs a signed-in creator and a person as the opponent; its pool is
+   * live with a clock of minutes, correspondence otherwise.
    */
   async create(
     request: z.output<typeof createMatchRequestSchema>,
     creatorBot?: BotLevel,
+    accountID?: string,
   ): Promise<CreateMatchResponse> {
+    const rated = request.rated === true;
+    if (rated && (creatorBot || request.opponent !== 'human')) {
+      throw new LobbyError(
+        400,
+        'RATED_NOT_ALLOWED',
+        'only a match between two people can be rated, not one against the computer',
+      );
+    }
+    if (rated && accountID === undefined) {
+      throw new LobbyError(403, 'RATED_NEEDS_ACCOUNT', 'sign in to create a rated match');
+    }
     const deck = await this.library.choose(request.deckId);
     const deckFile = deck.file === undefined ? {} : { deck: deck.file };
     const side: Side =
@@ -112,6 +126,7 @@ export class Lobby {
           side: sides['0'],
           name: request.name,
           credentialsHash: hashSecret(credentials),
+          ...(accountID === undefined ? {} : { accountID }),
         },
         { seat: '1', side: sides['1'], name: null, credentialsHash: null },
       ],
@@ -120,6 +135,9 @@ export class Lobby {
       result: null,
       clock: clockFor(request.clockMinutes, request.daysPerTurn),
       ...(request.daysPerTurn === undefined ? {} : { daysPerTurn: request.daysPerTurn }),
+      ...(rated
+        ? { rated, pool: request.clockMinutes === undefined ? 'correspondence' : 'live' }
+        : {}),
     };
     await this.matches.createMatch(match, initialState(match));
     if (request.opponent !== 'human') {
@@ -156,9 +174,11 @@ export class Lobby {
     return { matchID, links: { spectate: links.spectate } };
   }
 
+  /** Takes the free seat, as the signed-in `accountID` if any; a rated match's needs one. */
   async join(
     matchID: string,
     request: z.output<typeof joinMatchRequestSchema>,
+    accountID?: string,
   ): Promise<SeatGrant> {
     const match = await this.require(matchID);
     const open = match.visibility === 'open' && request.invite === undefined;
@@ -168,6 +188,13 @@ export class Lobby {
     const free = match.players.find((p) => p.credentialsHash === null);
     if (match.status !== 'waiting' || !free) {
       throw new LobbyError(409, 'MATCH_FULL', 'both seats of this match are taken');
+    }
+    if (match.rated && accountID === undefined) {
+      throw new LobbyError(
+        403,
+        'RATED_SEAT_NEEDS_ACCOUNT',
+        'this match is rated: only a signed-in player may take its seat',
+      );
     }
     const credentials = newCredentials();
     const claimed = await this.inRoom(
@@ -179,6 +206,7 @@ export class Lobby {
           request.name,
           hashSecret(credentials),
           new Date(this.time.now()).toISOString(),
+          accountID ?? null,
         ),
       (taken) => taken,
     );
@@ -254,6 +282,14 @@ export class Lobby {
       daysPerTurn: match.daysPerTurn ?? null,
       rematch: match.rematch ?? { offers: [], matchID: null },
       rematchOf: match.rematchOf ?? null,
+      ...(match.rated
+        ? {
+            rated: true,
+            pool: match.pool ?? null,
+            unrated: match.unrated ?? null,
+            ratings: match.ratings ?? null,
+          }
+        : {}),
     };
   }
 

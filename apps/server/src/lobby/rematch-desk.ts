@@ -32,6 +32,7 @@ async function rematchOf(
       credentialsHash: bot
         ? hashSecret(await credentials.of(matchID, p.seat, bot.level))
         : p.credentialsHash,
+      ...(p.accountID ? { accountID: p.accountID } : {}),
     };
   };
   const players: [SeatRecord, SeatRecord] = [
@@ -60,6 +61,9 @@ async function rematchOf(
     ...(finished.daysPerTurn ? { daysPerTurn: finished.daysPerTurn } : {}),
     rematch: null,
     rematchOf: finished.matchID,
+    // A rated match's rematch is rated too, by the same accounts.
+    ...(finished.rated ? { rated: true, pool: finished.pool ?? null } : {}),
+    ...(finished.unrated === 'same-account' ? { unrated: finished.unrated } : {}),
   };
 }
 

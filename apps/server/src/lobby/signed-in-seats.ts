@@ -19,6 +19,11 @@ export class SignedInSeats {
     private readonly time: TimeSource,
   ) {}
 
+  /** The account the request is signed in to, if any. */
+  accountOf(ctx: Context): Promise<string | undefined> {
+    return this.signedIn(ctx);
+  }
+
   /** A seat the request was granted joins its account, when it carries a live session. */
   async taken(ctx: Context, granted: HeldSeat): Promise<void> {
     const accountID = await this.signedIn(ctx);

@@ -1,4 +1,4 @@
-import type { Seat } from '@iron-curtain/game';
+import { eachSeatPlayedACard, type Seat, type State } from '@iron-curtain/game';
 import type { TimeSource } from '../ops/time.ts';
 import type { MatchRecord, MatchResult, MatchStore } from '../storage/index.ts';
 import { flagFallen, switchClock } from './clock-record.ts';
@@ -16,7 +16,7 @@ export type FinishMatch = (
 ) => Promise<boolean>;
 
 export interface MatchEndingDeps {
-  matches: Pick<MatchStore, 'finishMatch'>;
+  matches: Pick<MatchStore, 'finishMatch' | 'getMatch' | 'loadState'>;
   time: TimeSource;
 }
 
@@ -60,18 +60,34 @@ export class MatchEnding {
     return this.end(match, { winner, winnerSide, reason: 'timeout' }, now);
   }
 
-  /** Stores the result with the clock stopped; not ended when it had already ended. */
+  /**
+   * A move ended the match (stored with it): a rated match is read again for what its end
+   * stored (each seat's rating change).
+   */
+  async byMove(finished: MatchRecord): Promise<Outcome> {
+    const stored = finished.rated ? await this.deps.matches.getMatch(finished.matchID) : undefined;
+    return ended(stored ?? finished);
+  }
+
+  /**
+   * Stores the result with the clock stopped; not ended when it had already ended. A rated
+   * match that counts and ends before each seat played a card ends without a winner: aborted.
+   */
   private async end(
     match: MatchRecord,
-    result: MatchResult | null,
+    given: MatchResult | null,
     now: number,
   ): Promise<EndOutcome> {
+    const result = given && (await this.aborted(match)) ? null : given;
     const stopped = match.clock ? switchClock(match.clock, null, now) : undefined;
     const at = new Date(now).toISOString();
-    if (!(await this.deps.matches.finishMatch(match.matchID, result, at, stopped))) {
+    const { matches } = this.deps;
+    if (!(await matches.finishMatch(match.matchID, result, at, stopped))) {
       return { ended: false, record: null };
     }
-    const finished: MatchRecord = {
+    // The store rated it (or marked it unrated) with the result: read what it stored.
+    const stored = match.rated ? await matches.getMatch(match.matchID) : undefined;
+    const finished: MatchRecord = stored ?? {
       ...match,
       status: 'finished',
       result,
@@ -79,6 +95,12 @@ export class MatchEnding {
       ...(stopped ? { clock: stopped } : {}),
     };
     return { ended: true, ...ended(finished) };
+  }
+
+  private async aborted(match: MatchRecord): Promise<boolean> {
+    if (!match.rated || match.unrated) return false;
+    const state = await this.deps.matches.loadState(match.matchID);
+    return state !== undefined && !eachSeatPlayedACard(state.G as State);
   }
 }
 

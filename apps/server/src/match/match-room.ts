@@ -7,7 +7,7 @@ import type { TimeSource } from '../ops/time.ts';
 import { type Played, playedWith } from '../reducer/played-with.ts';
 import type { MatchRecord, MoveRecord, StoredState } from '../storage/index.ts';
 import type { MatchChat } from './chat.ts';
-import { ended, type MatchEnding } from './ending.ts';
+import type { MatchEnding } from './ending.ts';
 import type { FanoutMessage } from './fanout.ts';
 import type { MatchMoves } from './moves.ts';
 import type { Audience, Notice, Outcome, Room, RoomEvent, RoomLog, SyncEvent } from './room.ts';
@@ -219,7 +219,7 @@ export class MatchRoom implements Room {
         // The time ran out: the match ends on time before the move is refused.
         if (made.timeUp) await this.apply(await ending.onTime(made.timeUp.match, made.timeUp.now));
         await this.apply(made);
-        if (made.finished) await this.apply(ended(made.finished));
+        if (made.finished) await this.apply(await ending.byMove(made.finished));
         return;
       }
       case 'say':

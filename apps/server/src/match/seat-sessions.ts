@@ -390,6 +390,10 @@ export class SeatSessions {
       graceMs: this.deps.graceMs,
       clock: match.clock ? clockState(match.clock, now) : null,
       rematch: match.rematch ?? { offers: [], matchID: null },
+      // Rated play: whether it counts, and at the end each seat's change.
+      ...(match.rated
+        ? { rated: true, unrated: match.unrated ?? null, ratings: match.ratings ?? null }
+        : {}),
     };
   }
 

@@ -1,3 +1,4 @@
+/// <reference path="./glicko2-js.d.ts" />
 import { Glicko2 } from 'glicko2';
 
 /**

@@ -12,6 +12,7 @@ export type * from './handovers/handover-store.ts';
 export { DEADLINE_WARNING_MS, deadlineOf } from './matches/deadlines.ts';
 export type * from './matches/match-store.ts';
 export type * from './push-subscriptions/push-subscription-store.ts';
+export type * from './ratings/rating-store.ts';
 export type * from './secrets/secret-store.ts';
 export type * from './sessions/session-store.ts';
 export type * from './stores.ts';

@@ -6,6 +6,7 @@ import { postgresDeckStore } from './decks/postgres.ts';
 import { postgresHandoverStore } from './handovers/postgres.ts';
 import { postgresMatchStore } from './matches/postgres.ts';
 import { postgresPushSubscriptionStore } from './push-subscriptions/postgres.ts';
+import { postgresRatingStore } from './ratings/postgres.ts';
 import { postgresSecretStore } from './secrets/postgres.ts';
 import { postgresSessionStore } from './sessions/postgres.ts';
 import type { Stores } from './stores.ts';
@@ -26,6 +27,7 @@ export async function openPostgresStores(url: string, schema: string): Promise<S
     sessions: postgresSessionStore(db),
     webauthnChallenges: postgresWebAuthnChallengeStore(db),
     accountSeats: postgresAccountSeatStore(db),
+    ratings: postgresRatingStore(db),
     ping: () => db.ping(),
     close: () => db.close(),
   };

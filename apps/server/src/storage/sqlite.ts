@@ -6,6 +6,7 @@ import { sqliteDeckStore } from './decks/sqlite.ts';
 import { sqliteHandoverStore } from './handovers/sqlite.ts';
 import { type SqliteMatchOptions, sqliteMatchStore } from './matches/sqlite.ts';
 import { sqlitePushSubscriptionStore } from './push-subscriptions/sqlite.ts';
+import { sqliteRatingStore } from './ratings/sqlite.ts';
 import { sqliteSecretStore } from './secrets/sqlite.ts';
 import { sqliteSessionStore } from './sessions/sqlite.ts';
 import type { Stores } from './stores.ts';
@@ -26,6 +27,7 @@ export function openSqliteStores(dataDir: string, options: SqliteMatchOptions = 
     sessions: sqliteSessionStore(db),
     webauthnChallenges: sqliteWebAuthnChallengeStore(db),
     accountSeats: sqliteAccountSeatStore(db),
+    ratings: sqliteRatingStore(db),
     async ping() {
       db.ping();
     },

@@ -5,6 +5,7 @@ import type { DeckStore } from './decks/deck-store.ts';
 import type { HandoverStore } from './handovers/handover-store.ts';
 import type { MatchStore } from './matches/match-store.ts';
 import type { PushSubscriptionStore } from './push-subscriptions/push-subscription-store.ts';
+import type { RatingStore } from './ratings/rating-store.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import type { SessionStore } from './sessions/session-store.ts';
 import type { WebAuthnChallengeStore } from './webauthn-challenges/webauthn-challenge-store.ts';
@@ -25,6 +26,7 @@ export interface Stores {
   readonly sessions: SessionStore;
   readonly webauthnChallenges: WebAuthnChallengeStore;
   readonly accountSeats: AccountSeatStore;
+  readonly ratings: RatingStore;
   /** Throws when the database cannot serve requests. */
   ping(): Promise<void>;
   /** Settles every write handed in (each is answered, and kept), then closes the database. */

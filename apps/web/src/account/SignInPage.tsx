@@ -28,8 +28,11 @@ function welcome(account: Account): void {
  * name and one of the account's recovery codes.
  */
 /** A field for a code typed from elsewhere: a recovery code, or the code of another device. */
-const OneTimeCode = ({ name }: { name: string }) => (
-  <input name={name} autoComplete="one-time-code" required maxLength={64} spellCheck={false} />
+const OneTimeCode = ({ name, label }: { name: string; label: string }) => (
+  <label>
+    {label}
+    <input name={name} autoComplete="one-time-code" required maxLength={64} spellCheck={false} />
+  </label>
 );
 
 export function SignInPage() {
@@ -130,10 +133,7 @@ export function SignInPage() {
             {t('account.name')}
             <input name="username" autoComplete="username" required maxLength={20} />
           </label>
-          <label>
-            {t('account.recoveryCode')}
-            <OneTimeCode name="code" />
-          </label>
+          <OneTimeCode name="code" label={t('account.recoveryCode')} />
           <button type="submit" disabled={busy}>
             {t('account.signInWithCode')}
           </button>
@@ -148,10 +148,7 @@ export function SignInPage() {
         <h2 id="device-code-title">{t('account.deviceCodeTitle')}</h2>
         <p>{t('account.deviceCodeExplain')}</p>
         <form onSubmit={withDeviceCode}>
-          <label>
-            {t('account.deviceCode')}
-            <OneTimeCode name="device-code" />
-          </label>
+          <OneTimeCode name="device-code" label={t('account.deviceCode')} />
           <button type="submit" disabled={busy}>
             {t('account.useDeviceCode')}
           </button>

@@ -374,6 +374,11 @@ export const de: Resources = {
     PASSKEY_CODE_TRIED_OUT:
       'Dieser Passkey-Code wurde zu oft falsch eingegeben und gilt nicht mehr: Lass dir auf deinem angemeldeten Gerät einen neuen zeigen.',
     MATCH_FULL: 'Beide Plätze sind schon besetzt.',
+    RATED_NOT_ALLOWED:
+      'Nur eine Partie zwischen zwei Menschen kann gewertet werden, keine gegen den Computer.',
+    RATED_NEEDS_ACCOUNT: 'Melde dich an, um eine gewertete Partie zu erstellen.',
+    RATED_SEAT_NEEDS_ACCOUNT:
+      'Diese Partie wird gewertet: Melde dich an (oder registriere dich), um den Platz einzunehmen.',
     NOT_FINISHED: 'Die Partie ist noch nicht vorbei.',
     NOT_PLAYING: 'Die Partie läuft nicht.',
     NOT_CLAIMABLE:

@@ -370,6 +370,10 @@ export const en = {
     PASSKEY_CODE_TRIED_OUT:
       'This passkey code was typed wrong too often and no longer works: show a new one on your signed-in device.',
     MATCH_FULL: 'Both seats are already taken.',
+    RATED_NOT_ALLOWED:
+      'Only a match between two people can be rated: not one against the computer.',
+    RATED_NEEDS_ACCOUNT: 'Sign in to create a rated match.',
+    RATED_SEAT_NEEDS_ACCOUNT: 'This match is rated: sign in (or sign up) to take its seat.',
     NOT_FINISHED: 'The match is not over yet.',
     NOT_PLAYING: 'The match is not in play.',
     NOT_CLAIMABLE:

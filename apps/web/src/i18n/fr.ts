@@ -375,6 +375,11 @@ export const fr: Resources = {
     PASSKEY_CODE_TRIED_OUT:
       "Ce code de clé d'accès a été mal saisi trop souvent et ne fonctionne plus : affichez-en un nouveau sur votre appareil connecté.",
     MATCH_FULL: 'Les deux places sont déjà prises.',
+    RATED_NOT_ALLOWED:
+      'Seule une partie entre deux personnes peut être classée, pas contre l’ordinateur.',
+    RATED_NEEDS_ACCOUNT: 'Connectez-vous pour créer une partie classée.',
+    RATED_SEAT_NEEDS_ACCOUNT:
+      'Cette partie est classée : connectez-vous (ou inscrivez-vous) pour prendre sa place.',
     NOT_FINISHED: "La partie n'est pas encore finie.",
     NOT_PLAYING: "La partie n'est pas en cours.",
     NOT_CLAIMABLE:

@@ -378,6 +378,10 @@ export const pl: Resources = {
     PASSKEY_CODE_TRIED_OUT:
       'Ten kod klucza dostępu wpisano zbyt wiele razy z błędami i już nie działa: wyświetl nowy na zalogowanym urządzeniu.',
     MATCH_FULL: 'Oba miejsca są już zajęte.',
+    RATED_NOT_ALLOWED: 'Rankingowa może być tylko partia między dwojgiem ludzi, nie z komputerem.',
+    RATED_NEEDS_ACCOUNT: 'Zaloguj się, aby utworzyć partię rankingową.',
+    RATED_SEAT_NEEDS_ACCOUNT:
+      'Ta partia jest rankingowa: zaloguj się (lub załóż konto), aby zająć miejsce.',
     NOT_FINISHED: 'Partia jeszcze się nie skończyła.',
     NOT_PLAYING: 'Partia nie jest w toku.',
     NOT_CLAIMABLE:

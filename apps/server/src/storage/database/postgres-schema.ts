@@ -185,4 +185,35 @@ export const MIGRATIONS: readonly ((S: string) => string)[] = [
    UPDATE ${S}.accounts AS a SET skeleton = replace(a.skeleton, 'm', 'rn')
    WHERE a.skeleton LIKE '%m%' AND a.skeleton NOT LIKE 'deleted:%'
      AND NOT EXISTS (SELECT 1 FROM ${S}.accounts b WHERE b.skeleton = replace(a.skeleton, 'm', 'rn'));`,
+  // Rated play (issue 48): a match asked to be rated, its pool, why it does not count after
+  // all, each seat's change at its end; the account holding each seat; each account's rating
+  // per pool, and every change to it (kept when the match is removed: no reference to it).
+  (S) => `
+   ALTER TABLE ${S}.matches ADD COLUMN rated boolean NOT NULL DEFAULT false;
+   ALTER TABLE ${S}.matches ADD COLUMN pool text;
+   ALTER TABLE ${S}.matches ADD COLUMN unrated text;
+   ALTER TABLE ${S}.matches ADD COLUMN ratings json;
+   ALTER TABLE ${S}.seats ADD COLUMN account_id text;
+   CREATE TABLE ${S}.ratings (
+     account_id text NOT NULL,
+     pool text NOT NULL,
+     rating double precision NOT NULL,
+     deviation double precision NOT NULL,
+     volatility double precision NOT NULL,
+     games integer NOT NULL,
+     updated_at timestamptz NOT NULL,
+     PRIMARY KEY (account_id, pool)
+   );
+   CREATE TABLE ${S}.rating_history (
+     account_id text NOT NULL,
+     pool text NOT NULL,
+     match_id text NOT NULL,
+     games integer NOT NULL,
+     rating_before double precision NOT NULL,
+     rating_after double precision NOT NULL,
+     deviation_after double precision NOT NULL,
+     at timestamptz NOT NULL,
+     PRIMARY KEY (account_id, pool, games),
+     UNIQUE (account_id, pool, match_id)
+   );`,
 ];

@@ -173,4 +173,34 @@ export const MIGRATIONS: readonly string[] = [
   `UPDATE accounts AS a SET skeleton = replace(a.skeleton, 'm', 'rn')
    WHERE a.skeleton LIKE '%m%' AND a.skeleton NOT LIKE 'deleted:%'
      AND NOT EXISTS (SELECT 1 FROM accounts b WHERE b.skeleton = replace(a.skeleton, 'm', 'rn'));`,
+  // Rated play (issue 48): a match asked to be rated, its pool, why it does not count after
+  // all, each seat's change at its end; the account holding each seat; each account's rating
+  // per pool, and every change to it (kept when the match is removed: no reference to it).
+  `ALTER TABLE matches ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE matches ADD COLUMN pool TEXT;
+   ALTER TABLE matches ADD COLUMN unrated TEXT;
+   ALTER TABLE matches ADD COLUMN ratings TEXT;
+   ALTER TABLE seats ADD COLUMN account_id TEXT;
+   CREATE TABLE ratings (
+     account_id TEXT NOT NULL,
+     pool TEXT NOT NULL,
+     rating REAL NOT NULL,
+     deviation REAL NOT NULL,
+     volatility REAL NOT NULL,
+     games INTEGER NOT NULL,
+     updated_at TEXT NOT NULL,
+     PRIMARY KEY (account_id, pool)
+   );
+   CREATE TABLE rating_history (
+     account_id TEXT NOT NULL,
+     pool TEXT NOT NULL,
+     match_id TEXT NOT NULL,
+     games INTEGER NOT NULL,
+     rating_before REAL NOT NULL,
+     rating_after REAL NOT NULL,
+     deviation_after REAL NOT NULL,
+     at TEXT NOT NULL,
+     PRIMARY KEY (account_id, pool, games),
+     UNIQUE (account_id, pool, match_id)
+   );`,
 ];

@@ -4,14 +4,27 @@ import type {
   DeckInfo,
   MatchResult,
   MatchStatus,
+  RatingPool,
   RematchState,
+  SeatRatingChange,
+  UnratedReason,
   Visibility,
 } from '@iron-curtain/protocol';
 import type { State as BgioState } from 'boardgame.io';
 
 // A match's status, visibility, result, deck and rematch are stored as the lobby answers them:
 // the protocol's shapes, re-exported as the types of this interface.
-export type { DaysPerTurn, DeckInfo, MatchResult, MatchStatus, RematchState, Visibility };
+export type {
+  DaysPerTurn,
+  DeckInfo,
+  MatchResult,
+  MatchStatus,
+  RatingPool,
+  RematchState,
+  SeatRatingChange,
+  UnratedReason,
+  Visibility,
+};
 
 /**
  * A match's clock: each seat's time left as of `since`, when the running seat's current
@@ -37,6 +50,8 @@ export interface SeatRecord {
   awaySince?: string | null;
   /** The seat muted its opponent's chat (absent: not muted). */
   mutingOpponent?: boolean;
+  /** The signed-in account that took the seat (absent: a guest, a computer, or free). */
+  accountID?: string | null;
 }
 
 /** Match metadata. `seed` and the hashes are server-side secrets: never copy them into a response. */
@@ -66,6 +81,13 @@ export interface MatchRecord {
    * absent or null: live play.
    */
   daysPerTurn?: DaysPerTurn | null;
+  /** Created rated (absent: unrated): its end changes both accounts' ratings in `pool`. */
+  rated?: boolean;
+  pool?: RatingPool | null;
+  /** Why a rated match does not count after all (set when a seat is taken, or at its end). */
+  unrated?: UnratedReason | null;
+  /** A rated match's end: each seat's change, stored with its result. */
+  ratings?: SeatRatingChange[] | null;
 }
 
 /** Which matches the cleanup removes, oldest first, at most `limit` of them. */
@@ -145,8 +167,10 @@ export interface MatchStore {
   /** Public matches, newest first. */
   listPublicMatches(query: MatchListQuery): Promise<MatchRecord[]>;
   /**
-   * Seats a player in a free seat; the match starts when both seats are taken.
-   * False when the seat was no longer free (someone else won the race).
+   * Seats a player in a free seat (with the account it is signed in to, if any); the match
+   * starts when both seats are taken. A rated match whose two seats one account took is
+   * marked unrated ('same-account'). False when the seat was no longer free (someone else won
+   * the race).
    */
   claimSeat(
     matchID: string,
@@ -154,8 +178,14 @@ export interface MatchStore {
     name: string,
     credentialsHash: string,
     at: string,
+    accountID?: string | null,
   ): Promise<boolean>;
-  /** Ends a match that has not finished yet (stopping its clock when given); false when it had already finished. */
+  /**
+   * Ends a match that has not finished yet (stopping its clock when given); false when it had
+   * already finished. A rated match is rated in the same transaction (see RatingStore): with
+   * a winner, both accounts' ratings change and the match keeps each seat's change; without
+   * one, it is marked unrated ('aborted'). So does a move that ends a match (commitMove).
+   */
   finishMatch(
     matchID: string,
     result: MatchResult | null,

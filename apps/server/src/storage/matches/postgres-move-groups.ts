@@ -1,6 +1,8 @@
 import type pg from 'pg';
+import type { PostgresDatabase } from '../database/postgres-database.ts';
 import { deadlineColumns } from './deadlines.ts';
 import type { MoveWrite, PendingMove } from './move-write.ts';
+import { postgresFinishRating } from './postgres-rated-end.ts';
 import { progressOf } from './progress.ts';
 
 /** How many group statements may run at once; the moves that arrive meanwhile wait for one. */
@@ -13,7 +15,8 @@ const GROUPS_IN_FLIGHT = 2;
  * flush. Each move is still a compare-and-set of its own (a stale one is not written and the
  * others are), and its caller learns the outcome only after the COMMIT, so nothing is
  * broadcast before it is on disk. When a group's statement fails, each of its moves is tried
- * alone, so one bad move cannot fail the others.
+ * alone, so one bad move cannot fail the others. A move that ends its match is stored in a
+ * transaction of its own, which also rates the match (once a match, so rare).
  */
 export class MoveGroups {
   private gathering: PendingMove[] = [];
@@ -21,10 +24,7 @@ export class MoveGroups {
   private flushQueued = false;
   private idle: (() => void)[] = [];
 
-  constructor(
-    private readonly pool: pg.Pool,
-    private readonly S: string,
-  ) {}
+  constructor(private readonly db: PostgresDatabase) {}
 
   commit(write: MoveWrite): Promise<boolean> {
     return new Promise<boolean>((resolve, reject) => {
@@ -65,7 +65,14 @@ export class MoveGroups {
     });
   }
 
-  private async store(group: PendingMove[]): Promise<void> {
+  private async store(all: PendingMove[]): Promise<void> {
+    const group = all.filter((m) => m.result === null);
+    const endings = all.filter((m) => m.result !== null);
+    await Promise.all([...endings.map((m) => this.storeEnding(m)), this.storeGroup(group)]);
+  }
+
+  private async storeGroup(group: PendingMove[]): Promise<void> {
+    if (group.length === 0) return;
     let written: Set<number>;
     try {
       written = await this.writeGroup(group);
@@ -74,6 +81,21 @@ export class MoveGroups {
       return;
     }
     for (const [i, m] of group.entries()) m.resolve(written.has(i));
+  }
+
+  /** A move that ends its match, and the match's rating, in one transaction. */
+  private async storeEnding(m: PendingMove): Promise<void> {
+    try {
+      m.resolve(
+        await this.db.inTransaction(async (c) => {
+          if (!(await this.writeGroup([m], c)).has(0)) return false;
+          await postgresFinishRating(c, this.db.S, m.matchID, m.result, m.move.at);
+          return true;
+        }),
+      );
+    } catch (error) {
+      m.reject(error);
+    }
   }
 
   private async storeAlone(m: PendingMove): Promise<void> {
@@ -85,8 +107,11 @@ export class MoveGroups {
   }
 
   /** Stores the group in one statement; answers the indexes of the moves written. */
-  private async writeGroup(group: MoveWrite[]): Promise<Set<number>> {
-    const S = this.S;
+  private async writeGroup(
+    group: MoveWrite[],
+    on: pg.Pool | pg.PoolClient = this.db.pool,
+  ): Promise<Set<number>> {
+    const { S } = this.db;
     const rows = group.map((m, i) => ({
       i,
       match_id: m.matchID,
@@ -105,8 +130,8 @@ export class MoveGroups {
       ...(m.clock ? deadlineColumns(m.clock) : { deadline: null, warnAt: null }),
     }));
     // Matches are locked in one order (by id), so two groups never wait on each other.
-    const { rows: written } = await this.pool.query({
-      name: `${this.S}:commit-moves`,
+    const { rows: written } = await on.query({
+      name: `${S}:commit-moves`,
       text: `WITH batch AS (
          SELECT * FROM json_to_recordset($1::json) AS b(
            i integer, match_id text, expected integer, state_id integer, state json,

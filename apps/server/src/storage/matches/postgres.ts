@@ -18,6 +18,7 @@ import type {
   StoredState,
 } from './match-store.ts';
 import { MoveGroups } from './postgres-move-groups.ts';
+import { postgresFinishRating } from './postgres-rated-end.ts';
 import { progressFromColumn, progressOf } from './progress.ts';
 import { MATCH_COLUMNS, matchFromRows, matchRowValues, moveFromRow } from './rows.ts';
 
@@ -43,14 +44,15 @@ export function postgresMatchStore(db: PostgresDatabase): MatchStore {
   const insertMatch = async (c: pg.PoolClient, match: MatchRecord, initial: StoredState) => {
     await c.query(
       `INSERT INTO ${S}.matches (${MATCH_COLUMNS})
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
+               $19)`,
       matchRowValues(match, initial),
     );
     for (const p of match.players) {
       await c.query(
-        `INSERT INTO ${S}.seats (match_id, seat, side, name, credentials_hash)
-         VALUES ($1, $2, $3, $4, $5)`,
-        [match.matchID, p.seat, p.side, p.name, p.credentialsHash],
+        `INSERT INTO ${S}.seats (match_id, seat, side, name, credentials_hash, account_id)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
+        [match.matchID, p.seat, p.side, p.name, p.credentialsHash, p.accountID ?? null],
       );
     }
     await c.query(`INSERT INTO ${S}.states (match_id, state_id, state) VALUES ($1, $2, $3)`, [
@@ -99,7 +101,7 @@ export function postgresMatchStore(db: PostgresDatabase): MatchStore {
     return progress;
   };
 
-  const moveGroups = new MoveGroups(pool, S);
+  const moveGroups = new MoveGroups(db);
   db.beforeClose(() => moveGroups.settled());
 
   return {
@@ -132,7 +134,7 @@ export function postgresMatchStore(db: PostgresDatabase): MatchStore {
       return withSeats(rows);
     },
 
-    async claimSeat(matchID, seat: Seat, name, credentialsHash, at) {
+    async claimSeat(matchID, seat: Seat, name, credentialsHash, at, accountID = null) {
       return db.inTransaction(async (c) => {
         // Lock the match row so the 'playing' switch sees the other seat's latest claim.
         const match = await c.query(
@@ -141,11 +143,18 @@ export function postgresMatchStore(db: PostgresDatabase): MatchStore {
         );
         if (match.rows[0]?.status !== 'waiting') return false;
         const claimed = await c.query(
-          `UPDATE ${S}.seats SET name = $1, credentials_hash = $2
+          `UPDATE ${S}.seats SET name = $1, credentials_hash = $2, account_id = $5
            WHERE match_id = $3 AND seat = $4 AND credentials_hash IS NULL`,
-          [name, credentialsHash, matchID, seat],
+          [name, credentialsHash, matchID, seat, accountID],
         );
         if (claimed.rowCount !== 1) return false;
+        if (accountID !== null) {
+          await c.query(
+            `UPDATE ${S}.matches SET unrated = 'same-account' WHERE match_id = $1 AND rated
+               AND (SELECT count(*) FROM ${S}.seats WHERE match_id = $1 AND account_id = $2) = 2`,
+            [matchID, accountID],
+          );
+        }
         await c.query(
           `UPDATE ${S}.matches SET updated_at = $1,
              status = CASE WHEN (SELECT count(*) FROM ${S}.seats
@@ -159,13 +168,17 @@ export function postgresMatchStore(db: PostgresDatabase): MatchStore {
     },
 
     async finishMatch(matchID, result: MatchResult | null, at, clock?: ClockRecord) {
-      const { rowCount } = await pool.query(
-        `UPDATE ${S}.matches SET status = 'finished', result = $1, updated_at = $2,
-           clock = coalesce($4::json, clock), deadline = NULL, warn_at = NULL
-         WHERE match_id = $3 AND status <> 'finished'`,
-        [jsonOrNull(result), at, matchID, jsonOrNull(clock)],
-      );
-      return rowCount === 1;
+      return db.inTransaction(async (c) => {
+        const { rowCount } = await c.query(
+          `UPDATE ${S}.matches SET status = 'finished', result = $1, updated_at = $2,
+             clock = coalesce($4::json, clock), deadline = NULL, warn_at = NULL
+           WHERE match_id = $3 AND status <> 'finished'`,
+          [jsonOrNull(result), at, matchID, jsonOrNull(clock)],
+        );
+        if (rowCount !== 1) return false;
+        await postgresFinishRating(c, S, matchID, result, at);
+        return true;
+      });
     },
 
     async loadState(matchID) {

@@ -11,9 +11,12 @@ import type {
   MatchResult,
   MatchStatus,
   MoveRecord,
+  RatingPool,
   RematchState,
+  SeatRatingChange,
   SeatRecord,
   StoredState,
+  UnratedReason,
   Visibility,
 } from './match-store.ts';
 import { progressColumn } from './progress.ts';
@@ -42,7 +45,7 @@ function sharedJson<T>(value: unknown): T {
 
 /** The columns of a new match row, in the order of `matchRowValues`. */
 export const MATCH_COLUMNS =
-  'match_id, visibility, status, variants, deck, setup_data, seed, invite_hash, created_at, updated_at, result, clock, rematch, rematch_of, days_per_turn, progress';
+  'match_id, visibility, status, variants, deck, setup_data, seed, invite_hash, created_at, updated_at, result, clock, rematch, rematch_of, days_per_turn, progress, rated, pool, unrated';
 
 /** A new match's row: its record, and its progress at its initial state. */
 export function matchRowValues(
@@ -66,6 +69,9 @@ export function matchRowValues(
     match.rematchOf ?? null,
     match.daysPerTurn ?? null,
     progressColumn(initial, null),
+    match.rated ? 1 : 0,
+    match.pool ?? null,
+    match.unrated ?? null,
   ];
 }
 
@@ -78,6 +84,7 @@ function seatFromRow(row: Row): SeatRecord {
     // Absent rather than null: records read back as they were written.
     ...(row.away_since == null ? {} : { awaySince: iso(row.away_since) }),
     ...(truthy(row.muting_opponent) ? { mutingOpponent: true } : {}),
+    ...(row.account_id == null ? {} : { accountID: text(row.account_id) }),
   };
 }
 
@@ -103,6 +110,9 @@ export function matchFromRows(row: Row, seats: Row[]): MatchRecord {
     ...(row.rematch_of == null ? {} : { rematchOf: text(row.rematch_of) }),
     ...(truthy(row.chat_off) ? { chatOff: true } : {}),
     ...(row.days_per_turn == null ? {} : { daysPerTurn: Number(row.days_per_turn) as DaysPerTurn }),
+    ...(truthy(row.rated) ? { rated: true, pool: text(row.pool) as RatingPool } : {}),
+    ...(row.unrated == null ? {} : { unrated: text(row.unrated) as UnratedReason }),
+    ...(row.ratings == null ? {} : { ratings: json<SeatRatingChange[]>(row.ratings) }),
   };
 }
 

@@ -3,6 +3,7 @@ import type { SqliteDatabase } from '../database/sqlite-database.ts';
 import { deadlineColumns } from './deadlines.ts';
 import type { MoveWrite, PendingMove } from './move-write.ts';
 import { progressColumn } from './progress.ts';
+import { sqliteFinishRating } from './sqlite-rated-end.ts';
 
 /** How one move of a group fared: stored or stale (`ok`), or failed. */
 type MoveOutcome = { ok: boolean } | { error: unknown };
@@ -84,6 +85,8 @@ export function sqliteMoveGroups(
         m.matchID,
       ],
     );
+    // A move that ends a rated match rates it in the group's transaction.
+    if (m.result) sqliteFinishRating(db, m.matchID, m.result, m.move.at);
     return true;
   };
 

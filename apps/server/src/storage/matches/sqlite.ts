@@ -20,6 +20,7 @@ import { progressFromColumn, progressOf } from './progress.ts';
 import { replayMoves } from './replay.ts';
 import { MATCH_COLUMNS, matchFromRows, matchRowValues, moveFromRow } from './rows.ts';
 import { sqliteMoveGroups } from './sqlite-move-groups.ts';
+import { sqliteFinishRating } from './sqlite-rated-end.ts';
 
 export interface SqliteMatchOptions {
   /**
@@ -45,13 +46,14 @@ export function sqliteMatchStore(
   const insertMatch = (match: MatchRecord, initial: StoredState) => {
     db.run(
       `INSERT INTO matches (${MATCH_COLUMNS})
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       matchRowValues(match, initial),
     );
     for (const p of match.players) {
       db.run(
-        'INSERT INTO seats (match_id, seat, side, name, credentials_hash) VALUES (?, ?, ?, ?, ?)',
-        [match.matchID, p.seat, p.side, p.name, p.credentialsHash],
+        `INSERT INTO seats (match_id, seat, side, name, credentials_hash, account_id)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+        [match.matchID, p.seat, p.side, p.name, p.credentialsHash, p.accountID ?? null],
       );
     }
     db.run('INSERT INTO states (match_id, state_id, state) VALUES (?, ?, ?)', [
@@ -148,16 +150,23 @@ export function sqliteMatchStore(
       return rows.map((row) => matchFromRows(row, seatsOf(String(row.match_id))));
     },
 
-    claimSeat(matchID, seat: Seat, name, credentialsHash, at) {
+    claimSeat(matchID, seat: Seat, name, credentialsHash, at, accountID = null) {
       return db.write(() =>
         db.transaction(() => {
           const claimed = db.run(
-            `UPDATE seats SET name = ?, credentials_hash = ?
+            `UPDATE seats SET name = ?, credentials_hash = ?, account_id = ?
            WHERE match_id = ? AND seat = ? AND credentials_hash IS NULL
              AND EXISTS (SELECT 1 FROM matches WHERE match_id = ? AND status = 'waiting')`,
-            [name, credentialsHash, matchID, seat, matchID],
+            [name, credentialsHash, accountID, matchID, seat, matchID],
           ).changes;
           if (claimed !== 1) return false;
+          if (accountID !== null) {
+            db.run(
+              `UPDATE matches SET unrated = 'same-account' WHERE match_id = ? AND rated = 1
+                 AND (SELECT count(*) FROM seats WHERE match_id = ? AND account_id = ?) = 2`,
+              [matchID, matchID, accountID],
+            );
+          }
           db.run(
             `UPDATE matches SET updated_at = ?,
              status = CASE WHEN (SELECT count(*) FROM seats
@@ -172,14 +181,18 @@ export function sqliteMatchStore(
     },
 
     finishMatch(matchID, result: MatchResult | null, at, clock?: ClockRecord) {
-      return db.write(
-        () =>
-          db.run(
-            `UPDATE matches SET status = 'finished', result = ?, updated_at = ?,
-             clock = coalesce(?, clock), deadline = NULL, warn_at = NULL
-           WHERE match_id = ? AND status <> 'finished'`,
-            [jsonOrNull(result), at, jsonOrNull(clock), matchID],
-          ).changes === 1,
+      return db.write(() =>
+        db.transaction(() => {
+          const finished =
+            db.run(
+              `UPDATE matches SET status = 'finished', result = ?, updated_at = ?,
+               clock = coalesce(?, clock), deadline = NULL, warn_at = NULL
+             WHERE match_id = ? AND status <> 'finished'`,
+              [jsonOrNull(result), at, jsonOrNull(clock), matchID],
+            ).changes === 1;
+          if (finished) sqliteFinishRating(db, matchID, result, at);
+          return finished;
+        }),
       );
     },
 
