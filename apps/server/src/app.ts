@@ -148,6 +148,7 @@ export function createApp(
     places: limiters.challengePlaces(config.OPEN_CHALLENGES_PER_ADDRESS),
     awayMs: config.CHALLENGE_AWAY_SECONDS * 1000,
     streams: limiters.heldConnections('challenge-streams', config.SOCKETS_PER_ADDRESS),
+    accountSeats: stores.accountSeats,
   });
   const lobby = new Lobby(
     matches,

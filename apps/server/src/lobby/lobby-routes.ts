@@ -107,12 +107,17 @@ export function lobbyRouter(
     if (typed.opponent !== 'human' && bots.full) throw botsBusy();
     const request = { ...typed, name: await seatName(ctx, typed.name) };
     const open = request.visibility === 'open' && request.opponent === 'human';
+    // The seat joins the account before the challenge list is told, so it lists the account.
+    const create = async () => {
+      const created = await lobby.create(request);
+      await accountSeats.taken(ctx, created);
+      return created;
+    };
     const created = open
-      ? await challenges.create(ctx.ip, () => lobby.create(request))
+      ? await challenges.create(ctx.ip, create)
       : request.opponent === 'human'
-        ? await lobby.create(request)
-        : await bots.create(() => lobby.create(request));
-    await accountSeats.taken(ctx, created);
+        ? await create()
+        : await bots.create(create);
     ctx.status = 201;
     ctx.body = created;
     metrics.matchesCreated.inc();

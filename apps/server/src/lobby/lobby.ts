@@ -46,6 +46,9 @@ import type {
 } from '../storage/index.ts';
 import type { DeckLibrary } from './deck-library.ts';
 
+/** A request whose seat name is settled (see `SeatName`): the wire may leave it out. */
+type Seated<R extends { name?: string }> = Omit<R, 'name'> & { name: string };
+
 /**
  * The lobby's rules: create a match, take the free seat with the invite, leave, and describe
  * a match publicly. Credentials and the invite are returned once, to the seat they belong to;
@@ -79,7 +82,7 @@ export class Lobby {
    * given) and, when asked, a computer player in seat 1.
    */
   async create(
-    request: z.output<typeof createMatchRequestSchema>,
+    request: Seated<z.output<typeof createMatchRequestSchema>>,
     creatorBot?: BotLevel,
   ): Promise<CreateMatchResponse> {
     const deck = await this.library.choose(request.deckId);
@@ -158,7 +161,7 @@ export class Lobby {
 
   async join(
     matchID: string,
-    request: z.output<typeof joinMatchRequestSchema>,
+    request: Seated<z.output<typeof joinMatchRequestSchema>>,
   ): Promise<SeatGrant> {
     const match = await this.require(matchID);
     const open = match.visibility === 'open' && request.invite === undefined;
