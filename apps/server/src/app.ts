@@ -202,7 +202,7 @@ export function createApp(
     (address) => limits.refused('LOBBY_WRITES_PER_ADDRESS', address),
   );
   const signedIn = signedInAccount(stores.sessions, time);
-  const accountSeats = new SignedInSeats(stores.accountSeats, signedIn, time);
+  const accountSeats = new SignedInSeats(stores.accountSeats, signedIn, time, changed);
   const router = lobbyRouter(
     lobby,
     stores,
@@ -250,6 +250,7 @@ export function createApp(
     codes: stores.handovers,
     matches,
     sessionsEnded: (which) => game.ties?.ended(which),
+    seatsJoined: changed,
     time,
     writeLimit,
     attemptLimit: lobbyWriteLimit(

@@ -488,6 +488,40 @@ describe('the match screen', () => {
     await waitFor(() => expect(side('1')).toBe('USSR · computer'));
   });
 
+  it("marks a seat as an account's as soon as the presence says it joined one, names unchanged", async () => {
+    mockLobby({ [`GET /api/matches/${MATCH}`]: { status: 200, body: matchInfo('Boris') } });
+    const transport = new FakeTransport();
+    render(
+      <MatchScreen matchID={MATCH} seat="0" credentials={CREDENTIALS} connect={() => transport} />,
+    );
+    act(() => transport.connect());
+    act(() =>
+      transport.emit('sync', {
+        matchID: MATCH,
+        playerID: '0',
+        rules: RULES,
+        state: { G: wireView(newMatch(), '0'), stateID: 1 },
+        log: [],
+        presence,
+      }),
+    );
+    const side = (seat: string) =>
+      document.querySelector(`[data-player="${seat}"] .player-side`)?.textContent;
+    await waitFor(() => expect(side('1')).toBe('USSR · guest'));
+    // Boris signed in elsewhere and brought his seat: the server tells the room.
+    const joined = matchInfo('Boris');
+    joined.players[1] = { ...joined.players[1], account: 'Boris_7' } as never;
+    mockLobby({ [`GET /api/matches/${MATCH}`]: { status: 200, body: joined } });
+    act(() =>
+      transport.emit('presence', {
+        ...presence,
+        players: { ...presence.players, '1': { ...presence.players['1'], account: 'Boris_7' } },
+      }),
+    );
+    await waitFor(() => expect(side('1')).toBe('USSR · account'));
+    expect(screen.getByRole('link', { name: 'Boris_7' }).getAttribute('href')).toBe('/@/Boris_7');
+  });
+
   it('explains a seat whose credentials are refused', async () => {
     const transport = new FakeTransport();
     render(
