@@ -7,6 +7,7 @@ import type {
 } from '@iron-curtain/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BotCredentials } from '../src/bots/credentials.ts';
+import type { MatchRecord } from '../src/storage/index.ts';
 import { openSqliteStores } from '../src/storage/sqlite.ts';
 import {
   createAndJoin,
@@ -207,9 +208,10 @@ describe('a computer opponent', () => {
     const credentials = new BotCredentials(stores.secrets);
     const match = await stores.matches.getMatch(created.matchID);
     if (!match) throw new Error('no match');
-    const named = {
+    const [first, second] = match.players;
+    const named: MatchRecord = {
       ...match,
-      players: match.players.map((p) => (p.seat === '0' ? { ...p, name: 'Computer (hard)' } : p)),
+      players: [{ ...first, name: 'Computer (hard)' }, second],
     };
     expect(await credentials.seatsOf(named)).toEqual([]);
 

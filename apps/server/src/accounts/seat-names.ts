@@ -4,9 +4,9 @@ import { LobbyError } from '../edge/lobby-error.ts';
 import type { SeatName } from '../lobby/seat-names.ts';
 import type { SignedInAccount } from '../lobby/signed-in-seats.ts';
 import type { AccountStore } from '../storage/index.ts';
-import { guestNameReserved, nameKey, nameSkeleton } from './usernames.ts';
+import { guestNamesReserved, nameKey, nameSkeleton } from './usernames.ts';
 
-const computerNames = BOT_LEVELS.map(botName);
+const reservedForGuests = guestNamesReserved(BOT_LEVELS.map(botName));
 
 /**
  * Names at the table: a signed-in player sits under its account's name (a name typed as well
@@ -24,7 +24,7 @@ export function seatNames(
     const account = accountID === undefined ? undefined : await accounts.account(accountID);
     if (account && !account.disabledAt && !account.deletedAt) return account.username;
     if (typed === undefined) throw new LobbyError(400, 'BAD_REQUEST', 'name: enter a name');
-    if (guestNameReserved(typed, computerNames)) {
+    if (reservedForGuests(typed)) {
       throw new LobbyError(
         409,
         'GUEST_NAME_RESERVED',

@@ -58,13 +58,12 @@ const guestShape = (name: string): string => nameSkeleton(name).replace(/[\p{P}\
 /**
  * Whether a guest's typed name is, or looks like, a reserved word or one of `voices` (the
  * computer players' names): in any letter case, by a confusable spelling, or with other spaces
- * and punctuation ("Computer easy", "ADM1N!").
+ * and punctuation ("Computer easy", "ADM1N!"). The shapes are made once.
  */
-export function guestNameReserved(typed: string, voices: readonly string[]): boolean {
+export function guestNamesReserved(voices: readonly string[]): (typed: string) => boolean {
   const shapes = new Set([...RESERVED, ...voices].flatMap(spellings).map(guestShape));
-  return [typed, typed.toLowerCase(), typed.toUpperCase()].some((form) =>
-    shapes.has(guestShape(form)),
-  );
+  return (typed) =>
+    [typed, typed.toLowerCase(), typed.toUpperCase()].some((form) => shapes.has(guestShape(form)));
 }
 
 /** A name that may be taken if free, with the two forms the store keeps unique. */
