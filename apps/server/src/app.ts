@@ -148,6 +148,7 @@ export function createApp(
     places: limiters.challengePlaces(config.OPEN_CHALLENGES_PER_ADDRESS),
     awayMs: config.CHALLENGE_AWAY_SECONDS * 1000,
     streams: limiters.heldConnections('challenge-streams', config.SOCKETS_PER_ADDRESS),
+    accountSeats: stores.accountSeats,
   });
   const lobby = new Lobby(
     matches,
@@ -201,7 +202,7 @@ export function createApp(
     (address) => limits.refused('LOBBY_WRITES_PER_ADDRESS', address),
   );
   const signedIn = signedInAccount(stores.sessions, time);
-  const accountSeats = new SignedInSeats(stores.accountSeats, signedIn, time);
+  const accountSeats = new SignedInSeats(stores.accountSeats, signedIn, time, changed);
   const router = lobbyRouter(
     lobby,
     stores,
@@ -249,6 +250,7 @@ export function createApp(
     codes: stores.handovers,
     matches,
     sessionsEnded: (which) => game.ties?.ended(which),
+    seatsJoined: changed,
     time,
     writeLimit,
     attemptLimit: lobbyWriteLimit(

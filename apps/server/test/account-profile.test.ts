@@ -1,5 +1,6 @@
 import {
   apiRoutes,
+  type ChallengeList,
   type CreateMatchResponse,
   DELETED_PLAYER_NAME,
   type MatchInfo,
@@ -176,6 +177,88 @@ describe.each(['sqlite', 'postgres'] as const)('profiles and names at the table 
       ['Kasia', null, false],
       ['Computer (easy)', null, true],
     ]);
+  });
+
+  it("refuses a guest's name that is or looks like a reserved word or a computer player's name, and a guest who sends no name", async () => {
+    const create = (body: { name?: string }) =>
+      request<CreateMatchResponse & { error?: { code: string } }>(
+        `${on.b}/api/matches`,
+        'POST',
+        body,
+      );
+    for (const name of [
+      'Computer (easy)',
+      'computer (HARD)',
+      'C0MPUTER medium',
+      'computer',
+      'Admin',
+      'ADM1N!',
+      'Deleted player',
+    ]) {
+      const refused = await create({ name });
+      expect([name, refused.status, refused.body.error?.code]).toEqual([
+        name,
+        409,
+        'GUEST_NAME_RESERVED',
+      ]);
+    }
+    const nameless = await create({});
+    expect([nameless.status, nameless.body.error?.code]).toEqual([400, 'BAD_REQUEST']);
+    // Names that merely hold such a word are a guest's own.
+    for (const name of ['Computer fan', 'Administrata', 'Ładmin']) {
+      expect([name, (await create({ name })).status]).toEqual([name, 201]);
+    }
+    const guest = await create({ name: 'Kasia' });
+    const invite = decodeURIComponent(guest.body.links.invite.split('#')[1] ?? '');
+    const join = await request<{ error?: { code: string } }>(
+      `${on.a}/api/matches/${guest.body.matchID}/join`,
+      'POST',
+      { name: 'Computer (hard)', invite },
+    );
+    expect([join.status, join.body.error?.code]).toEqual([409, 'GUEST_NAME_RESERVED']);
+  });
+
+  it('seats a signed-in player who sends no name under the account, creating and joining', async () => {
+    const creator = browser();
+    expect((await creator.signUp(on.a, `Nina_${kind}`)).status).toBe(201);
+    const joiner = browser();
+    expect((await joiner.signUp(on.b, `Oskar_${kind}`)).status).toBe(201);
+    const created = await creator.send<CreateMatchResponse>(`${on.a}/api/matches`, 'POST', {
+      side: 'US',
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const invite = decodeURIComponent(created.body.links.invite.split('#')[1] ?? '');
+    const joined = await joiner.send<SeatGrant>(
+      `${on.b}/api/matches/${created.body.matchID}/join`,
+      'POST',
+      { invite },
+    );
+    expect(joined.status, JSON.stringify(joined.body)).toBe(200);
+    expect((await info(created.body.matchID)).players.map((p) => [p.name, p.account])).toEqual([
+      [`Nina_${kind}`, `Nina_${kind}`],
+      [`Oskar_${kind}`, `Oskar_${kind}`],
+    ]);
+  });
+
+  it("names the account holding an open challenge's seat, on the other instance too, and no account for a guest's", async () => {
+    const creator = browser();
+    expect((await creator.signUp(on.a, `Vera_${kind}`)).status).toBe(201);
+    // Correspondence challenges stay listed with nobody at the table.
+    const open = { visibility: 'open', daysPerTurn: 3 };
+    const mine = await creator.send<CreateMatchResponse>(`${on.a}/api/matches`, 'POST', open);
+    expect(mine.status, JSON.stringify(mine.body)).toBe(201);
+    const guests = await request<CreateMatchResponse>(`${on.a}/api/matches`, 'POST', {
+      ...open,
+      name: 'Walter',
+    });
+    expect(guests.status, JSON.stringify(guests.body)).toBe(201);
+    const listed = (await request<ChallengeList>(`${on.b}${apiRoutes.challenges}`, 'GET')).body;
+    const row = (matchID: string) => listed.challenges.find((c) => c.matchID === matchID);
+    expect(row(mine.body.matchID)).toMatchObject({
+      creator: `Vera_${kind}`,
+      creatorAccount: `Vera_${kind}`,
+    });
+    expect(row(guests.body.matchID)).toMatchObject({ creator: 'Walter', creatorAccount: null });
   });
 
   it('pages finished games, PROFILE_PAGE_SIZE at a time, the latest first', async () => {

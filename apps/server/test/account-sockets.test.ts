@@ -68,6 +68,25 @@ describe.each(['sqlite', 'postgres'] as const)('a signed-in socket on %s', (kind
     expect(tieOf(first, stranger)).toBeUndefined();
   });
 
+  it('tells the table at once when a seat joins an account after the match started, not at the next name change', async () => {
+    const { created, joined } = await createAndJoin(first.url);
+    const host = connect(first);
+    expect((await host.sync(created.matchID, '0', created.credentials)).ok).toBe(true);
+    expect(host.presence?.players['1']).toMatchObject({ name: 'Boris', account: null });
+    // Boris signs up on another device of his and brings his seat into the account.
+    const boris = new Browser(PUBLIC_URL);
+    expect((await boris.signUp(first.url, `Boris_${kind}`)).status).toBe(201);
+    const brought = await boris.send(`${first.url}${apiRoutes.accountSeats}`, 'POST', {
+      seats: [{ matchID: created.matchID, seat: joined.seat, credentials: joined.credentials }],
+    });
+    expect(brought.body).toEqual({ joined: 1 });
+    await host.until(
+      () => host.presence?.players['1'].account === `Boris_${kind}`,
+      "a presence naming the seat's account",
+    );
+    expect(host.presence?.players['1'].name).toBe('Boris');
+  });
+
   it("still checks the seat's credentials: a signed-in socket with wrong ones is refused the seat", async () => {
     const { who, created } = await seated(`Checked_${kind}`);
     const other = connect(first, who);

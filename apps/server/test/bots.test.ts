@@ -7,6 +7,7 @@ import type {
 } from '@iron-curtain/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BotCredentials } from '../src/bots/credentials.ts';
+import type { MatchRecord } from '../src/storage/index.ts';
 import { openSqliteStores } from '../src/storage/sqlite.ts';
 import {
   createAndJoin,
@@ -201,11 +202,18 @@ describe('a computer opponent', () => {
 
   it('a seat is a computer’s only when its credentials are ones only the server can make', async () => {
     const { url, stores } = await server();
-    // A person who calls themselves a computer is still a person.
-    const { created } = await createAndJoin(url, { name: 'Computer (hard)' });
+    // A person whose seat bears a computer's name is still a person: the lobby refuses a guest
+    // that name now, but a seat may have taken it before.
+    const { created } = await createAndJoin(url);
     const credentials = new BotCredentials(stores.secrets);
     const match = await stores.matches.getMatch(created.matchID);
-    expect(match && (await credentials.seatsOf(match))).toEqual([]);
+    if (!match) throw new Error('no match');
+    const [first, second] = match.players;
+    const named: MatchRecord = {
+      ...match,
+      players: [{ ...first, name: 'Computer (hard)' }, second],
+    };
+    expect(await credentials.seatsOf(named)).toEqual([]);
 
     const vsBot = await request<CreateMatchResponse>(`${url}/api/matches`, 'POST', {
       name: 'Ann',

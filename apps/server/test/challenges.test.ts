@@ -88,6 +88,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('open challenges on %s', (k
     expect(challenge).toMatchObject({
       side: 'US',
       creator: 'Ann',
+      creatorAccount: null,
       clockMinutes: 10,
       variants: { aftermathCap: null },
     });

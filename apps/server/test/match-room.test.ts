@@ -61,6 +61,7 @@ function roomWith(move: (room: RoomView, event: MoveEvent) => Promise<MoveOutcom
     refuse: (to: GameSocket, error: RefusedMessage) => told.push(`refused ${to.id} ${error.code}`),
     answer: (to: GameSocket, error: RefusedMessage) => told.push(`answered ${to.id} ${error.code}`),
     read: async () => record('as stored'),
+    readAccounts: async () => ({ '0': null, '1': null }),
     loadState: async () => stateAt(0),
     readMoves: async () => [],
     idle: () => undefined,

@@ -48,8 +48,13 @@ describe('an account on two devices', () => {
     await vera.waitForURL(/\/account$/);
 
     // Signed in, Vera creates a public correspondence match as the USSR (who decides first).
+    // She is asked no name: the page says whom she plays as, marked and linked as an account.
     await vera.goto('/');
-    await vera.getByLabel('Your name').fill('Vera');
+    const playingAs = vera.locator('.home-name');
+    await playingAs.getByRole('link', { name: 'Vera' }).waitFor();
+    expect(await playingAs.textContent()).toBe('Playing as Vera account');
+    expect(await vera.getByLabel('Your name').count()).toBe(0);
+    await shot(vera, 'home-playing-as-1366', { fullPage: false });
     await vera.getByText('More options').click();
     await vera.getByLabel('the USSR', { exact: true }).check();
     await vera.getByLabel('Clock').selectOption('d3');
@@ -68,6 +73,13 @@ describe('an account on two devices', () => {
     await boris.getByLabel('Your name').fill('VERA');
     await boris.getByRole('button', { name: 'Take the seat and play' }).click();
     await boris.getByRole('alert').getByText('That name belongs to an account').waitFor();
+    // Nor a computer player's name.
+    await boris.getByLabel('Your name').fill('Computer (easy)');
+    await boris.getByRole('button', { name: 'Take the seat and play' }).click();
+    await boris
+      .getByRole('alert')
+      .getByText('That name is kept for the game itself or its computer players')
+      .waitFor();
     await boris.getByLabel('Your name').fill('Boris');
     await boris.getByRole('button', { name: 'Take the seat and play' }).click();
     await boris.waitForURL(/\/match\//);

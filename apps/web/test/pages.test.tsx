@@ -1,5 +1,5 @@
 import type { Presence } from '@iron-curtain/protocol';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HomePage } from '../src/lobby/HomePage.tsx';
 import { JoinPage } from '../src/lobby/JoinPage.tsx';
@@ -74,7 +74,7 @@ describe('the start page', () => {
         },
       },
     });
-    render(<HomePage />);
+    render(<HomePage account={null} />);
     // Typed names, each marked as a guest's.
     const line = (await screen.findByText('Boris')).closest('li');
     expect(line?.textContent).toMatch(/US: Ann guest vs USSR: Boris guest/);
@@ -111,7 +111,7 @@ describe('the start page', () => {
         body: { error: { code: 'RATE_LIMITED', message: 'too many matches; wait a minute' } },
       },
     });
-    render(<HomePage />);
+    render(<HomePage account={null} />);
     fireEvent.change(screen.getByLabelText('Your name'), { target: { value: 'Ann' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create the match' }));
     expect((await screen.findByRole('alert')).textContent).toBe(
@@ -121,7 +121,7 @@ describe('the start page', () => {
 
   it('says when the server cannot be reached', async () => {
     mockLobby({});
-    render(<HomePage />);
+    render(<HomePage account={null} />);
     expect((await screen.findAllByText(/The server cannot be reached/)).length).toBeGreaterThan(0);
   });
 
@@ -138,7 +138,7 @@ describe('the start page', () => {
 
   it('creates a private match for a friend in one click, under a default name, and shows the invite link', async () => {
     const calls = mockLobby({ 'POST /api/matches': created });
-    render(<HomePage />);
+    render(<HomePage account={null} />);
     fireEvent.click(screen.getByRole('button', { name: 'Create the match' }));
     expect(await screen.findByLabelText('Invite link')).toBeTruthy();
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
@@ -152,7 +152,7 @@ describe('the start page', () => {
 
   it('opens a match to anyone and goes to its table to wait', async () => {
     const calls = mockLobby({ 'POST /api/matches': created });
-    render(<HomePage />);
+    render(<HomePage account={null} />);
     fireEvent.click(screen.getByLabelText(/^Open to anyone/));
     fireEvent.click(screen.getByRole('button', { name: 'Create the match' }));
     await waitFor(() => expect(window.location.pathname).toBe(`/match/${MATCH}`));
@@ -161,7 +161,7 @@ describe('the start page', () => {
 
   it('starts a match against the computer at the level clicked, remembering the name', async () => {
     const calls = mockLobby({ 'POST /api/matches': created });
-    render(<HomePage />);
+    render(<HomePage account={null} />);
     fireEvent.change(screen.getByLabelText('Your name'), { target: { value: 'Ann' } });
     fireEvent.click(screen.getByRole('button', { name: 'Hard' }));
     await waitFor(() => expect(window.location.pathname).toBe(`/match/${MATCH}`));
@@ -180,6 +180,7 @@ describe('the start page', () => {
               matchID: MATCH,
               side: 'USSR',
               creator: 'Ann',
+              creatorAccount: 'Ann',
               variants: { aftermathCap: null, finalScoringOrder: 'polish' },
               deck: { name: 'Deck', version: '1' },
               clockMinutes: 10,
@@ -190,6 +191,7 @@ describe('the start page', () => {
               matchID: 'match-0002',
               side: 'US',
               creator: 'Carla',
+              creatorAccount: null,
               variants: { aftermathCap: 3, finalScoringOrder: 'standard' },
               deck: { name: 'Deck', version: '1' },
               clockMinutes: null,
@@ -204,7 +206,7 @@ describe('the start page', () => {
         body: { matchID: MATCH, seat: '1', side: 'USSR', credentials: CREDENTIALS },
       },
     });
-    render(<HomePage />);
+    render(<HomePage account={null} />);
     const row = await screen.findByRole('button', { name: 'Play Ann' });
     const text = row.closest('li')?.textContent ?? '';
     for (const part of [
@@ -215,8 +217,14 @@ describe('the start page', () => {
     ]) {
       expect(text).toContain(part);
     }
+    // An account's name links to its profile, marked; a typed name is marked as a guest's.
+    expect(
+      within(row.closest('li') as HTMLElement).getByRole('link', { name: 'Ann' }),
+    ).toBeTruthy();
+    expect(text).toContain('Ann account');
     const correspondence = screen.getByRole('button', { name: 'Play Carla' });
     expect(correspondence.closest('li')?.textContent).toContain('3 days per turn');
+    expect(correspondence.closest('li')?.textContent).toContain('Carla guest');
     fireEvent.change(screen.getByLabelText('Your name'), { target: { value: 'Boris' } });
     fireEvent.click(row);
     await waitFor(() => expect(window.location.pathname).toBe(`/match/${MATCH}`));
@@ -225,12 +233,43 @@ describe('the start page', () => {
   });
 });
 
+describe('the start page, signed in', () => {
+  const grant = {
+    status: 201,
+    body: {
+      matchID: MATCH,
+      seat: '0',
+      side: 'US',
+      credentials: CREDENTIALS,
+      links: { invite: `/join/${MATCH}#secret-token`, spectate: `/watch/${MATCH}` },
+    },
+  };
+
+  it('asks no name: it plays as the account, marked, and sends none for the server to replace', async () => {
+    localStorage.removeItem('iron-curtain:name');
+    const calls = mockLobby({ 'POST /api/matches': grant });
+    render(<HomePage account="Marta" />);
+    expect(screen.queryByLabelText('Your name')).toBeNull();
+    const playingAs = screen.getByText(/Playing as/);
+    expect(within(playingAs).getByRole('link', { name: 'Marta' }).getAttribute('href')).toBe(
+      '/@/Marta',
+    );
+    expect(playingAs.textContent).toContain('account');
+    fireEvent.click(screen.getByRole('button', { name: 'Hard' }));
+    await waitFor(() => expect(window.location.pathname).toBe(`/match/${MATCH}`));
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ opponent: 'hard' });
+    expect(loadSeat(MATCH)?.name).toBe('Marta');
+    // The account's name is not a guest's name to offer next time.
+    expect(localStorage.getItem('iron-curtain:name')).toBeNull();
+  });
+});
+
 describe('the invite page', () => {
   it('says a correspondence match’s days per turn before the seat is taken', async () => {
     mockLobby({
       [`GET /api/matches/${MATCH}`]: { status: 200, body: { ...matchInfo(null), daysPerTurn: 3 } },
     });
-    render(<JoinPage matchID={MATCH} invite="secret-token" />);
+    render(<JoinPage matchID={MATCH} invite="secret-token" account={null} />);
     expect(await screen.findByText('A correspondence match: 3 days per turn.')).toBeTruthy();
   });
 
@@ -238,7 +277,7 @@ describe('the invite page', () => {
     const info = matchInfo(null);
     info.players[0] = { ...info.players[0], name: 'Marta', account: 'Marta' } as never;
     mockLobby({ [`GET /api/matches/${MATCH}`]: { status: 200, body: info } });
-    render(<JoinPage matchID={MATCH} invite="secret-token" />);
+    render(<JoinPage matchID={MATCH} invite="secret-token" account={null} />);
     const link = await screen.findByRole('link', { name: 'Marta' });
     expect(link.getAttribute('href')).toBe('/@/Marta');
     expect(screen.getByText('account')).toBeTruthy();
@@ -253,7 +292,7 @@ describe('the invite page', () => {
         body: { matchID: MATCH, seat: '1', side: 'USSR', credentials: CREDENTIALS },
       },
     });
-    render(<JoinPage matchID={MATCH} invite="secret-token" />);
+    render(<JoinPage matchID={MATCH} invite="secret-token" account={null} />);
     expect(await screen.findByText(/plays the US; you would play the USSR/)).toBeTruthy();
     // A typed name: a guest's, with no profile to link to.
     expect(screen.getByText('Ann').closest('a')).toBeNull();
@@ -263,6 +302,44 @@ describe('the invite page', () => {
     await waitFor(() => expect(window.location.pathname).toBe(`/match/${MATCH}`));
     expect(calls.at(-1)?.body).toEqual({ name: 'Boris', invite: 'secret-token' });
     expect(loadSeat(MATCH)).toMatchObject({ seat: '1', side: 'USSR', name: 'Boris' });
+  });
+
+  it('joins a signed-in player as the account, with no name field and no name sent', async () => {
+    const calls = mockLobby({
+      [`GET /api/matches/${MATCH}`]: { status: 200, body: matchInfo(null) },
+      [`POST /api/matches/${MATCH}/join`]: {
+        status: 200,
+        body: { matchID: MATCH, seat: '1', side: 'USSR', credentials: CREDENTIALS },
+      },
+    });
+    render(<JoinPage matchID={MATCH} invite="secret-token" account="Marta" />);
+    expect(await screen.findByText(/plays the US; you would play the USSR/)).toBeTruthy();
+    expect(screen.queryByLabelText('Your name')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Marta' }).closest('p')?.textContent).toMatch(
+      /Playing as Marta account/,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Take the seat and play' }));
+    await waitFor(() => expect(window.location.pathname).toBe(`/match/${MATCH}`));
+    expect(calls.at(-1)?.body).toEqual({ invite: 'secret-token' });
+    expect(loadSeat(MATCH)).toMatchObject({ seat: '1', name: 'Marta' });
+  });
+
+  it("shows why a guest may not take a computer player's name", async () => {
+    mockLobby({
+      [`GET /api/matches/${MATCH}`]: { status: 200, body: matchInfo(null) },
+      [`POST /api/matches/${MATCH}/join`]: {
+        status: 409,
+        body: { error: { code: 'GUEST_NAME_RESERVED', message: 'reserved' } },
+      },
+    });
+    render(<JoinPage matchID={MATCH} invite="secret-token" account={null} />);
+    fireEvent.change(await screen.findByLabelText('Your name'), {
+      target: { value: 'Computer (easy)' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Take the seat and play' }));
+    expect((await screen.findByRole('alert')).textContent).toMatch(
+      /kept for the game itself or its computer players/,
+    );
   });
 
   it('shows a refused invite', async () => {
@@ -275,7 +352,7 @@ describe('the invite page', () => {
         },
       },
     });
-    render(<JoinPage matchID={MATCH} invite="wrong" />);
+    render(<JoinPage matchID={MATCH} invite="wrong" account={null} />);
     fireEvent.change(await screen.findByLabelText('Your name'), { target: { value: 'Boris' } });
     fireEvent.click(screen.getByRole('button', { name: 'Take the seat and play' }));
     expect((await screen.findByRole('alert')).textContent).toBe(
@@ -409,6 +486,40 @@ describe('the match screen', () => {
       }),
     );
     await waitFor(() => expect(side('1')).toBe('USSR · computer'));
+  });
+
+  it("marks a seat as an account's as soon as the presence says it joined one, names unchanged", async () => {
+    mockLobby({ [`GET /api/matches/${MATCH}`]: { status: 200, body: matchInfo('Boris') } });
+    const transport = new FakeTransport();
+    render(
+      <MatchScreen matchID={MATCH} seat="0" credentials={CREDENTIALS} connect={() => transport} />,
+    );
+    act(() => transport.connect());
+    act(() =>
+      transport.emit('sync', {
+        matchID: MATCH,
+        playerID: '0',
+        rules: RULES,
+        state: { G: wireView(newMatch(), '0'), stateID: 1 },
+        log: [],
+        presence,
+      }),
+    );
+    const side = (seat: string) =>
+      document.querySelector(`[data-player="${seat}"] .player-side`)?.textContent;
+    await waitFor(() => expect(side('1')).toBe('USSR · guest'));
+    // Boris signed in elsewhere and brought his seat: the server tells the room.
+    const joined = matchInfo('Boris');
+    joined.players[1] = { ...joined.players[1], account: 'Boris_7' } as never;
+    mockLobby({ [`GET /api/matches/${MATCH}`]: { status: 200, body: joined } });
+    act(() =>
+      transport.emit('presence', {
+        ...presence,
+        players: { ...presence.players, '1': { ...presence.players['1'], account: 'Boris_7' } },
+      }),
+    );
+    await waitFor(() => expect(side('1')).toBe('USSR · account'));
+    expect(screen.getByRole('link', { name: 'Boris_7' }).getAttribute('href')).toBe('/@/Boris_7');
   });
 
   it('explains a seat whose credentials are refused', async () => {

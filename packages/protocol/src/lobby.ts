@@ -64,7 +64,8 @@ export type SeatRatingChange = z.infer<typeof seatRatingChangeSchema>;
 
 export const createMatchRequestSchema = z
   .strictObject({
-    name: playerNameSchema,
+    /** The creator's name; a signed-in player sits under the account's name and sends none. */
+    name: z.optional(playerNameSchema),
     side: z._default(z.enum(['US', 'USSR', 'random']), 'random'),
     variants: variantsRequest,
     visibility: z._default(visibilitySchema, 'private'),
@@ -130,7 +131,8 @@ export const createMatchResponseSchema = z.extend(seatGrantSchema, {
 export type CreateMatchResponse = z.infer<typeof createMatchResponseSchema>;
 
 export const joinMatchRequestSchema = z.strictObject({
-  name: playerNameSchema,
+  /** As for a new match: a guest's name; a signed-in player sends none. */
+  name: z.optional(playerNameSchema),
   /** The invite token from the link; an open challenge's seat needs none. */
   invite: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
 });
@@ -266,6 +268,8 @@ export const lobbyErrorCodes = [
   'NAME_NOT_ALLOWED',
   // A guest's typed name that is an account's, in any case or by a confusable spelling.
   'GUEST_NAME_TAKEN',
+  // A guest's typed name that is, or looks like, a reserved word or a computer player's name.
+  'GUEST_NAME_RESERVED',
   'PASSKEY_NOT_RECOGNISED',
   'CEREMONY_EXPIRED',
   'RECOVERY_CODE_REFUSED',
@@ -345,6 +349,8 @@ const openChallengeSchema = z.object({
   matchID: matchIdSchema,
   side: sideSchema,
   creator: z.string(),
+  /** The account holding the creator's seat (its profile: /@/<account>); null: a guest's. */
+  creatorAccount: z.nullable(z.string()),
   variants: variantsSchema,
   deck: z.object({ name: z.string(), version: z.string() }),
   clockMinutes: z.nullable(z.number()),

@@ -121,6 +121,11 @@ export type StateFrame = z.infer<typeof stateFrameSchema>;
 
 const seatPresence = z.object({
   name: z.nullable(z.string()),
+  /**
+   * The account holding the seat (its profile: /@/<account>); null: none. Told again as soon
+   * as a seat joins an account (its player signed in elsewhere), so the table marks it at once.
+   */
+  account: z.optional(z.nullable(z.string())),
   connected: z.boolean(),
   /** How long the seat had been disconnected when this was sent (ms); null while connected. */
   awayMs: z.optional(z.nullable(nonNegative)),

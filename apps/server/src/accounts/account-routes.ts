@@ -93,6 +93,8 @@ export interface AccountRouteDeps {
   matches: Pick<MatchStore, 'getMatch'>;
   /** Told of sessions ended here, so this instance's sockets untie from them at once. */
   sessionsEnded: (which: { accountID: string } | { sessionHash: string }) => void;
+  /** Told of each match a seat of which joined an account, so its room names the account at once. */
+  seatsJoined: (matchID: string) => void;
   time: TimeSource;
   /** The per-address write limit every lobby router runs. */
   writeLimit: Middleware;
@@ -245,6 +247,7 @@ export function accountRouter(deps: AccountRouteDeps): Router {
       }
     }
     await accountSeats.addSeats(accountID, proven);
+    for (const matchID of new Set(proven.map((seat) => seat.matchID))) deps.seatsJoined(matchID);
     return proven.length;
   };
 

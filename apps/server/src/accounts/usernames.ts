@@ -52,6 +52,20 @@ const spellings = (word: string) => [
 const reservedKeys = new Set<string>(RESERVED);
 const reservedSkeletons = new Set(RESERVED.flatMap(spellings).map(nameSkeleton));
 
+/** A guest's name reduced to what the eye reads: its skeleton without spaces, punctuation or symbols. */
+const guestShape = (name: string): string => nameSkeleton(name).replace(/[\p{P}\p{S}\p{Z}]/gu, '');
+
+/**
+ * Whether a guest's typed name is, or looks like, a reserved word or one of `voices` (the
+ * computer players' names): in any letter case, by a confusable spelling, or with other spaces
+ * and punctuation ("Computer easy", "ADM1N!"). The shapes are made once.
+ */
+export function guestNamesReserved(voices: readonly string[]): (typed: string) => boolean {
+  const shapes = new Set([...RESERVED, ...voices].flatMap(spellings).map(guestShape));
+  return (typed) =>
+    [typed, typed.toLowerCase(), typed.toUpperCase()].some((form) => shapes.has(guestShape(form)));
+}
+
 /** A name that may be taken if free, with the two forms the store keeps unique. */
 export interface AcceptableName {
   username: string;

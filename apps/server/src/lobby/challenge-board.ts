@@ -8,7 +8,7 @@ import type { HeldSockets } from '../edge/held-sockets.ts';
 import { LobbyError } from '../edge/lobby-error.ts';
 import type { PresenceBook } from '../match/presence-book.ts';
 import type { TimeSource } from '../ops/time.ts';
-import type { MatchRecord, MatchStore } from '../storage/index.ts';
+import type { AccountSeatStore, MatchRecord, MatchStore } from '../storage/index.ts';
 
 /** At most this many open challenges are listed (newest first). */
 const LISTED = 100;
@@ -25,6 +25,8 @@ export interface ChallengeBoardDeps {
   places: ChallengePlaces;
   /** A challenge whose creator has been away longer than this leaves the list (CHALLENGE_AWAY_SECONDS). */
   awayMs: number;
+  /** Who holds the creators' seats: an account's name is marked and linked in the list. */
+  accountSeats: Pick<AccountSeatStore, 'holdersOf'>;
   /** Live lists each address follows, at most SOCKETS_PER_ADDRESS (across instances with Redis). */
   streams: HeldSockets;
   refreshMs?: number;
@@ -45,13 +47,14 @@ export class ChallengeBoard {
   constructor(private readonly deps: ChallengeBoardDeps) {}
 
   async list(): Promise<ChallengeList> {
-    const { matches, presence, time, awaySince, awayMs } = this.deps;
+    const { matches, presence, time, awaySince, awayMs, accountSeats } = this.deps;
     const now = time.now();
     const waiting = await matches.listPublicMatches({
       status: 'waiting',
       limit: LISTED,
       openOnly: true,
     });
+    const holders = await accountSeats.holdersOf(waiting.map((m) => m.matchID));
     const challenges: OpenChallenge[] = [];
     for (const match of waiting) {
       const creator = match.players.find((p) => p.credentialsHash !== null);
@@ -65,6 +68,9 @@ export class ChallengeBoard {
         matchID: match.matchID,
         side: free.side,
         creator: creator.name,
+        creatorAccount:
+          holders.find((h) => h.matchID === match.matchID && h.seat === creator.seat)?.username ??
+          null,
         variants: match.variants,
         deck: { name: match.deck.name, version: match.deck.version },
         clockMinutes: match.clock && live ? Math.round(match.clock.perPlayerMs / 60_000) : null,

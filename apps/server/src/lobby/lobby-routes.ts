@@ -108,13 +108,17 @@ export function lobbyRouter(
     const request = { ...typed, name: await seatName(ctx, typed.name) };
     const open = request.visibility === 'open' && request.opponent === 'human';
     const accountID = await accountSeats.accountOf(ctx);
-    const create = () => lobby.create(request, undefined, accountID);
+    // The seat joins the account before the challenge list is told, so it lists the account.
+    const create = async () => {
+      const created = await lobby.create(request, undefined, accountID);
+      await accountSeats.taken(ctx, created);
+      return created;
+    };
     const created = open
       ? await challenges.create(ctx.ip, create)
       : request.opponent === 'human'
         ? await create()
         : await bots.create(create);
-    await accountSeats.taken(ctx, created);
     ctx.status = 201;
     ctx.body = created;
     metrics.matchesCreated.inc();

@@ -46,6 +46,9 @@ import type {
 } from '../storage/index.ts';
 import type { DeckLibrary } from './deck-library.ts';
 
+/** A request whose seat name is settled (see `SeatName`): the wire may leave it out. */
+type Seated<R extends { name?: string }> = Omit<R, 'name'> & { name: string };
+
 /**
  * The lobby's rules: create a match, take the free seat with the invite, leave, and describe
  * a match publicly. Credentials and the invite are returned once, to the seat they belong to;
@@ -81,7 +84,7 @@ export class Lobby {
    * live with a clock of minutes, correspondence otherwise.
    */
   async create(
-    request: z.output<typeof createMatchRequestSchema>,
+    request: Seated<z.output<typeof createMatchRequestSchema>>,
     creatorBot?: BotLevel,
     accountID?: string,
   ): Promise<CreateMatchResponse> {
@@ -177,7 +180,7 @@ export class Lobby {
   /** Takes the free seat, as the signed-in `accountID` if any; a rated match's needs one. */
   async join(
     matchID: string,
-    request: z.output<typeof joinMatchRequestSchema>,
+    request: Seated<z.output<typeof joinMatchRequestSchema>>,
     accountID?: string,
   ): Promise<SeatGrant> {
     const match = await this.require(matchID);

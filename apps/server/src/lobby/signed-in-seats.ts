@@ -17,6 +17,8 @@ export class SignedInSeats {
     private readonly seats: Pick<AccountSeatStore, 'addSeats' | 'seatsOf'>,
     private readonly signedIn: SignedInAccount,
     private readonly time: TimeSource,
+    /** Told of a seat that joined an account: its table marks it (see `seatsJoined` of the accounts). */
+    private readonly joined: (matchID: string) => void,
   ) {}
 
   /** The account the request is signed in to, if any. */
@@ -32,6 +34,7 @@ export class SignedInSeats {
     await this.seats.addSeats(accountID, [
       { matchID, seat, credentials, joinedAt: new Date(this.time.now()).toISOString() },
     ]);
+    this.joined(matchID);
   }
 
   /** The seats the request's account holds; none when it carries no live session. */

@@ -72,8 +72,8 @@ export type GameServiceConfig = Pick<
 
 export interface GameServiceDeps {
   config: GameServiceConfig;
-  /** The stores of a live match: its record, state and moves, and its chat. */
-  stores: Pick<Stores, 'matches' | 'chat'>;
+  /** The stores of a live match: its record, state and moves, its chat, its seats' accounts. */
+  stores: Pick<Stores, 'matches' | 'chat'> & Partial<Pick<Stores, 'accountSeats'>>;
   engine: MatchEngine;
   presence: PresenceBook;
   metrics: Metrics;
@@ -178,6 +178,7 @@ export class GameService {
     this.moves = new MatchMoves({ engine, metrics, logger, time, refuse });
     this.rooms = new MatchRooms({
       matches,
+      accountSeats: deps.stores.accountSeats,
       logger,
       fanout,
       closing,
@@ -296,7 +297,10 @@ export class GameService {
     return this.rooms.awaySince(match, seat);
   }
 
-  /** A match changed through the lobby (a rematch linked to it): its room tells everyone. */
+  /**
+   * A match changed through the lobby (a rematch linked to it, a seat joining an account): its
+   * room tells everyone.
+   */
   matchChanged(matchID: string): void {
     this.rooms.tell(matchID, { kind: 'changed' }, 'presence push failed');
   }

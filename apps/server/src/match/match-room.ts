@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { LogEntry } from '@iron-curtain/game';
+import type { LogEntry, Seat } from '@iron-curtain/game';
 import type { RefusedMessage } from '@iron-curtain/protocol';
 import type { AckFn, GameSocket } from '../edge/game-sockets.ts';
 import type { Logger } from '../ops/logger.ts';
@@ -34,6 +34,8 @@ export interface RoomParts {
   answer: (socket: GameSocket, error: RefusedMessage, ack?: AckFn) => void;
   /** Reads a match's record from the store (every read of a room goes through here). */
   read: (matchID: string) => Promise<MatchRecord | undefined>;
+  /** Reads which accounts hold a match's seats. */
+  readAccounts: (matchID: string) => Promise<Record<Seat, string | null>>;
   /** Loads a match's last stored state. */
   loadState: (matchID: string) => Promise<StoredState | undefined>;
   /** Reads a match's stored moves, for their log entries. */
@@ -60,6 +62,8 @@ export interface RoomParts {
 export class MatchRoom implements Room {
   /** The match's record as last read or written here; undefined: read it on next need. */
   private kept: MatchRecord | undefined;
+  /** The accounts holding the seats, kept as the record is (see `accounts`). */
+  private held: Promise<Record<Seat, string | null>> | undefined;
   /** The last state this instance stored or loaded for the match (a move on it skips a load). */
   private last: StoredState | undefined;
   /** The match's public log as far as a state (a sync sends it), kept so a crowd's syncs read it once. */
@@ -164,8 +168,18 @@ export class MatchRoom implements Room {
 
   /** The record read again (something may have changed it elsewhere). */
   async reread(): Promise<MatchRecord | undefined> {
+    this.held = undefined;
     this.kept = await this.parts.read(this.matchID);
     return this.kept;
+  }
+
+  accounts(): Promise<Record<Seat, string | null>> {
+    this.held ??= this.parts.readAccounts(this.matchID).catch((error: unknown) => {
+      // The store may answer next time.
+      this.held = undefined;
+      throw error;
+    });
+    return this.held;
   }
 
   async stateFrom(from: 'room' | 'store'): Promise<StoredState | undefined> {

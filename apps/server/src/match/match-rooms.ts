@@ -1,16 +1,21 @@
 import type { Seat } from '@iron-curtain/game';
 import type { GameSocket } from '../edge/game-sockets.ts';
 import type { Logger } from '../ops/logger.ts';
-import type { MatchRecord, MatchStore } from '../storage/index.ts';
+import type { AccountSeatStore, MatchRecord, MatchStore } from '../storage/index.ts';
 import type { Fanout } from './fanout.ts';
 import { MatchRoom, type RoomParts } from './match-room.ts';
 import type { RoomEvent } from './room.ts';
 
 export interface MatchRoomsDeps {
   matches: Pick<MatchStore, 'getMatch' | 'loadState' | 'readMoves'>;
+  /** Who holds the seats' accounts; without it no seat is named an account's. */
+  accountSeats?: Pick<AccountSeatStore, 'holdersOf'> | undefined;
   logger: Logger;
   fanout: Fanout;
-  parts: Omit<RoomParts, 'read' | 'loadState' | 'readMoves' | 'idle' | 'detach' | 'logger'>;
+  parts: Omit<
+    RoomParts,
+    'read' | 'readAccounts' | 'loadState' | 'readMoves' | 'idle' | 'detach' | 'logger'
+  >;
   /** True once the service is stopping: a socket that leaves then is not counted as gone. */
   closing: () => boolean;
 }
@@ -28,6 +33,11 @@ export class MatchRooms {
       ...deps.parts,
       logger: deps.logger,
       read: (matchID) => deps.matches.getMatch(matchID),
+      readAccounts: async (matchID) => {
+        const holders = (await deps.accountSeats?.holdersOf([matchID])) ?? [];
+        const at = (seat: Seat) => holders.find((h) => h.seat === seat)?.username ?? null;
+        return { '0': at('0'), '1': at('1') };
+      },
       loadState: (matchID) => deps.matches.loadState(matchID),
       readMoves: (matchID) => deps.matches.readMoves(matchID),
       idle: (room) => this.drop(room),

@@ -30,6 +30,8 @@ export interface RoomView {
   match(): Promise<MatchRecord | undefined>;
   /** The record read again (something may have changed it elsewhere). */
   reread(): Promise<MatchRecord | undefined>;
+  /** The account holding each seat, null for none: as kept, else read (once); read again with the record. */
+  accounts(): Promise<Record<Seat, string | null>>;
   /** The Game, rules and reducer of the match (its deck and variants never change). */
   playedWith(match: MatchRecord): Played;
 }

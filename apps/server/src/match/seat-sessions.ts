@@ -249,7 +249,7 @@ export class SeatSessions {
       rules: room.playedWith(match).rules,
       state: { ...frameFor(state, seating.seat), ...clock },
       log,
-      presence: await this.presenceOf(match),
+      presence: await this.presenceOf(room, match),
     };
     const to = sockets.filter(
       (socket, i) => socket.connected && seatings[i] && socket.data.seating === seatings[i],
@@ -369,14 +369,16 @@ export class SeatSessions {
     }
   }
 
-  private async presenceOf(match: MatchRecord): Promise<Presence> {
+  private async presenceOf(room: Room, match: MatchRecord): Promise<Presence> {
     const attendance = await this.deps.presence.everywhere(match.matchID);
+    const accounts = await room.accounts();
     const now = this.deps.time.now();
     const seatPresence = (seat: Seat) => {
       const connected = attendance.seats[seat] > 0;
       const away = this.awaySince(match, seat);
       return {
         name: match.players[Number(seat)]?.name ?? null,
+        account: accounts[seat],
         connected,
         awayMs: connected ? null : Math.max(0, now - away),
       };
@@ -409,7 +411,7 @@ export class SeatSessions {
 
   /** Tells the room's sockets here the match's presence (the chat opens to all at its end). */
   async pushPresence(room: Room, match: MatchRecord): Promise<void> {
-    await this.tellPresence(room, await this.presenceOf(match));
+    await this.tellPresence(room, await this.presenceOf(room, match));
     await this.deps.chat.presenceChanged(room, match);
   }
 
@@ -448,7 +450,7 @@ export class SeatSessions {
     if (room.audience.viewers.size === 0) return;
     const match = await room.match();
     if (!match) return;
-    const told = await this.presenceOf(match);
+    const told = await this.presenceOf(room, match);
     if (told.spectators !== room.audience.crowd.told) await this.tellPresence(room, told);
   }
 }

@@ -1,5 +1,6 @@
 import { lazy, type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAccount } from '../account/accountStore.ts';
 import { pageLoaders } from './pages.ts';
 import { Link, useRoute } from './router.tsx';
 import { paths } from './routes.ts';
@@ -27,17 +28,25 @@ function OnDemand({ children }: { children: ReactNode }) {
 export function App() {
   const route = useRoute();
   const { t } = useTranslation();
+  const signedIn = useAccount();
+  // Seats taken while signed in bear the account's name: the lobby's pages ask for none.
+  const account = signedIn.status === 'signedIn' ? signedIn.account.username : null;
   switch (route.page) {
     case 'home':
       return (
         <OnDemand>
-          <HomePage />
+          <HomePage account={account} />
         </OnDemand>
       );
     case 'join':
       return (
         <OnDemand>
-          <JoinPage key={route.matchID} matchID={route.matchID} invite={route.invite} />
+          <JoinPage
+            key={route.matchID}
+            matchID={route.matchID}
+            invite={route.invite}
+            account={account}
+          />
         </OnDemand>
       );
     case 'match':

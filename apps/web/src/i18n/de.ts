@@ -67,6 +67,7 @@ export const de: Resources = {
     level_hard: 'Schwer',
     watchTitle: 'Zusehen',
     defaultName: 'Spieler',
+    playingAs: 'Du spielst als',
     yourName: 'Dein Name',
     playAs: 'Spielen als',
     random: 'Zufällig',
@@ -341,6 +342,8 @@ export const de: Resources = {
       'Dieser Code wurde zu oft falsch eingegeben und gilt nicht mehr: erstelle auf dem anderen Gerät einen neuen Code.',
     NAME_TAKEN: 'Dieser Name ist vergeben: Wähle einen anderen.',
     NAME_TOO_CLOSE: 'Dieser Name sieht einem vergebenen Namen zu ähnlich: Wähle einen anderen.',
+    GUEST_NAME_RESERVED:
+      'Dieser Name ist dem Spiel selbst oder seinen Computerspielern vorbehalten (oder sieht einem davon zu ähnlich): Wähle einen anderen.',
     GUEST_NAME_TAKEN:
       'Dieser Name gehört zu einem Konto (oder sieht einem zu ähnlich): Melde dich an, um unter ihm zu spielen, oder wähle einen anderen.',
     NAME_NOT_ALLOWED:

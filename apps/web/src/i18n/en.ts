@@ -74,6 +74,7 @@ export const en = {
     level_hard: 'Hard',
     watchTitle: 'Watch',
     defaultName: 'Player',
+    playingAs: 'Playing as',
     yourName: 'Your name',
     playAs: 'Play as',
     random: 'Random',
@@ -339,6 +340,8 @@ export const en = {
       'This code was typed wrong too often and no longer works: make a new code on the other device.',
     NAME_TAKEN: 'That name is taken: choose another.',
     NAME_TOO_CLOSE: 'That name looks too much like a name someone already has: choose another.',
+    GUEST_NAME_RESERVED:
+      'That name is kept for the game itself or its computer players (or looks too much like one of theirs): choose another.',
     GUEST_NAME_TAKEN:
       'That name belongs to an account (or looks too much like one): sign in to play under it, or choose another.',
     NAME_NOT_ALLOWED:

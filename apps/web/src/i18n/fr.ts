@@ -67,6 +67,7 @@ export const fr: Resources = {
     level_hard: 'Difficile',
     watchTitle: 'Regarder',
     defaultName: 'Joueur',
+    playingAs: 'Vous jouez en tant que',
     yourName: 'Votre nom',
     playAs: 'Jouer',
     random: 'Au hasard',
@@ -344,6 +345,8 @@ export const fr: Resources = {
       "Ce code a été mal saisi trop souvent et ne fonctionne plus : créez un nouveau code sur l'autre appareil.",
     NAME_TAKEN: 'Ce nom est déjà pris : choisissez-en un autre.',
     NAME_TOO_CLOSE: 'Ce nom ressemble trop à un nom déjà pris : choisissez-en un autre.',
+    GUEST_NAME_RESERVED:
+      'Ce nom est réservé au jeu lui-même ou à ses joueurs ordinateur (ou leur ressemble trop) : choisissez-en un autre.',
     GUEST_NAME_TAKEN:
       'Ce nom appartient à un compte (ou lui ressemble trop) : connectez-vous pour jouer sous ce nom, ou choisissez-en un autre.',
     NAME_NOT_ALLOWED:

@@ -67,6 +67,7 @@ export const pl: Resources = {
     level_hard: 'Trudny',
     watchTitle: 'Oglądaj',
     defaultName: 'Gracz',
+    playingAs: 'Grasz jako',
     yourName: 'Twoje imię',
     playAs: 'Grasz jako',
     random: 'Losowo',
@@ -346,6 +347,8 @@ export const pl: Resources = {
       'Ten kod wpisano zbyt wiele razy z błędami i już nie działa: utwórz nowy kod na drugim urządzeniu.',
     NAME_TAKEN: 'Ta nazwa jest zajęta: wybierz inną.',
     NAME_TOO_CLOSE: 'Ta nazwa jest zbyt podobna do nazwy, którą ktoś już ma: wybierz inną.',
+    GUEST_NAME_RESERVED:
+      'Ta nazwa jest zarezerwowana dla samej gry lub jej graczy komputerowych (albo jest do takiej zbyt podobna): wybierz inną.',
     GUEST_NAME_TAKEN:
       'Ta nazwa należy do konta (lub jest do niej zbyt podobna): zaloguj się, aby grać pod nią, albo wybierz inną.',
     NAME_NOT_ALLOWED:

@@ -19,7 +19,8 @@ import { saveSeat } from '../match/seatStore.ts';
 import { lobby } from './api.ts';
 import { MyGames } from './MyGames.tsx';
 import { OpenChallenges } from './OpenChallenges.tsx';
-import { rememberedName, rememberName } from './playerName.ts';
+import { rememberedName, type Seating, type Sitter, seated } from './playerName.ts';
+import { SeatName } from './SeatName.tsx';
 import { useLobbyAction } from './useLobbyAction.ts';
 import './home.css';
 
@@ -27,17 +28,20 @@ const absolute = (path: string) => new URL(path, window.location.origin).href;
 
 const LEVELS = ['easy', 'medium', 'hard'] as const;
 
-/** Creates a match for `name`, keeps its seat on this browser, and answers the lobby's reply. */
-async function createFor(request: CreateMatchRequest): Promise<CreateMatchResponse> {
-  const created = await lobby.createMatch(request);
+/** Creates a match for `sitter`, keeps its seat on this browser, and answers the lobby's reply. */
+async function createFor(
+  sitter: Sitter,
+  request: Omit<CreateMatchRequest, 'name'>,
+): Promise<CreateMatchResponse> {
+  const created = await lobby.createMatch({ ...request, ...sitter.request });
   saveSeat(created, {
-    name: request.name,
+    name: sitter.name,
     links: {
       invite: absolute(created.links.invite),
       spectate: absolute(created.links.spectate),
     },
   });
-  rememberName(request.name);
+  seated(sitter);
   return created;
 }
 
@@ -114,10 +118,10 @@ function MoreOptions() {
  * the invite link; "open to anyone" lists it below instead and goes to the table to wait.
  */
 function FriendTile({
-  name,
+  seating,
   onCreated,
 }: {
-  name: string;
+  seating: Seating;
   onCreated: (created: CreateMatchResponse) => void;
 }) {
   const { t } = useTranslation();
@@ -127,9 +131,8 @@ function FriendTile({
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const open = form.get('open') === 'on';
-    void run(name, async (player) => {
-      const created = await createFor({
-        name: player,
+    void run(seating, async (sitter) => {
+      const created = await createFor(sitter, {
         side: (form.get('side') as CreateMatchRequest['side']) ?? 'random',
         visibility: open ? 'open' : form.get('visibility') === 'public' ? 'public' : 'private',
         variants: {
@@ -187,12 +190,12 @@ function Created({ created }: { created: CreateMatchResponse }) {
 }
 
 /** Play the computer: a level is one click; the match starts at once. */
-function ComputerTile({ name }: { name: string }) {
+function ComputerTile({ seating }: { seating: Seating }) {
   const { t } = useTranslation();
   const { busy, error, run } = useLobbyAction();
   const play = (level: (typeof LEVELS)[number]) =>
-    run(name, async (player) => {
-      const created = await createFor({ name: player, opponent: level });
+    run(seating, async (sitter) => {
+      const created = await createFor(sitter, { opponent: level });
       navigate(paths.match(created.matchID));
     });
   return (
@@ -280,38 +283,30 @@ function WatchTile() {
   );
 }
 
-export function HomePage() {
+/** The home page; `account`: the signed-in account, whose name every seat taken here bears. */
+export function HomePage({ account }: { account: string | null }) {
   const { t } = useTranslation();
   const [name, setName] = useState(() => rememberedName() ?? t('home.defaultName'));
   const [created, setCreated] = useState<CreateMatchResponse | null>(null);
+  const seating: Seating = account ? { account } : { guest: name };
   return (
     <main className="page home-page">
       <header className="title">
         <h1>{t('app.title')}</h1>
         <p>{t('app.tagline')}</p>
       </header>
-      <label className="home-name">
-        {t('home.yourName')}{' '}
-        <input
-          name="name"
-          maxLength={24}
-          autoComplete="nickname"
-          required
-          value={name}
-          onChange={(e) => setName(e.currentTarget.value)}
-        />
-      </label>
+      <SeatName account={account} className="home-name" value={name} onChange={setName} />
       <MyGames />
       <div className="tiles">
         {created ? (
           <Created created={created} />
         ) : (
-          <FriendTile name={name} onCreated={setCreated} />
+          <FriendTile seating={seating} onCreated={setCreated} />
         )}
-        <ComputerTile name={name} />
+        <ComputerTile seating={seating} />
         <WatchTile />
       </div>
-      <OpenChallenges name={name} />
+      <OpenChallenges seating={seating} />
       <section className="panel learn" aria-label={t('home.learnTitle')}>
         <h2>{t('home.learnTitle')}</h2>
         <p>{t('home.learnText')}</p>

@@ -8,9 +8,19 @@ import { errorWords } from '../i18n/errorWords.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { loadSeat, saveSeat } from '../match/seatStore.ts';
 import { lobby } from './api.ts';
+import { seated, sitterOf } from './playerName.ts';
+import { SeatName } from './SeatName.tsx';
 
-/** The invite page: a name, then the free seat. */
-export function JoinPage({ matchID, invite }: { matchID: string; invite: string | null }) {
+/** The invite page: a guest's name (a signed-in player's is the account's), then the free seat. */
+export function JoinPage({
+  matchID,
+  invite,
+  account,
+}: {
+  matchID: string;
+  invite: string | null;
+  account: string | null;
+}) {
   const { t } = useTranslation();
   const words = useGameWords();
   const [info, setInfo] = useState<MatchInfo | null>(null);
@@ -25,16 +35,21 @@ export function JoinPage({ matchID, invite }: { matchID: string; invite: string 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!invite) return;
-    const name = String(new FormData(event.currentTarget).get('name') ?? '').trim();
-    if (name === '') {
+    const sitter = sitterOf(
+      account
+        ? { account }
+        : { guest: String(new FormData(event.currentTarget).get('name') ?? '') },
+    );
+    if (!sitter) {
       setError(t('home.enterName'));
       return;
     }
     setBusy(true);
     setError(null);
     try {
-      const grant = await lobby.joinMatch(matchID, { name, invite });
-      saveSeat(grant, { name });
+      const grant = await lobby.joinMatch(matchID, { ...sitter.request, invite });
+      saveSeat(grant, { name: sitter.name });
+      seated(sitter);
       navigate(paths.match(matchID), { replace: true });
     } catch (e) {
       setError(errorWords(t, e));
@@ -76,10 +91,7 @@ export function JoinPage({ matchID, invite }: { matchID: string; invite: string 
           </p>
         ) : (
           <form onSubmit={submit}>
-            <label>
-              {t('home.yourName')}{' '}
-              <input name="name" maxLength={24} autoComplete="nickname" required />
-            </label>
+            <SeatName account={account} />
             <button type="submit" className="primary" disabled={busy}>
               {busy ? t('join.joining') : t('join.join')}
             </button>

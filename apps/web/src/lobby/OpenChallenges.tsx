@@ -7,6 +7,7 @@ import {
 } from '@iron-curtain/protocol';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PlayerName } from '../app/PlayerName.tsx';
 import { Link, navigate } from '../app/router.tsx';
 import { paths } from '../app/routes.ts';
 import { useClockWords } from '../features/clock/ClockChoice.tsx';
@@ -15,7 +16,7 @@ import { errorWords } from '../i18n/errorWords.ts';
 import { useGameWords } from '../i18n/gameWords.ts';
 import { loadSeat, saveSeat } from '../match/seatStore.ts';
 import { LobbyError, lobby } from './api.ts';
-import { rememberName } from './playerName.ts';
+import { type Seating, seated } from './playerName.ts';
 import { useLobbyAction } from './useLobbyAction.ts';
 
 interface Received {
@@ -63,11 +64,11 @@ function useChallenges(): { received: Received | null; error: unknown } {
 function ChallengeRow({
   challenge,
   waitedMs,
-  name,
+  seating,
 }: {
   challenge: OpenChallenge;
   waitedMs: number;
-  name: string;
+  seating: Seating;
 }) {
   const { t } = useTranslation();
   const words = useGameWords();
@@ -84,16 +85,18 @@ function ChallengeRow({
   const minutes = Math.floor(waitedMs / 60_000);
 
   const takeSeat = () =>
-    run(name, async (player) => {
-      const grant = await lobby.joinMatch(challenge.matchID, { name: player });
-      saveSeat(grant, { name: player });
-      rememberName(player);
+    run(seating, async (sitter) => {
+      const grant = await lobby.joinMatch(challenge.matchID, sitter.request);
+      saveSeat(grant, { name: sitter.name });
+      seated(sitter);
       navigate(paths.match(challenge.matchID));
     });
 
   return (
     <li className="challenge" data-match={challenge.matchID}>
-      <span className="challenger">{challenge.creator}</span>
+      <span className="challenger">
+        <PlayerName name={challenge.creator} account={challenge.creatorAccount} />
+      </span>
       <span>{t('challenges.youPlay', { side: words.theSide(challenge.side) })}</span>
       <span>{rules}</span>
       <span>{clockWords(challenge)}</span>
@@ -117,7 +120,7 @@ function ChallengeRow({
 }
 
 /** Matches open to anyone: the list updates by itself; one click takes the free seat. */
-export function OpenChallenges({ name }: { name: string }) {
+export function OpenChallenges({ seating }: { seating: Seating }) {
   const { t } = useTranslation();
   const { received, error } = useChallenges();
   // Waiting times are shown in minutes: a tick every 15 s keeps them close enough.
@@ -133,7 +136,7 @@ export function OpenChallenges({ name }: { name: string }) {
           <ChallengeRow
             key={challenge.matchID}
             challenge={challenge}
-            name={name}
+            seating={seating}
             waitedMs={
               Date.parse(received?.list.at ?? '') -
               Date.parse(challenge.createdAt) +

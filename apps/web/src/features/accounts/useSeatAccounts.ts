@@ -11,7 +11,8 @@ export type SeatAccounts = Record<Seat, string | { computer: true } | null>;
 
 /**
  * The accounts at the table: read from the match's info once the seats have names, and again
- * whenever a name changes (a seat taken); undefined until known, or when it cannot be read
+ * whenever a name or a seat's account changes (a seat taken; a player who signed in elsewhere,
+ * which the server tells in the presence); undefined until known, or when it cannot be read
  * (the names then show as they are).
  */
 export function useSeatAccounts(
@@ -21,6 +22,9 @@ export function useSeatAccounts(
   const [accounts, setAccounts] = useState<SeatAccounts>();
   const first = presence?.players['0'].name ?? null;
   const second = presence?.players['1'].name ?? null;
+  const firstAccount = presence?.players['0'].account ?? null;
+  const secondAccount = presence?.players['1'].account ?? null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a seat's new account is read again from the match's info
   useEffect(() => {
     if (first === null && second === null) return;
     let current = true;
@@ -37,6 +41,6 @@ export function useSeatAccounts(
     return () => {
       current = false;
     };
-  }, [matchID, first, second]);
+  }, [matchID, first, second, firstAccount, secondAccount]);
   return accounts;
 }
