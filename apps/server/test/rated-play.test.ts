@@ -182,7 +182,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('rated play on %s', (kind) 
     const guest = await request<{ error: { code: string } }>(
       `${server.url}/api/matches/${created.body.matchID}/join`,
       'POST',
-      { name: 'Guest', invite: inviteOf(created.body) },
+      { name: 'Wanda', invite: inviteOf(created.body) },
     );
     expect(guest.status).toBe(403);
     expect(guest.body.error.code).toBe('RATED_SEAT_NEEDS_ACCOUNT');
