@@ -83,10 +83,13 @@ function useArrivals(view: State): RefObject<HTMLElement | null> {
     known.current = new Set(view.table.map((p) => p.cardId));
     const el = grid.current;
     if (!before || reduced || !el) return;
+    // Most moves bring no card (cubes, decisions): then nothing is measured, since reading a
+    // place on screen right after React's changes forces a layout.
+    const arrived = view.table.filter((placed) => !before.has(placed.cardId));
+    if (arrived.length === 0) return;
     const frame = (el.closest('.board-frame') ?? el).getBoundingClientRect();
     const above = new DOMRect(frame.left + frame.width / 2 - 60, frame.top - 100, 120, 90);
-    for (const placed of view.table) {
-      if (before.has(placed.cardId)) continue;
+    for (const placed of arrived) {
       const card = el.querySelector<HTMLElement>(`[data-card="${placed.cardId}"]`);
       if (card) flyIn(card, placed.cardId, above);
     }
