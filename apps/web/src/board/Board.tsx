@@ -5,6 +5,7 @@ import {
   type RefObject,
   useCallback,
   useEffect,
+  memo,
   useLayoutEffect,
   useRef,
   useState,
@@ -133,14 +134,20 @@ export function Board({
   const { t } = useTranslation();
   const rules = useRules();
   const words = useGameWords();
-  const cubeStatus = useCubeStatus();
   const deck = indexDeck(rules.deck);
   const grid = useArrivals(view);
   // Each showing is its own dialog: a card shown again before the last one's close event has
   // come opens anew, and that late event closes only the showing it belongs to.
   const [shown, setShown] = useState<{ cardId: CardId; showing: number } | null>(null);
   const showings = useRef(0);
-  const show = (cardId: CardId) => setShown({ cardId, showing: ++showings.current });
+  const show = useCallback(
+    (cardId: CardId) => setShown({ cardId, showing: ++showings.current }),
+    [],
+  );
+  // The same function on every render, so a card whose words did not change is not drawn again.
+  const onCardNow = useRef(onCard);
+  onCardNow.current = onCard;
+  const clickCard = useCallback((cardId: CardId) => onCardNow.current(cardId), []);
   const hide = (showing: number) => setShown((s) => (s?.showing === showing ? null : s));
   const shownCard = shown ? view.table.find((p) => p.cardId === shown.cardId) : undefined;
   const scoringCards = scoring
@@ -241,63 +248,29 @@ export function Board({
                 );
               })}
               {view.table.map((placed) => {
-                const card = deck.card(placed.cardId);
-                const noteKey = cardNote(placed.cardId, choices, pickFrom);
-                const note = noteKey ? t(noteKey) : null;
-                // The face says it in a word; the button's name keeps the whole sentence.
-                const movingKey = moving === placed.cardId ? ('board.beingMoved' as const) : null;
-                const faceKey = noteKey ?? movingKey;
-                const faceNote = faceKey ? t(compact ? `${faceKey}Short` : faceKey) : null;
-                const lit = scoringCards.indexOf(placed.cardId);
-                const place = where(placed, placed.cardId);
-                const said = t('board.cardOnTable', {
-                  card: words.cardName(rules.deck, card.id),
-                  region: words.regionName(rules.deck, card.region),
-                  cubes: `${words.side('US')} ${placed.cubes.US}, ${words.side('USSR')} ${placed.cubes.USSR}, ${cubeStatus(placed.cubes)}`,
-                });
-                const label = [said, place && t('board.cardPlace', { where: place })]
-                  .filter(Boolean)
-                  .join('. ');
-                const draftedHere =
-                  drafted[placed.cardId] &&
-                  t('cubeDraft.draftedHere', { n: drafted[placed.cardId] });
+                const cell = at(placed);
                 return (
-                  <TableCard
+                  <PlacedCard
                     key={placed.cardId}
-                    label={[label, draftedHere, note].filter(Boolean).join('. ')}
-                    // A compact face says the note in a word: the whole sentence is added.
-                    more={[
-                      place && t('board.cardPlace', { where: place }),
-                      draftedHere,
-                      compact && note,
-                    ]
-                      .filter(Boolean)
-                      .join('. ')}
-                    style={
-                      lit < 0
-                        ? at(placed)
-                        : { ...at(placed), animationDelay: `${lit * SCORING_GAP_MS}ms` }
-                    }
                     cardId={placed.cardId}
-                    scoring={lit >= 0}
+                    us={placed.cubes.US}
+                    ussr={placed.cubes.USSR}
+                    left={cell.left}
+                    top={cell.top}
+                    width={cell.width}
+                    height={cell.height}
+                    place={where(placed, placed.cardId)}
+                    noteKey={cardNote(placed.cardId, choices, pickFrom)}
+                    moving={moving === placed.cardId}
+                    compact={compact}
+                    lit={scoringCards.indexOf(placed.cardId)}
                     marked={marks?.cards.includes(placed.cardId) ?? false}
                     drafted={drafted[placed.cardId] ?? 0}
-                    target={note !== null}
-                    moving={moving === placed.cardId}
                     last={lastPlayed === placed.cardId}
                     disabled={disabled}
-                    onClick={() => onCard(placed.cardId)}
-                    onShow={compact ? () => show(placed.cardId) : undefined}
-                  >
-                    <CardFace
-                      deck={rules.deck}
-                      card={card}
-                      region={deck.region(card.region)}
-                      cubes={placed.cubes}
-                      note={faceNote}
-                      compact={compact}
-                    />
-                  </TableCard>
+                    onCard={clickCard}
+                    onShow={compact ? show : undefined}
+                  />
                 );
               })}
               {cells.map((cell) => (
@@ -344,6 +317,107 @@ export function Board({
     </>
   );
 }
+
+interface PlacedCardProps {
+  cardId: CardId;
+  /** Its cubes, each side's count: a fresh state brings new cube objects with every move. */
+  us: number;
+  ussr: number;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  /** Where it lies, in words (the cards beside it). */
+  place: string;
+  /** What a click on it does now, if anything. */
+  noteKey: CardNoteKey | null;
+  moving: boolean;
+  compact: boolean;
+  /** Its turn in a region's scoring, or -1. */
+  lit: number;
+  marked: boolean;
+  drafted: number;
+  last: boolean;
+  disabled: boolean;
+  onCard: (cardId: CardId) => void;
+  onShow: ((cardId: CardId) => void) | undefined;
+}
+
+/**
+ * A card on the table with its words for screen readers. A live match renders the table on every
+ * move; only the cards whose props changed are put into words and drawn again.
+ */
+const PlacedCard = memo(function PlacedCard({
+  cardId,
+  us,
+  ussr,
+  left,
+  top,
+  width,
+  height,
+  place,
+  noteKey,
+  moving,
+  compact,
+  lit,
+  marked,
+  drafted,
+  last,
+  disabled,
+  onCard,
+  onShow,
+}: PlacedCardProps) {
+  const { t } = useTranslation();
+  const rules = useRules();
+  const words = useGameWords();
+  const cubeStatus = useCubeStatus();
+  const deck = indexDeck(rules.deck);
+  const card = deck.card(cardId);
+  const cubes = { US: us, USSR: ussr };
+  const note = noteKey ? t(noteKey) : null;
+  // The face says it in a word; the button's name keeps the whole sentence.
+  const faceKey = noteKey ?? (moving ? ('board.beingMoved' as const) : null);
+  const faceNote = faceKey ? t(compact ? `${faceKey}Short` : faceKey) : null;
+  const said = t('board.cardOnTable', {
+    card: words.cardName(rules.deck, card.id),
+    region: words.regionName(rules.deck, card.region),
+    cubes: `${words.side('US')} ${us}, ${words.side('USSR')} ${ussr}, ${cubeStatus(cubes)}`,
+  });
+  const label = [said, place && t('board.cardPlace', { where: place })]
+    .filter(Boolean)
+    .join('. ');
+  const draftedHere = drafted && t('cubeDraft.draftedHere', { n: drafted });
+  const at = { left, top, width, height };
+  return (
+    <TableCard
+      label={[label, draftedHere, note].filter(Boolean).join('. ')}
+      // A compact face says the note in a word: the whole sentence is added.
+      more={[place && t('board.cardPlace', { where: place }), draftedHere, compact && note]
+        .filter(Boolean)
+        .join('. ')}
+      style={lit < 0 ? at : { ...at, animationDelay: `${lit * SCORING_GAP_MS}ms` }}
+      cardId={cardId}
+      scoring={lit >= 0}
+      marked={marked}
+      drafted={drafted}
+      target={note !== null}
+      moving={moving}
+      last={last}
+      disabled={disabled}
+      onClick={() => onCard(cardId)}
+      onShow={onShow ? () => onShow(cardId) : undefined}
+    >
+      <CardFace
+        deck={rules.deck}
+        card={card}
+        region={deck.region(card.region)}
+        cubes={cubes}
+        note={faceNote}
+        compact={compact}
+      />
+    </TableCard>
+  );
+});
 
 /**
  * A compact card's full face, over the table: a modal <dialog>, so the browser keeps the
