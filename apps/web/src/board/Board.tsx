@@ -1,11 +1,11 @@
 import { type CardId, type Cell, indexDeck, type State } from '@iron-curtain/game';
 import {
   type CSSProperties,
+  memo,
   type ReactNode,
   type RefObject,
   useCallback,
   useEffect,
-  memo,
   useLayoutEffect,
   useRef,
   useState,
@@ -383,9 +383,7 @@ const PlacedCard = memo(function PlacedCard({
     region: words.regionName(rules.deck, card.region),
     cubes: `${words.side('US')} ${us}, ${words.side('USSR')} ${ussr}, ${cubeStatus(cubes)}`,
   });
-  const label = [said, place && t('board.cardPlace', { where: place })]
-    .filter(Boolean)
-    .join('. ');
+  const label = [said, place && t('board.cardPlace', { where: place })].filter(Boolean).join('. ');
   const draftedHere = drafted && t('cubeDraft.draftedHere', { n: drafted });
   const at = { left, top, width, height };
   return (
@@ -582,6 +580,16 @@ function Viewport({
   const { scale } = view;
   const [width, height] = view.compact ? [compactWidth, compactHeight] : [fullWidth, fullHeight];
 
+  // The frame's size as the observer last measured it: read from the element in a layout effect,
+  // right after React's changes to the table, it would force a layout on every card that lands.
+  // Read from the element only until the observer has measured it.
+  const measured = useRef({ width: 0, height: 0 });
+  const frameSize = useCallback(() => {
+    const el = frame.current;
+    if (measured.current.width > 0 && measured.current.height > 0) return measured.current;
+    return { width: el?.clientWidth ?? 0, height: el?.clientHeight ?? 0 };
+  }, []);
+
   // Fit: full cards while they stay legible, then compact cards, as large as the frame allows.
   // Compact stays once chosen while the table grows, so choosing a card (its cells widen the
   // table) does not flip the faces back and forth, nor while the frame grows within the same
@@ -589,12 +597,12 @@ function Viewport({
   // draft only); a new size of the window chooses afresh, as pressing Fit does.
   const fitView = useCallback(
     (wasCompact: boolean) => {
-      const el = frame.current;
-      if (!el || el.clientWidth === 0 || el.clientHeight === 0) {
+      const size = frameSize();
+      if (size.width === 0 || size.height === 0) {
         return { scale: 1, compact: wasCompact };
       }
       const scaleFor = (w: number, h: number, max = 1) =>
-        Math.min(el.clientWidth / w, el.clientHeight / h, max);
+        Math.min(size.width / w, size.height / h, max);
       const fullScale = scaleFor(fullWidth, fullHeight);
       return !wasCompact && fullScale >= COMPACT_BELOW
         ? { scale: fullScale, compact: false }
@@ -603,7 +611,7 @@ function Viewport({
             compact: true,
           };
     },
-    [fullWidth, fullHeight, compactWidth, compactHeight],
+    [frameSize, fullWidth, fullHeight, compactWidth, compactHeight],
   );
 
   // The same fit keeps the same state: the first layout and the observer's first report must
@@ -621,9 +629,8 @@ function Viewport({
     if (fit) refit(false);
   }, [fit, refit]);
 
-  // The frame's and the window's sizes when last measured: an observer's first report is not a
+  // The window's size when last measured, as the frame's: an observer's first report is not a
   // new size.
-  const measured = useRef({ width: 0, height: 0 });
   const windowSize = useRef({ width: 0, height: 0 });
   useEffect(() => {
     const el = frame.current;
@@ -654,8 +661,9 @@ function Viewport({
   centre.current = () => {
     const el = frame.current;
     if (!el || !fit || panned.current) return;
-    el.scrollLeft = middle.x * scale - el.clientWidth / 2;
-    el.scrollTop = middle.y * scale - el.clientHeight / 2;
+    const size = frameSize();
+    el.scrollLeft = middle.x * scale - size.width / 2;
+    el.scrollTop = middle.y * scale - size.height / 2;
     centredAt.current = { left: el.scrollLeft, top: el.scrollTop };
   };
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new size or middle of the table re-centres it
