@@ -42,13 +42,13 @@ export function useFormatClock(inDays = false): (ms: number) => string {
  */
 export function useFormatDeadline(): (at: number) => string {
   const { i18n } = useTranslation();
-  const format = deadlineFormat(i18n.language);
-  return (at) => format.format(at);
+  return (at) => deadlineFormat(i18n.language).format(at);
 }
 
 /**
- * One deadline formatter per language, made once: building an Intl.DateTimeFormat loads the
- * locale's data, and every seat panel of a live table asked for one.
+ * One deadline formatter per language, made once and only when a deadline is shown (a
+ * correspondence match): building an Intl.DateTimeFormat loads the locale's data, and every seat
+ * panel of a live table asked for one.
  */
 const deadlineFormats = new Map<string, Intl.DateTimeFormat>();
 function deadlineFormat(language: string): Intl.DateTimeFormat {
