@@ -12,7 +12,6 @@ import {
   type TargetSet,
 } from '@iron-curtain/game';
 import type { TFunction } from 'i18next';
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EnglishResources } from './en.ts';
 
@@ -46,8 +45,8 @@ export class GameWords {
 
   /**
    * Words already looked up, per deck (names, places, log lines): a table asks for every card's
-   * and region's name and every log line on every move. An instance lives for one language
-   * (useGameWords).
+   * and region's name and every log line on every move. An instance lives for one language and
+   * is shared (useGameWords).
    */
   private readonly names = new WeakMap<Deck, Map<string, string>>();
 
@@ -340,9 +339,24 @@ function neighbours(
   return near;
 }
 
+/**
+ * One GameWords per translation function and language, shared by every component: each table
+ * card asks for it, and a component's own copy would look every name up again.
+ */
+const shared = new WeakMap<TFunction, Map<string, GameWords>>();
+
 /** The game's words for the current language; a new object when the language changes. */
 export function useGameWords(): GameWords {
   const { t, i18n } = useTranslation();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: t changes identity with the language
-  return useMemo(() => new GameWords(t), [t, i18n.language]);
+  let byLanguage = shared.get(t);
+  if (!byLanguage) {
+    byLanguage = new Map();
+    shared.set(t, byLanguage);
+  }
+  let words = byLanguage.get(i18n.language);
+  if (!words) {
+    words = new GameWords(t);
+    byLanguage.set(i18n.language, words);
+  }
+  return words;
 }
