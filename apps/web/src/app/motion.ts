@@ -1,9 +1,25 @@
 import { type RefObject, useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
 
-const media = (query: string) =>
-  typeof window !== 'undefined' && typeof window.matchMedia === 'function'
-    ? window.matchMedia(query)
-    : null;
+/**
+ * One MediaQueryList per query, kept: `useSyncExternalStore` reads the snapshot on every render,
+ * and asking `matchMedia` anew each time evaluates the query again (a spectator's table renders
+ * with every move). Kept per `matchMedia` function, so a replaced one (a test's) is asked afresh.
+ */
+const lists = new WeakMap<typeof window.matchMedia, Map<string, MediaQueryList>>();
+const media = (query: string): MediaQueryList | null => {
+  if (typeof window === 'undefined' || typeof window.matchMedia !== 'function') return null;
+  let known = lists.get(window.matchMedia);
+  if (!known) {
+    known = new Map();
+    lists.set(window.matchMedia, known);
+  }
+  let list = known.get(query);
+  if (!list) {
+    list = window.matchMedia(query);
+    known.set(query, list);
+  }
+  return list;
+};
 
 /** Whether a media query matches now, followed as it changes. */
 export function useMediaQuery(query: string): boolean {

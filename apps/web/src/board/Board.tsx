@@ -1,6 +1,7 @@
 import { type CardId, type Cell, indexDeck, type State } from '@iron-curtain/game';
 import {
   type CSSProperties,
+  memo,
   type ReactNode,
   type RefObject,
   useCallback,
@@ -83,10 +84,13 @@ function useArrivals(view: State): RefObject<HTMLElement | null> {
     known.current = new Set(view.table.map((p) => p.cardId));
     const el = grid.current;
     if (!before || reduced || !el) return;
+    // Most moves bring no card (cubes, decisions): then nothing is measured, since reading a
+    // place on screen right after React's changes forces a layout.
+    const arrived = view.table.filter((placed) => !before.has(placed.cardId));
+    if (arrived.length === 0) return;
     const frame = (el.closest('.board-frame') ?? el).getBoundingClientRect();
     const above = new DOMRect(frame.left + frame.width / 2 - 60, frame.top - 100, 120, 90);
-    for (const placed of view.table) {
-      if (before.has(placed.cardId)) continue;
+    for (const placed of arrived) {
       const card = el.querySelector<HTMLElement>(`[data-card="${placed.cardId}"]`);
       if (card) flyIn(card, placed.cardId, above);
     }
@@ -130,14 +134,20 @@ export function Board({
   const { t } = useTranslation();
   const rules = useRules();
   const words = useGameWords();
-  const cubeStatus = useCubeStatus();
   const deck = indexDeck(rules.deck);
   const grid = useArrivals(view);
   // Each showing is its own dialog: a card shown again before the last one's close event has
   // come opens anew, and that late event closes only the showing it belongs to.
   const [shown, setShown] = useState<{ cardId: CardId; showing: number } | null>(null);
   const showings = useRef(0);
-  const show = (cardId: CardId) => setShown({ cardId, showing: ++showings.current });
+  const show = useCallback(
+    (cardId: CardId) => setShown({ cardId, showing: ++showings.current }),
+    [],
+  );
+  // The same function on every render, so a card whose words did not change is not drawn again.
+  const onCardNow = useRef(onCard);
+  onCardNow.current = onCard;
+  const clickCard = useCallback((cardId: CardId) => onCardNow.current(cardId), []);
   const hide = (showing: number) => setShown((s) => (s?.showing === showing ? null : s));
   const shownCard = shown ? view.table.find((p) => p.cardId === shown.cardId) : undefined;
   const scoringCards = scoring
@@ -238,63 +248,29 @@ export function Board({
                 );
               })}
               {view.table.map((placed) => {
-                const card = deck.card(placed.cardId);
-                const noteKey = cardNote(placed.cardId, choices, pickFrom);
-                const note = noteKey ? t(noteKey) : null;
-                // The face says it in a word; the button's name keeps the whole sentence.
-                const movingKey = moving === placed.cardId ? ('board.beingMoved' as const) : null;
-                const faceKey = noteKey ?? movingKey;
-                const faceNote = faceKey ? t(compact ? `${faceKey}Short` : faceKey) : null;
-                const lit = scoringCards.indexOf(placed.cardId);
-                const place = where(placed, placed.cardId);
-                const said = t('board.cardOnTable', {
-                  card: words.cardName(rules.deck, card.id),
-                  region: words.regionName(rules.deck, card.region),
-                  cubes: `${words.side('US')} ${placed.cubes.US}, ${words.side('USSR')} ${placed.cubes.USSR}, ${cubeStatus(placed.cubes)}`,
-                });
-                const label = [said, place && t('board.cardPlace', { where: place })]
-                  .filter(Boolean)
-                  .join('. ');
-                const draftedHere =
-                  drafted[placed.cardId] &&
-                  t('cubeDraft.draftedHere', { n: drafted[placed.cardId] });
+                const cell = at(placed);
                 return (
-                  <TableCard
+                  <PlacedCard
                     key={placed.cardId}
-                    label={[label, draftedHere, note].filter(Boolean).join('. ')}
-                    // A compact face says the note in a word: the whole sentence is added.
-                    more={[
-                      place && t('board.cardPlace', { where: place }),
-                      draftedHere,
-                      compact && note,
-                    ]
-                      .filter(Boolean)
-                      .join('. ')}
-                    style={
-                      lit < 0
-                        ? at(placed)
-                        : { ...at(placed), animationDelay: `${lit * SCORING_GAP_MS}ms` }
-                    }
                     cardId={placed.cardId}
-                    scoring={lit >= 0}
+                    us={placed.cubes.US}
+                    ussr={placed.cubes.USSR}
+                    left={cell.left}
+                    top={cell.top}
+                    width={cell.width}
+                    height={cell.height}
+                    place={where(placed, placed.cardId)}
+                    noteKey={cardNote(placed.cardId, choices, pickFrom)}
+                    moving={moving === placed.cardId}
+                    compact={compact}
+                    lit={scoringCards.indexOf(placed.cardId)}
                     marked={marks?.cards.includes(placed.cardId) ?? false}
                     drafted={drafted[placed.cardId] ?? 0}
-                    target={note !== null}
-                    moving={moving === placed.cardId}
                     last={lastPlayed === placed.cardId}
                     disabled={disabled}
-                    onClick={() => onCard(placed.cardId)}
-                    onShow={compact ? () => show(placed.cardId) : undefined}
-                  >
-                    <CardFace
-                      deck={rules.deck}
-                      card={card}
-                      region={deck.region(card.region)}
-                      cubes={placed.cubes}
-                      note={faceNote}
-                      compact={compact}
-                    />
-                  </TableCard>
+                    onCard={clickCard}
+                    onShow={compact ? show : undefined}
+                  />
                 );
               })}
               {cells.map((cell) => (
@@ -341,6 +317,105 @@ export function Board({
     </>
   );
 }
+
+interface PlacedCardProps {
+  cardId: CardId;
+  /** Its cubes, each side's count: a fresh state brings new cube objects with every move. */
+  us: number;
+  ussr: number;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  /** Where it lies, in words (the cards beside it). */
+  place: string;
+  /** What a click on it does now, if anything. */
+  noteKey: CardNoteKey | null;
+  moving: boolean;
+  compact: boolean;
+  /** Its turn in a region's scoring, or -1. */
+  lit: number;
+  marked: boolean;
+  drafted: number;
+  last: boolean;
+  disabled: boolean;
+  onCard: (cardId: CardId) => void;
+  onShow: ((cardId: CardId) => void) | undefined;
+}
+
+/**
+ * A card on the table with its words for screen readers. A live match renders the table on every
+ * move; only the cards whose props changed are put into words and drawn again.
+ */
+const PlacedCard = memo(function PlacedCard({
+  cardId,
+  us,
+  ussr,
+  left,
+  top,
+  width,
+  height,
+  place,
+  noteKey,
+  moving,
+  compact,
+  lit,
+  marked,
+  drafted,
+  last,
+  disabled,
+  onCard,
+  onShow,
+}: PlacedCardProps) {
+  const { t } = useTranslation();
+  const rules = useRules();
+  const words = useGameWords();
+  const cubeStatus = useCubeStatus();
+  const deck = indexDeck(rules.deck);
+  const card = deck.card(cardId);
+  const cubes = { US: us, USSR: ussr };
+  const note = noteKey ? t(noteKey) : null;
+  // The face says it in a word; the button's name keeps the whole sentence.
+  const faceKey = noteKey ?? (moving ? ('board.beingMoved' as const) : null);
+  const faceNote = faceKey ? t(compact ? `${faceKey}Short` : faceKey) : null;
+  const said = t('board.cardOnTable', {
+    card: words.cardName(rules.deck, card.id),
+    region: words.regionName(rules.deck, card.region),
+    cubes: `${words.side('US')} ${us}, ${words.side('USSR')} ${ussr}, ${cubeStatus(cubes)}`,
+  });
+  const label = [said, place && t('board.cardPlace', { where: place })].filter(Boolean).join('. ');
+  const draftedHere = drafted && t('cubeDraft.draftedHere', { n: drafted });
+  const at = { left, top, width, height };
+  return (
+    <TableCard
+      label={[label, draftedHere, note].filter(Boolean).join('. ')}
+      // A compact face says the note in a word: the whole sentence is added.
+      more={[place && t('board.cardPlace', { where: place }), draftedHere, compact && note]
+        .filter(Boolean)
+        .join('. ')}
+      style={lit < 0 ? at : { ...at, animationDelay: `${lit * SCORING_GAP_MS}ms` }}
+      cardId={cardId}
+      scoring={lit >= 0}
+      marked={marked}
+      drafted={drafted}
+      target={note !== null}
+      moving={moving}
+      last={last}
+      disabled={disabled}
+      onClick={() => onCard(cardId)}
+      onShow={onShow ? () => onShow(cardId) : undefined}
+    >
+      <CardFace
+        deck={rules.deck}
+        card={card}
+        region={deck.region(card.region)}
+        cubes={cubes}
+        note={faceNote}
+        compact={compact}
+      />
+    </TableCard>
+  );
+});
 
 /**
  * A compact card's full face, over the table: a modal <dialog>, so the browser keeps the
@@ -505,6 +580,16 @@ function Viewport({
   const { scale } = view;
   const [width, height] = view.compact ? [compactWidth, compactHeight] : [fullWidth, fullHeight];
 
+  // The frame's size as the observer last measured it: read from the element in a layout effect,
+  // right after React's changes to the table, it would force a layout on every card that lands.
+  // Read from the element only until the observer has measured it.
+  const measured = useRef({ width: 0, height: 0 });
+  const frameSize = useCallback(() => {
+    const el = frame.current;
+    if (measured.current.width > 0 && measured.current.height > 0) return measured.current;
+    return { width: el?.clientWidth ?? 0, height: el?.clientHeight ?? 0 };
+  }, []);
+
   // Fit: full cards while they stay legible, then compact cards, as large as the frame allows.
   // Compact stays once chosen while the table grows, so choosing a card (its cells widen the
   // table) does not flip the faces back and forth, nor while the frame grows within the same
@@ -512,12 +597,12 @@ function Viewport({
   // draft only); a new size of the window chooses afresh, as pressing Fit does.
   const fitView = useCallback(
     (wasCompact: boolean) => {
-      const el = frame.current;
-      if (!el || el.clientWidth === 0 || el.clientHeight === 0) {
+      const size = frameSize();
+      if (size.width === 0 || size.height === 0) {
         return { scale: 1, compact: wasCompact };
       }
       const scaleFor = (w: number, h: number, max = 1) =>
-        Math.min(el.clientWidth / w, el.clientHeight / h, max);
+        Math.min(size.width / w, size.height / h, max);
       const fullScale = scaleFor(fullWidth, fullHeight);
       return !wasCompact && fullScale >= COMPACT_BELOW
         ? { scale: fullScale, compact: false }
@@ -526,7 +611,7 @@ function Viewport({
             compact: true,
           };
     },
-    [fullWidth, fullHeight, compactWidth, compactHeight],
+    [frameSize, fullWidth, fullHeight, compactWidth, compactHeight],
   );
 
   // The same fit keeps the same state: the first layout and the observer's first report must
@@ -544,9 +629,8 @@ function Viewport({
     if (fit) refit(false);
   }, [fit, refit]);
 
-  // The frame's and the window's sizes when last measured: an observer's first report is not a
+  // The window's size when last measured, as the frame's: an observer's first report is not a
   // new size.
-  const measured = useRef({ width: 0, height: 0 });
   const windowSize = useRef({ width: 0, height: 0 });
   useEffect(() => {
     const el = frame.current;
@@ -577,8 +661,9 @@ function Viewport({
   centre.current = () => {
     const el = frame.current;
     if (!el || !fit || panned.current) return;
-    el.scrollLeft = middle.x * scale - el.clientWidth / 2;
-    el.scrollTop = middle.y * scale - el.clientHeight / 2;
+    const size = frameSize();
+    el.scrollLeft = middle.x * scale - size.width / 2;
+    el.scrollTop = middle.y * scale - size.height / 2;
     centredAt.current = { left: el.scrollLeft, top: el.scrollTop };
   };
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new size or middle of the table re-centres it

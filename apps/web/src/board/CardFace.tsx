@@ -289,7 +289,8 @@ export const CardFace = memo(function CardFace({
   );
 }, sameFace);
 
-export function CardBack({ label }: { label?: string }) {
+/** Drawn again only when its label changes: a live table shows a back per hidden hand card. */
+export const CardBack = memo(function CardBack({ label }: { label?: string }) {
   const { t } = useTranslation();
   return <span className="card-back" role="img" aria-label={label ?? t('board.hiddenCard')} />;
-}
+});

@@ -12,7 +12,6 @@ import {
   type TargetSet,
 } from '@iron-curtain/game';
 import type { TFunction } from 'i18next';
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EnglishResources } from './en.ts';
 
@@ -45,8 +44,9 @@ export class GameWords {
   constructor(readonly t: TFunction) {}
 
   /**
-   * Names already looked up, per deck: a table asks for every card's and region's name on every
-   * move, two translations each. An instance lives for one language (useGameWords).
+   * Words already looked up, per deck (names, places, log lines): a table asks for every card's
+   * and region's name and every log line on every move. An instance lives for one language and
+   * is shared (useGameWords).
    */
   private readonly names = new WeakMap<Deck, Map<string, string>>();
 
@@ -209,18 +209,16 @@ export class GameWords {
     placed: Pick<Placed, 'x' | 'y'>,
     except?: string,
   ): string => {
-    const named: string[] = [];
-    for (const p of table) {
-      if (p.cardId === except) continue;
-      const dx = placed.x - p.x;
-      const dy = placed.y - p.y;
-      if (Math.abs(dx) + Math.abs(dy) !== 1) continue;
-      // Rows grow downwards, as the board draws them.
-      const direction = dx < 0 ? 'left' : dx > 0 ? 'right' : dy < 0 ? 'above' : 'below';
-      named.push(this.t(`analysisWords.${direction}`, { card: this.cardName(deck, p.cardId) }));
-      if (named.length === 2) break;
-    }
-    return this.list(named);
+    const near = neighbours(table, placed, except);
+    if (near.length === 0) return '';
+    // A live table asks this for every card on every move; the words only change with the cards.
+    return this.named(deck, `beside ${JSON.stringify(near)}`, () =>
+      this.list(
+        near.map(({ direction, cardId }) =>
+          this.t(`analysisWords.${direction}`, { card: this.cardName(deck, cardId) }),
+        ),
+      ),
+    );
   };
 
   /**
@@ -228,6 +226,16 @@ export class GameWords {
    * played or moved is placed by its neighbours on `table` (the table as it is now).
    */
   logLine = (entry: LogEntry, deck: Deck, table: readonly Placed[] = []): string => {
+    // The whole log is in words again on every move: an entry's line is kept, by its fields and,
+    // for a card played or moved, the cards beside it now.
+    const near =
+      entry.type === 'play' || entry.type === 'move' ? neighbours(table, entry, entry.cardId) : [];
+    return this.named(deck, `log ${JSON.stringify([entry, near])}`, () =>
+      this.logWords(entry, deck, table),
+    );
+  };
+
+  private logWords = (entry: LogEntry, deck: Deck, table: readonly Placed[]): string => {
     const t = this.t;
     const card = (id: string) => this.cardName(deck, id);
     switch (entry.type) {
@@ -308,9 +316,47 @@ export class GameWords {
   };
 }
 
+/** A card beside a cell, and on which side of it. */
+type Neighbour = { direction: 'left' | 'right' | 'above' | 'below'; cardId: string };
+
+/** The cards beside a cell on `table`, at most two, in the table's order; `except` left out. */
+function neighbours(
+  table: readonly Placed[],
+  placed: Pick<Placed, 'x' | 'y'>,
+  except?: string,
+): Neighbour[] {
+  const near: Neighbour[] = [];
+  for (const p of table) {
+    if (p.cardId === except) continue;
+    const dx = placed.x - p.x;
+    const dy = placed.y - p.y;
+    if (Math.abs(dx) + Math.abs(dy) !== 1) continue;
+    // Rows grow downwards, as the board draws them.
+    const direction = dx < 0 ? 'left' : dx > 0 ? 'right' : dy < 0 ? 'above' : 'below';
+    near.push({ direction, cardId: p.cardId });
+    if (near.length === 2) break;
+  }
+  return near;
+}
+
+/**
+ * One GameWords per translation function and language, shared by every component: each table
+ * card asks for it, and a component's own copy would look every name up again.
+ */
+const shared = new WeakMap<TFunction, Map<string, GameWords>>();
+
 /** The game's words for the current language; a new object when the language changes. */
 export function useGameWords(): GameWords {
   const { t, i18n } = useTranslation();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: t changes identity with the language
-  return useMemo(() => new GameWords(t), [t, i18n.language]);
+  let byLanguage = shared.get(t);
+  if (!byLanguage) {
+    byLanguage = new Map();
+    shared.set(t, byLanguage);
+  }
+  let words = byLanguage.get(i18n.language);
+  if (!words) {
+    words = new GameWords(t);
+    byLanguage.set(i18n.language, words);
+  }
+  return words;
 }

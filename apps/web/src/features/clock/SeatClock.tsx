@@ -1,6 +1,5 @@
 import type { Seat } from '@iron-curtain/game';
 import type { ClockState } from '@iron-curtain/protocol';
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNow } from '../useNow.ts';
 
@@ -43,18 +42,28 @@ export function useFormatClock(inDays = false): (ms: number) => string {
  */
 export function useFormatDeadline(): (at: number) => string {
   const { i18n } = useTranslation();
-  const format = useMemo(
-    () =>
-      new Intl.DateTimeFormat(i18n.language, {
-        weekday: 'short',
-        day: 'numeric',
-        month: 'short',
-        hour: 'numeric',
-        minute: '2-digit',
-      }),
-    [i18n.language],
-  );
-  return (at) => format.format(at);
+  return (at) => deadlineFormat(i18n.language).format(at);
+}
+
+/**
+ * One deadline formatter per language, made once and only when a deadline is shown (a
+ * correspondence match): building an Intl.DateTimeFormat loads the locale's data, and every seat
+ * panel of a live table asked for one.
+ */
+const deadlineFormats = new Map<string, Intl.DateTimeFormat>();
+function deadlineFormat(language: string): Intl.DateTimeFormat {
+  let format = deadlineFormats.get(language);
+  if (!format) {
+    format = new Intl.DateTimeFormat(language, {
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      hour: 'numeric',
+      minute: '2-digit',
+    });
+    deadlineFormats.set(language, format);
+  }
+  return format;
 }
 
 /** Time left of `seat` at `now`, the running seat's going down from when the clock was received. */
