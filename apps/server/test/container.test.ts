@@ -145,8 +145,9 @@ function composeFile(): string {
 }
 
 /**
- * The test's own additions for the https profile: Pebble, and Caddy trusting Pebble's API and
- * known on the network by the site's name (both Caddy services; one runs at a time).
+ * The test's own additions: Pebble, and Caddy trusting Pebble's API and known on the network by
+ * the site's name (both Caddy services; one runs at a time), for the https profile; the servers'
+ * door opened wide for its players, who all come from one address.
  */
 function httpsOverride(): string {
   const caddy = {
@@ -174,6 +175,15 @@ function httpsOverride(): string {
       },
       caddy,
       'caddy-scale': caddy,
+      // Every player here comes from one address (podman's gateway, as the proxies pass it on):
+      // the servers' door, which paces new sockets per address (shared through Redis), lets this
+      // test's dozens in at once, as nginx.test.ts does; the door has tests of its own.
+      ...Object.fromEntries(
+        ['app', 'app-1', 'app-2', 'app-tls', 'app-tls-1', 'app-tls-2'].map((service) => [
+          service,
+          { environment: { SOCKET_CONNECTS_AT_ONCE: '100000', SOCKET_CONNECTS_HELD: '0' } },
+        ]),
+      ),
     },
   };
   const written = path.join(scratch, 'https.override.yml');
